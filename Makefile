@@ -1,0 +1,45 @@
+# rulelab: two commands for a new user (see README.md)
+#   make reproduce   set up .venv, run every notebook (FULL) through papermill, write figures and REPORT.md
+#   make test        set up .venv, run the unit tests and every notebook (QUICK) under nbval
+
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+# The benchmark data sit beside the project in ../shared/data when it is checked out that way;
+# otherwise rulelab uses (and fills) its per-user cache.
+RULELAB_DATA ?= $(if $(wildcard ../shared/data/MANIFEST.csv),$(abspath ../shared/data),)
+export RULELAB_DATA
+# One BLAS thread per process: the experiments parallelise over folds with joblib instead.
+export OMP_NUM_THREADS ?= 1
+export OPENBLAS_NUM_THREADS ?= 1
+export MKL_NUM_THREADS ?= 1
+JOBS ?= 2
+
+.PHONY: setup reproduce quick test unit notebooks bench clean
+
+$(VENV)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e ".[dev]"
+	$(PY) -m ipykernel install --sys-prefix --name python3 >/dev/null
+	touch $@
+
+setup: $(VENV)/.installed
+
+reproduce: setup
+	$(PY) -m rulelab.pipeline --mode full --jobs $(JOBS)
+
+quick: setup
+	$(PY) -m rulelab.pipeline --mode quick --jobs $(JOBS)
+
+test: setup
+	RULELAB_QUICK=1 $(PY) -m pytest -n $(JOBS) --nbval-lax --dist loadfile tests notebooks
+
+unit: setup
+	$(PY) -m pytest -n $(JOBS) tests
+
+bench: setup
+	$(PY) benchmarks/run_all.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache runs .cache

@@ -1,0 +1,18 @@
+"""rulelab: interpretable Boolean rule learning, from five papers, in one small package.
+
+The learners are scikit-learn estimators that print what they learned in words::
+
+    >>> from rulelab import OneRule, load_dataset
+    >>> X, y = load_dataset("pima")
+    >>> print(OneRule().fit(X, y))                     # doctest: +SKIP
+
+See the README for the module map and the notebooks for each paper's reproduction.
+"""
+
+from .data import list_datasets, load_csv, load_dataset
+
+__version__ = "0.1.0"
+
+__all__ = ["load_dataset", "list_datasets", "load_csv"]
+
+# --- exports of the method modules (one block per module; keep each block self-contained) ---
