@@ -16,3 +16,8 @@ __version__ = "0.1.0"
 __all__ = ["load_dataset", "list_datasets", "load_csv"]
 
 # --- exports of the method modules (one block per module; keep each block self-contained) ---
+from .binarize import FeatureBinarizer
+from .rules import CNF, DNF, Clause, Term
+from .rulesets import OneRule
+
+__all__ += ["FeatureBinarizer", "Term", "Clause", "DNF", "CNF", "OneRule"]

@@ -1,0 +1,175 @@
+"""FeatureBinarizer: turn numeric and categorical columns into readable Boolean terms.
+
+Numeric columns get thresholds in both directions (``x <= t`` and ``x > t``, paper 1
+§3.5): the columns are nested half-spaces, not bins. Categorical (object, string,
+category, bool) columns get ``== v`` and ``!= v`` for every value seen in training, and
+numeric columns with at most two values are treated the same way (``smoker == 1`` reads
+better than ``smoker > 0.5``). Missing values are handled explicitly: by default a column
+with NaN in training gets an ``is missing`` term, and every comparison with a missing
+value is False (see :mod:`rulelab.rules`).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.utils.validation import check_is_fitted
+
+from ._validation import check_frame
+from .rules import Term
+
+__all__ = ["FeatureBinarizer", "quantile_thresholds"]
+
+
+def quantile_thresholds(values: np.ndarray, n_thresholds: int, strategy: str = "quantile") -> np.ndarray:
+    """Thresholds for one numeric column (NaN ignored), sorted and unique.
+
+    ``"quantile"`` uses the empirical quantiles at levels 1/(n+1), ..., n/(n+1) (each
+    threshold splits off an equal share of the training values); ``"uniform"`` uses
+    ``n`` equally spaced cut points strictly between the minimum and the maximum.
+    Thresholds at or above the maximum are dropped: ``x <= max`` is always true.
+    """
+    values = values[~np.isnan(values)]
+    if values.size == 0:
+        return np.empty(0)
+    lo, hi = values.min(), values.max()
+    if strategy == "quantile":
+        levels = np.arange(1, n_thresholds + 1) / (n_thresholds + 1)
+        cuts = np.quantile(values, levels)
+    elif strategy == "uniform":
+        cuts = lo + (hi - lo) * np.arange(1, n_thresholds + 1) / (n_thresholds + 1)
+    else:
+        raise ValueError(f"strategy must be 'quantile' or 'uniform', not {strategy!r}")
+    cuts = np.unique(cuts)
+    return cuts[cuts < hi]
+
+
+class FeatureBinarizer(TransformerMixin, BaseEstimator):
+    """Binarise a table into Boolean terms that keep their meaning.
+
+    Parameters
+    ----------
+    n_thresholds : int, default=10
+        Thresholds per numeric column (fewer when the column has fewer distinct values).
+    strategy : {"quantile", "uniform"}, default="quantile"
+        Empirical quantiles (paper 1) or equally spaced cut points.
+    negations : bool, default=True
+        Include both directions (``<=`` and ``>``; ``==`` and ``!=``). Without negations only
+        ``<=`` and ``==`` columns are produced.
+    missing : {"indicator", "error"}, default="indicator"
+        ``"indicator"`` adds ``is missing`` (and with negations ``is not missing``) for
+        every column with NaN in training; ``"error"`` refuses NaN with a ValueError.
+    categorical : list of str, optional
+        Columns to treat as categorical even if numeric; text, category and bool columns
+        are categorical anyway.
+
+    Attributes
+    ----------
+    terms_ : list of Term
+        The meaning of every output column, in order.
+    thresholds_ : dict
+        Numeric column -> array of thresholds.
+    feature_names_in_ : ndarray of str
+
+    Examples
+    --------
+    >>> from sklearn.datasets import load_iris
+    >>> X = load_iris(as_frame=True).data
+    >>> fb = FeatureBinarizer(n_thresholds=3).fit(X)
+    >>> fb.get_feature_names_out()[:2].tolist()
+    ['sepal length (cm) <= 5.40', 'sepal length (cm) <= 5.80']
+    """
+
+    def __init__(self, n_thresholds: int = 10, strategy: str = "quantile", negations: bool = True,
+                 missing: str = "indicator", categorical=None):
+        self.n_thresholds = n_thresholds
+        self.strategy = strategy
+        self.negations = negations
+        self.missing = missing
+        self.categorical = categorical
+
+    def fit(self, X, y=None):
+        X = check_frame(X)
+        if self.missing not in ("indicator", "error"):
+            raise ValueError(f"missing must be 'indicator' or 'error', not {self.missing!r}")
+        if not isinstance(self.n_thresholds, (int, np.integer)) or self.n_thresholds < 1:
+            raise ValueError(f"n_thresholds must be a positive integer, got {self.n_thresholds!r}")
+        forced = set(self.categorical or ())
+        unknown = forced - set(X.columns)
+        if unknown:
+            raise ValueError(f"categorical columns {sorted(unknown)} are not in X")
+        self.feature_names_in_ = np.asarray(X.columns, dtype=object)
+        self.n_features_in_ = X.shape[1]
+        self.thresholds_, terms = {}, []
+        for col in X.columns:
+            s = X[col]
+            has_nan = bool(s.isna().any())
+            if has_nan and self.missing == "error":
+                raise ValueError(f"column {col!r} has missing values; impute them or use "
+                                 "missing='indicator'")
+            if col in forced or not pd.api.types.is_numeric_dtype(s) or s.dtype == bool:
+                terms += self._categorical_terms(col, s)
+            else:
+                values = s.to_numpy(dtype=float)
+                distinct = np.unique(values[~np.isnan(values)])
+                if distinct.size <= 2:
+                    terms += self._two_valued_terms(col, distinct)
+                else:
+                    cuts = quantile_thresholds(values, int(self.n_thresholds), self.strategy)
+                    self.thresholds_[col] = cuts
+                    terms += [Term(col, "<=", float(t)) for t in cuts]
+                    if self.negations:
+                        terms += [Term(col, ">", float(t)) for t in cuts]
+            if has_nan:
+                terms.append(Term(col, "is missing"))
+                if self.negations:
+                    terms.append(Term(col, "is not missing"))
+        if not terms:
+            raise ValueError("no column of X gives a usable Boolean term (all constant?)")
+        self.terms_ = terms
+        return self
+
+    def _categorical_terms(self, col, s: pd.Series) -> list[Term]:
+        values = [v for v in pd.unique(s.dropna())]
+        try:
+            values = sorted(values)
+        except TypeError:
+            values = sorted(values, key=str)
+        if len(values) <= 1:
+            return []  # a constant column says nothing
+        values = [v.item() if isinstance(v, np.generic) else v for v in values]
+        if len(values) == 2:
+            # One of ==a / ==b is the negation of the other: keep both only with negations.
+            return [Term(col, "==", v) for v in (values if self.negations else values[1:])]
+        terms = [Term(col, "==", v) for v in values]
+        if self.negations:
+            terms += [Term(col, "!=", v) for v in values]
+        return terms
+
+    def _two_valued_terms(self, col, distinct: np.ndarray) -> list[Term]:
+        if distinct.size < 2:
+            return []
+        lo, hi = (float(v) for v in distinct)
+        lo, hi = (int(v) if v == int(v) else v for v in (lo, hi))
+        return [Term(col, "==", hi)] + ([Term(col, "==", lo)] if self.negations else [])
+
+    def transform(self, X) -> np.ndarray:
+        """The 0/1 matrix (uint8), one column per term in ``terms_``."""
+        check_is_fitted(self, "terms_")
+        X = check_frame(X)
+        missing_cols = [c for c in self.feature_names_in_ if c not in X.columns]
+        if missing_cols:
+            raise ValueError(f"X lacks columns seen in fit: {missing_cols[:5]}")
+        if self.missing == "error":
+            bad = [c for c in self.feature_names_in_ if X[c].isna().any()]
+            if bad:
+                raise ValueError(f"columns {bad[:5]} have missing values (missing='error')")
+        out = np.empty((len(X), len(self.terms_)), dtype=np.uint8)
+        for j, term in enumerate(self.terms_):
+            out[:, j] = term.evaluate(X)
+        return out
+
+    def get_feature_names_out(self, input_features=None) -> np.ndarray:
+        check_is_fitted(self, "terms_")
+        return np.asarray([str(t) for t in self.terms_], dtype=object)

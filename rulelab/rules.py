@@ -1,0 +1,259 @@
+"""Boolean rules you can read: terms, clauses, DNF and CNF.
+
+A :class:`Term` is one Boolean test on one feature (``petal width (cm) <= 1.70``,
+``Gender == Male``). A :class:`Clause` is the AND or the OR of terms; a :class:`DNF` is an
+OR of AND-clauses, a :class:`CNF` an AND of OR-clauses. Every rule evaluates on a pandas
+DataFrame, prints in plain words, counts its terms, round-trips through a dict/JSON, and
+converts to a ``DataFrame.query`` string that selects exactly the rows it predicts 1 for.
+
+Missing values: every comparison with a missing value is False (``x <= t`` and ``x > t``
+alike); the terms ``is missing`` / ``is not missing`` test for them explicitly.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["Term", "Clause", "DNF", "CNF", "format_value", "rule_from_dict"]
+
+_NEGATE = {"<=": ">", ">": "<=", "==": "!=", "!=": "==", "is missing": "is not missing",
+           "is not missing": "is missing"}
+
+
+def format_value(value) -> str:
+    """Print a threshold readably: integers as integers, otherwise at least two decimals
+    and three significant digits (``1.70``, ``5.35``, ``0.875``, ``0.00784``)."""
+    if isinstance(value, (bool, np.bool_)):
+        return str(bool(value))
+    if isinstance(value, (int, np.integer)):
+        return str(int(value))
+    if isinstance(value, (float, np.floating)):
+        v = float(value)
+        if math.isfinite(v) and v == round(v) and abs(v) < 1e15:
+            return str(int(round(v)))
+        if v == 0 or not math.isfinite(v):
+            return repr(v)
+        decimals = max(2, 2 - math.floor(math.log10(abs(v))))
+        return f"{v:.{decimals}f}"
+    return str(value)
+
+
+def _py(value):
+    """numpy scalars -> Python scalars, for JSON."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
+@dataclass(frozen=True)
+class Term:
+    """One Boolean test ``feature op value``.
+
+    ``op`` is one of ``<=``, ``>``, ``==``, ``!=``, ``is missing``, ``is not missing``.
+    """
+
+    feature: str
+    op: str
+    value: object = None
+
+    def __post_init__(self):
+        if self.op not in _NEGATE:
+            raise ValueError(f"unknown operator {self.op!r}; use one of {sorted(_NEGATE)}")
+
+    def evaluate(self, X: pd.DataFrame) -> np.ndarray:
+        """Boolean array: the test on every row of ``X`` (missing values give False)."""
+        if self.feature not in X.columns:
+            raise ValueError(f"the rule uses feature {self.feature!r}, which X does not have")
+        col = X[self.feature]
+        missing = col.isna().to_numpy()
+        if self.op == "is missing":
+            return missing
+        if self.op == "is not missing":
+            return ~missing
+        if self.op in ("==", "!="):
+            eq = (col.astype(object) == self.value).to_numpy(dtype=bool)
+            if self.op == "==":
+                return eq & ~missing
+            return ~eq & ~missing
+        values = pd.to_numeric(col, errors="coerce").to_numpy(dtype=float)
+        with np.errstate(invalid="ignore"):
+            out = values <= self.value if self.op == "<=" else values > self.value
+        return out & ~missing
+
+    def negate(self) -> Term:
+        """The complementary test (on rows where the feature is present)."""
+        return Term(self.feature, _NEGATE[self.op], self.value)
+
+    def __str__(self) -> str:
+        if self.op in ("is missing", "is not missing"):
+            return f"{self.feature} {self.op}"
+        return f"{self.feature} {self.op} {format_value(self.value)}"
+
+    def to_dict(self) -> dict:
+        return {"feature": self.feature, "op": self.op, "value": _py(self.value)}
+
+    def to_query(self) -> str:
+        """A ``DataFrame.query`` expression (python engine) for this term."""
+        name = f"`{self.feature}`"
+        if self.op == "is missing":
+            return f"{name}.isna()"
+        if self.op == "is not missing":
+            return f"{name}.notna()"
+        present = f"{name}.notna()"
+        return f"({present} & ({name} {self.op} {_py(self.value)!r}))"
+
+
+@dataclass(frozen=True)
+class Clause:
+    """The AND (``op="and"``) or OR (``op="or"``) of terms.
+
+    An empty AND-clause is always true; an empty OR-clause is always false.
+    """
+
+    terms: tuple[Term, ...]
+    op: str = "and"
+
+    def __post_init__(self):
+        if self.op not in ("and", "or"):
+            raise ValueError(f"a clause is an 'and' or an 'or', not {self.op!r}")
+        object.__setattr__(self, "terms", tuple(self.terms))
+
+    def evaluate(self, X: pd.DataFrame) -> np.ndarray:
+        if not self.terms:
+            return np.full(len(X), self.op == "and")
+        parts = [t.evaluate(X) for t in self.terms]
+        return np.logical_and.reduce(parts) if self.op == "and" else np.logical_or.reduce(parts)
+
+    @property
+    def n_terms(self) -> int:
+        return len(self.terms)
+
+    def __len__(self) -> int:
+        return len(self.terms)
+
+    def __str__(self) -> str:
+        if not self.terms:
+            return "TRUE" if self.op == "and" else "FALSE"
+        return f" {self.op.upper()} ".join(str(t) for t in self.terms)
+
+    def to_dict(self) -> dict:
+        return {"type": "clause", "op": self.op, "terms": [t.to_dict() for t in self.terms]}
+
+    def to_query(self) -> str:
+        if not self.terms:
+            return "(index == index)" if self.op == "and" else "(index != index)"
+        joiner = " & " if self.op == "and" else " | "
+        return "(" + joiner.join(t.to_query() for t in self.terms) + ")"
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict())
+
+
+class _TwoLevel:
+    """Shared body of DNF (OR of AND-clauses) and CNF (AND of OR-clauses)."""
+
+    outer: str = ""
+    inner: str = ""
+
+    def __init__(self, clauses=(), *, then: str = "1"):
+        clauses = tuple(clauses)
+        for c in clauses:
+            if not isinstance(c, Clause) or c.op != self.inner:
+                raise ValueError(f"a {type(self).__name__} holds {self.inner.upper()}-clauses")
+        self.clauses = clauses
+        self.then = then
+
+    def evaluate(self, X: pd.DataFrame) -> np.ndarray:
+        if not self.clauses:
+            return np.full(len(X), self.outer == "and")
+        parts = [c.evaluate(X) for c in self.clauses]
+        return np.logical_or.reduce(parts) if self.outer == "or" else np.logical_and.reduce(parts)
+
+    @property
+    def n_rules(self) -> int:
+        """Number of clauses."""
+        return len(self.clauses)
+
+    @property
+    def n_terms(self) -> int:
+        """Number of terms over all clauses."""
+        return sum(c.n_terms for c in self.clauses)
+
+    def features(self) -> set[str]:
+        """The distinct features the rule reads."""
+        return {t.feature for c in self.clauses for t in c.terms}
+
+    def __len__(self) -> int:
+        return len(self.clauses)
+
+    def __eq__(self, other) -> bool:
+        return type(self) is type(other) and self.clauses == other.clauses
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, self.clauses))
+
+    def condition(self) -> str:
+        """The rule's condition in words, each clause in parentheses when there are several."""
+        if not self.clauses:
+            return "TRUE" if self.outer == "and" else "FALSE"
+        if len(self.clauses) == 1:
+            return str(self.clauses[0])
+        joiner = f"\n   {self.outer.upper()} "
+        return "   " + joiner.join(
+            f"({c})" if c.n_terms > 1 else str(c) for c in self.clauses).lstrip()
+
+    def __str__(self) -> str:
+        return f"IF {self.condition()}\nTHEN {self.then}"
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({len(self.clauses)} clauses, {self.n_terms} terms)"
+
+    def to_dict(self) -> dict:
+        return {"type": type(self).__name__.lower(), "then": self.then,
+                "clauses": [c.to_dict() for c in self.clauses]}
+
+    def to_json(self, **kwargs) -> str:
+        return json.dumps(self.to_dict(), **kwargs)
+
+    def to_query(self) -> str:
+        """A ``DataFrame.query(..., engine="python")`` string selecting the rows predicted 1."""
+        if not self.clauses:
+            return "(index == index)" if self.outer == "and" else "(index != index)"
+        joiner = " | " if self.outer == "or" else " & "
+        return joiner.join(c.to_query() for c in self.clauses)
+
+
+class DNF(_TwoLevel):
+    """OR of AND-clauses: ``IF (a AND b) OR (c) THEN positive``."""
+
+    outer, inner = "or", "and"
+
+
+class CNF(_TwoLevel):
+    """AND of OR-clauses: ``IF (a OR b) AND (c) THEN positive``."""
+
+    outer, inner = "and", "or"
+
+
+def _term(d: dict) -> Term:
+    return Term(d["feature"], d["op"], d.get("value"))
+
+
+def _clause(d: dict) -> Clause:
+    return Clause(tuple(_term(t) for t in d["terms"]), d["op"])
+
+
+def rule_from_dict(d: dict | str):
+    """Rebuild a :class:`Clause`, :class:`DNF` or :class:`CNF` from ``to_dict()``/``to_json()``."""
+    if isinstance(d, str):
+        d = json.loads(d)
+    kind = d.get("type")
+    if kind == "clause":
+        return _clause(d)
+    if kind in ("dnf", "cnf"):
+        cls = DNF if kind == "dnf" else CNF
+        return cls([_clause(c) for c in d["clauses"]], then=d.get("then", "1"))
+    raise ValueError(f"not a rulelab rule: type {kind!r}")
