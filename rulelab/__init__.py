@@ -21,3 +21,8 @@ from .rules import CNF, DNF, Clause, Term
 from .rulesets import OneRule
 
 __all__ += ["FeatureBinarizer", "Term", "Clause", "DNF", "CNF", "OneRule"]
+
+from .rules import WeightedRuleSet
+from .rulesets import BoostedRules, SetCoverRules
+
+__all__ += ["SetCoverRules", "BoostedRules", "WeightedRuleSet"]

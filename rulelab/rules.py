@@ -201,9 +201,8 @@ class _TwoLevel:
             return "TRUE" if self.outer == "and" else "FALSE"
         if len(self.clauses) == 1:
             return str(self.clauses[0])
-        joiner = f"\n   {self.outer.upper()} "
-        return "   " + joiner.join(
-            f"({c})" if c.n_terms > 1 else str(c) for c in self.clauses).lstrip()
+        parts = [f"({c})" if c.n_terms > 1 else str(c) for c in self.clauses]
+        return parts[0] + "".join(f"\n   {self.outer.upper()} {p}" for p in parts[1:])
 
     def __str__(self) -> str:
         return f"IF {self.condition()}\nTHEN {self.then}"
@@ -257,3 +256,94 @@ def rule_from_dict(d: dict | str):
         cls = DNF if kind == "dnf" else CNF
         return cls([_clause(c) for c in d["clauses"]], then=d.get("then", "1"))
     raise ValueError(f"not a rulelab rule: type {kind!r}")
+
+
+class WeightedRuleSet:
+    """A weighted vote of AND-clauses: predict 1 where ``sum_t C_t [clause_t(x)] > 0``.
+
+    The output of confidence-rated boosting (Cohen & Singer 1999; Malioutov & Varshney
+    2013, Algorithm 1). A round that chose the *default rule* holds the empty AND-clause,
+    which is true on every sample (it prints as ``TRUE``), so its weight is a constant vote.
+
+    Parameters
+    ----------
+    clauses : sequence of Clause
+        AND-clauses, one per boosting round (the empty clause for the default rule).
+    weights : sequence of float
+        The confidence ``C_t`` of each clause; a negative weight votes for the negative class.
+    then : str, default="1"
+        What the rule set predicts when the vote is positive.
+    """
+
+    def __init__(self, clauses=(), weights=(), *, then: str = "1"):
+        clauses, weights = tuple(clauses), tuple(float(w) for w in weights)
+        if len(clauses) != len(weights):
+            raise ValueError(f"{len(clauses)} clauses but {len(weights)} weights: one weight per clause")
+        for c in clauses:
+            if not isinstance(c, Clause) or c.op != "and":
+                raise ValueError("a WeightedRuleSet holds AND-clauses")
+        self.clauses = clauses
+        self.weights = weights
+        self.then = then
+
+    def score(self, X: pd.DataFrame) -> np.ndarray:
+        """The weighted vote ``sum_t C_t [clause_t(x)]`` on every row of ``X``."""
+        out = np.zeros(len(X))
+        for clause, weight in zip(self.clauses, self.weights):
+            out += weight * clause.evaluate(X)
+        return out
+
+    def evaluate(self, X: pd.DataFrame) -> np.ndarray:
+        """Boolean array: the vote is strictly positive (ties go to the negative class)."""
+        return self.score(X) > 0
+
+    @property
+    def n_rules(self) -> int:
+        """Number of clauses (boosting rounds, default rules included)."""
+        return len(self.clauses)
+
+    @property
+    def n_terms(self) -> int:
+        return sum(c.n_terms for c in self.clauses)
+
+    def features(self) -> set[str]:
+        return {t.feature for c in self.clauses for t in c.terms}
+
+    def __len__(self) -> int:
+        return len(self.clauses)
+
+    def __eq__(self, other) -> bool:
+        return (type(self) is type(other) and self.clauses == other.clauses
+                and np.allclose(self.weights, other.weights))
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, self.clauses))
+
+    def __str__(self) -> str:
+        if not self.clauses:
+            return f"IF FALSE\nTHEN {self.then}"
+        lines = [f"  {w:+.3f} * ({c})" if c.n_terms > 1 else f"  {w:+.3f} * {c}"
+                 for c, w in zip(self.clauses, self.weights)]
+        return "IF score > 0 THEN " + self.then + ", where score =\n" + "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"WeightedRuleSet({len(self.clauses)} clauses, {self.n_terms} terms)"
+
+    def to_dict(self) -> dict:
+        return {"type": "weighted", "then": self.then, "weights": list(self.weights),
+                "clauses": [c.to_dict() for c in self.clauses]}
+
+    def to_json(self, **kwargs) -> str:
+        return json.dumps(self.to_dict(), **kwargs)
+
+
+def weighted_from_dict(d: dict | str) -> WeightedRuleSet:
+    """Rebuild a :class:`WeightedRuleSet` from ``to_dict()``/``to_json()``."""
+    if isinstance(d, str):
+        d = json.loads(d)
+    if d.get("type") != "weighted":
+        raise ValueError(f"not a weighted rule set: type {d.get('type')!r}")
+    return WeightedRuleSet([_clause(c) for c in d["clauses"]], d["weights"], then=d.get("then", "1"))
+
+
+__all__ += ["WeightedRuleSet", "weighted_from_dict"]

@@ -1,14 +1,31 @@
-"""Rule learners of Malioutov & Varshney (2013): one clause (1Rule)."""
+"""Rule learners of Malioutov & Varshney (2013): one clause (1Rule), set covering (RuSC)
+and boosting (RuB).
+
+All three learn AND-clauses with the Boolean compressed-sensing LP (eq. 10, through De
+Morgan) over the binarised features; they differ in how clauses are combined:
+
+* :class:`OneRule` -- a single clause;
+* :class:`SetCoverRules` -- separate-and-conquer: learn a clause, remove the training samples
+  it fires on, repeat; the result is a DNF (paper 1, section 4);
+* :class:`BoostedRules` -- confidence-rated boosting (Cohen & Singer 1999) with the weighted
+  LP objective of eq. (11), exactly as Algorithm 1; the result is a weighted vote.
+"""
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
+import pandas as pd
+from sklearn.exceptions import DataConversionWarning
+from sklearn.utils.multiclass import type_of_target
+from sklearn.utils.validation import check_is_fitted
 
 from ._base import RuleClassifierBase
 from .lp import learn_clause
-from .rules import CNF, DNF, Clause
+from .rules import CNF, DNF, Clause, WeightedRuleSet
 
-__all__ = ["OneRule"]
+__all__ = ["OneRule", "SetCoverRules", "BoostedRules"]
 
 
 class OneRule(RuleClassifierBase):
@@ -87,3 +104,302 @@ class OneRule(RuleClassifierBase):
         wrapper = DNF if self.form == "and" else CNF
         self.rules_ = wrapper([self.rule_], then=self.positive_label_)
         return self
+
+
+def _sklearn_input_checks(X, y=None) -> None:
+    """Reject what scikit-learn's estimator checks expect a classifier to reject, with the
+    messages they look for, before the rule-specific checks of :mod:`rulelab._base` run.
+
+    DataFrames pass through (their categorical columns are binarised later); any other
+    input must be a dense, real, numeric 2-D array; ``y`` must be a binary target.
+    """
+    if hasattr(X, "toarray"):
+        raise TypeError("sparse input is not supported by the rule learners: pass a dense "
+                        "array or a DataFrame (X.toarray())")
+    if not isinstance(X, pd.DataFrame):
+        arr = np.asarray(X)
+        if np.iscomplexobj(arr):
+            raise ValueError("Complex data not supported: rules compare real-valued features")
+        if arr.ndim == 1:
+            raise ValueError("Expected 2D array, got 1D array instead. Reshape your data using "
+                             "array.reshape(-1, 1) if it has a single feature or "
+                             "array.reshape(1, -1) if it holds a single sample.")
+        if arr.ndim == 2 and arr.shape[1] == 0:
+            raise ValueError(f"0 feature(s) (shape={arr.shape}) while a minimum of 1 is required.")
+        if arr.ndim == 2 and arr.shape[0] == 0:
+            raise ValueError(f"0 sample(s) (shape={arr.shape}) while a minimum of 1 is required.")
+        if arr.dtype == object:
+            arr.astype(float)  # numpy input must be numeric: categories belong in a DataFrame
+    if y is None:
+        return
+    y_arr = np.asarray(y)
+    if y_arr.ndim == 2 and y_arr.shape[1] == 1:
+        warnings.warn("A column-vector y was passed when a 1d array was expected; it is "
+                      "raveled.", DataConversionWarning, stacklevel=4)
+        y_arr = y_arr.ravel()
+    if y_arr.size == 0 or pd.isna(pd.Series(y_arr.ravel())).any():
+        return  # the base class names these problems
+    kind = type_of_target(y_arr)
+    if kind.startswith("continuous"):
+        raise ValueError(f"Unknown label type: {kind}. Rule learners need a binary target.")
+    if kind != "binary" and kind != "unknown" and np.unique(y_arr).size > 2:
+        raise ValueError(f"Only binary classification is supported; the target is {kind}. "
+                         "Wrap the learner in sklearn's OneVsRestClassifier for more classes.")
+
+
+class _RuleSetBase(RuleClassifierBase):
+    """What the rule-set learners share: LP options, one clause LP, scikit-learn input checks."""
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.sparse = False
+        return tags
+
+    def _lp_options(self) -> dict:
+        """Keyword arguments of :func:`rulelab.lp.learn_clause` shared by every clause."""
+        return dict(exact=self.exact, rounding=self.rounding, solver=self.solver,
+                    time_limit=self.time_limit, random_state=self.random_state)
+
+    def _learn_and_clause(self, A, y01, sample_weight=None):
+        lp = learn_clause(A, y01, "and", self.lam, sample_weight=sample_weight,
+                          **self._lp_options())
+        if lp.status not in ("optimal", "time_limit"):
+            raise RuntimeError(f"the clause LP ended with status {lp.status!r}")
+        return lp
+
+    def _clause(self, selected) -> Clause:
+        return Clause(tuple(self.terms_[j] for j in np.sort(selected)), "and")
+
+    def _validate_fit(self, X, y):
+        if y is None:
+            raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y "
+                             "is None")
+        _sklearn_input_checks(X, y)
+        return super()._validate_fit(X, y)
+
+    def _check_X(self, X):
+        check_is_fitted(self, "rules_")
+        _sklearn_input_checks(X)
+        return super()._check_X(X)
+
+
+def _fires(A: np.ndarray, selected) -> np.ndarray:
+    """Where the AND of the ``selected`` columns holds (everywhere for the empty clause)."""
+    selected = np.asarray(selected, dtype=int)
+    if selected.size == 0:
+        return np.ones(A.shape[0], dtype=bool)
+    return A[:, selected].all(axis=1).astype(bool)
+
+
+class SetCoverRules(_RuleSetBase):
+    """DNF rule set learned by set covering over Boolean compressed-sensing clauses (RuSC).
+
+    Separate-and-conquer (Malioutov & Varshney 2013, section 4): the first AND-clause is
+    learned by the LP of eq. (10) on all training samples (it is the 1Rule clause); the
+    samples it fires on are removed, the next clause is learned on the rest, and so on. The
+    prediction is the OR of the clauses.
+
+    Learning stops when no positive is left, when ``max_rules`` clauses are learned, or when
+    the new clause covers no positive that the earlier clauses missed. With
+    ``stop_on_no_gain`` (our addition; the paper is silent) it also stops when the new
+    clause would fire on at least as many uncovered negatives as uncovered positives: such
+    a clause cannot lower the training error of the DNF, so the training error of the rule
+    set never exceeds that of its first clause (1Rule).
+
+    Parameters
+    ----------
+    lam : float, default=1000
+        Weight of training errors against clause size (lambda in eq. 10).
+    max_rules : int, default=10
+        Most clauses in the DNF.
+    remove : {"covered", "positives"}, default="covered"
+        Which samples a clause removes from the training set: every sample it fires on (the
+        paper's wording; a negative already covered is an error whatever later clauses do,
+        so it should no longer count against them) or only the positives it covers.
+    stop_on_no_gain : bool, default=True
+        Stop before a clause that does not lower the training error (see above).
+    n_thresholds : int, default=10
+        Quantile thresholds per numeric feature, used in both directions.
+    binarize : {"auto", True, False}, default="auto"
+        ``"auto"`` uses a 0/1 matrix as is and binarises anything else.
+    exact, rounding, solver, time_limit, random_state
+        Passed to :func:`rulelab.lp.learn_clause` for every clause.
+
+    Attributes
+    ----------
+    rules_ : DNF
+        The learned rule set; ``str(model)`` prints it in words.
+    clauses_ : list of Clause
+        The clauses in the order they were learned.
+    lps_ : list of ClauseLP
+        The LP result of every accepted clause.
+    coverage_ : list of (int, int)
+        (new positives, new negatives) each clause covered when it was added.
+    stop_reason_ : str
+        Why learning stopped.
+    classes_ : ndarray of shape (2,)
+
+    Examples
+    --------
+    >>> from rulelab import load_dataset
+    >>> X, y = load_dataset("pima")
+    >>> print(SetCoverRules(max_rules=3).fit(X, y))                  # doctest: +SKIP
+    """
+
+    def __init__(self, lam: float = 1000.0, max_rules: int = 10, remove: str = "covered",
+                 stop_on_no_gain: bool = True, n_thresholds: int = 10, binarize="auto",
+                 exact: bool = False, rounding: str = "threshold", solver: str = "highs",
+                 time_limit: float | None = None, random_state=None):
+        self.lam = lam
+        self.max_rules = max_rules
+        self.remove = remove
+        self.stop_on_no_gain = stop_on_no_gain
+        self.n_thresholds = n_thresholds
+        self.binarize = binarize
+        self.exact = exact
+        self.rounding = rounding
+        self.solver = solver
+        self.time_limit = time_limit
+        self.random_state = random_state
+
+    def fit(self, X, y):
+        """Learn the DNF from ``X`` and binary ``y``."""
+        if self.remove not in ("covered", "positives"):
+            raise ValueError(f"remove must be 'covered' or 'positives', not {self.remove!r}")
+        if not isinstance(self.max_rules, (int, np.integer)) or self.max_rules < 1:
+            raise ValueError(f"max_rules must be a positive integer, got {self.max_rules!r}")
+        A, y01, _ = self._validate_fit(X, y)
+        pos = y01.astype(bool)
+        active = np.ones(len(y01), dtype=bool)     # samples still in the training set
+        covered = np.zeros(len(y01), dtype=bool)   # where the DNF learned so far fires
+        self.clauses_, self.lps_, self.coverage_ = [], [], []
+        self.stop_reason_ = "max_rules"
+        for _ in range(self.max_rules):
+            if not (active & pos).any():
+                self.stop_reason_ = "no positives left"
+                break
+            lp = self._learn_and_clause(A[active], y01[active])
+            fires = _fires(A, lp.selected)
+            new_pos = int((fires & ~covered & pos).sum())
+            new_neg = int((fires & ~covered & ~pos).sum())
+            if new_pos == 0:
+                self.stop_reason_ = "clause covers no new positive"
+                break
+            if self.stop_on_no_gain and self.clauses_ and new_pos <= new_neg:
+                self.stop_reason_ = "clause would not lower the training error"
+                break
+            self.clauses_.append(self._clause(lp.selected))
+            self.lps_.append(lp)
+            self.coverage_.append((new_pos, new_neg))
+            covered |= fires
+            active &= ~(fires if self.remove == "covered" else fires & pos)
+        self.rules_ = DNF(self.clauses_, then=self.positive_label_)
+        return self
+
+
+class BoostedRules(_RuleSetBase):
+    """Weighted vote of AND-clauses learned by boosting (RuB; paper 1, Algorithm 1).
+
+    Round ``t`` learns a clause with the weighted LP of eq. (11) (sample weights ``d_t``),
+    then makes the SLIPPER choice (Cohen & Singer 1999) between the clause and the default
+    rule (always true): the clause is kept if
+    ``(sqrt(s_TP) - sqrt(s_FP))^2 > (sqrt(s_T) - sqrt(s_F))^2``, with confidence
+    ``C_t = 1/2 ln((s_TP + eps) / (s_FP + eps))``; otherwise the default rule gets
+    ``C_t = 1/2 ln((s_T + eps) / (s_F + eps))``. Weights are updated as
+    ``d_{t+1,i} = d_{t,i} / exp((2 y_i - 1) yhat_t(x_i))`` and renormalised to sum to one.
+    The prediction is 1 where ``sum_t yhat_t(x) > 0``.
+
+    The scale of eq. (11): ``d_t`` sums to one, so with ``lambda = 1000`` an error costs
+    ``1000 d_{t,i}`` (about ``1000 / m`` in round 1) against 1 per term, not 1000 as in
+    eq. (10). ``weight_scale="m"`` (default) multiplies the weights by ``m`` inside the LP so
+    that a sample of average weight costs ``lambda`` as in eq. (10) and round 1 learns the
+    1Rule clause; ``weight_scale="sum1"`` follows eq. (11) literally. Only the LP sees the
+    scale; the boosting statistics always use the normalised ``d_t``.
+
+    Parameters
+    ----------
+    n_rounds : int, default=5
+        Boosting rounds ``T``.
+    lam : float, default=1000
+        Lambda of eq. (11).
+    weight_scale : {"m", "sum1"}, default="m"
+        Scale of the sample weights inside the LP (see above).
+    epsilon : float, optional
+        Smoothing of the confidences; default ``1 / (2m)`` as in SLIPPER (the paper does not
+        state its value).
+    n_thresholds, binarize, exact, rounding, solver, time_limit, random_state
+        As in :class:`SetCoverRules`.
+
+    Attributes
+    ----------
+    rules_ : WeightedRuleSet
+        One clause per round (the empty clause ``TRUE`` for a default rule) with its ``C_t``.
+    history_ : list of dict
+        Per round: ``s_TP``, ``s_FP``, ``s_T``, ``s_F``, ``confidence``, ``default_rule``.
+    sample_weights_ : ndarray of shape (n_rounds + 1, n_samples)
+        ``d_1, ..., d_{T+1}``, each summing to one.
+    lps_ : list of ClauseLP
+    classes_ : ndarray of shape (2,)
+    """
+
+    def __init__(self, n_rounds: int = 5, lam: float = 1000.0, weight_scale: str = "m",
+                 epsilon: float | None = None, n_thresholds: int = 10, binarize="auto",
+                 exact: bool = False, rounding: str = "threshold", solver: str = "highs",
+                 time_limit: float | None = None, random_state=None):
+        self.n_rounds = n_rounds
+        self.lam = lam
+        self.weight_scale = weight_scale
+        self.epsilon = epsilon
+        self.n_thresholds = n_thresholds
+        self.binarize = binarize
+        self.exact = exact
+        self.rounding = rounding
+        self.solver = solver
+        self.time_limit = time_limit
+        self.random_state = random_state
+
+    def fit(self, X, y):
+        """Run ``n_rounds`` of Algorithm 1 on ``X`` and binary ``y``."""
+        if self.weight_scale not in ("m", "sum1"):
+            raise ValueError(f"weight_scale must be 'm' or 'sum1', not {self.weight_scale!r}")
+        if not isinstance(self.n_rounds, (int, np.integer)) or self.n_rounds < 1:
+            raise ValueError(f"n_rounds must be a positive integer, got {self.n_rounds!r}")
+        if self.epsilon is not None and not self.epsilon > 0:
+            raise ValueError(f"epsilon must be positive, got {self.epsilon!r}")
+        A, y01, _ = self._validate_fit(X, y)
+        m = len(y01)
+        pos = y01.astype(bool)
+        sign = np.where(pos, 1.0, -1.0)            # 2 y_i - 1
+        eps = 1.0 / (2 * m) if self.epsilon is None else float(self.epsilon)
+        scale = float(m) if self.weight_scale == "m" else 1.0
+        d = np.full(m, 1.0 / m)
+        weights, clauses, confidences = [d], [], []
+        self.history_, self.lps_ = [], []
+        for _ in range(self.n_rounds):
+            lp = self._learn_and_clause(A, y01, sample_weight=d * scale)
+            fires = _fires(A, lp.selected)
+            s_tp, s_fp = d[fires & pos].sum(), d[fires & ~pos].sum()
+            s_t, s_f = d[pos].sum(), d[~pos].sum()
+            use_clause = (np.sqrt(s_tp) - np.sqrt(s_fp)) ** 2 > (np.sqrt(s_t) - np.sqrt(s_f)) ** 2
+            if use_clause:
+                conf = 0.5 * np.log((s_tp + eps) / (s_fp + eps))
+                clause, vote = self._clause(lp.selected), conf * fires
+            else:
+                conf = 0.5 * np.log((s_t + eps) / (s_f + eps))
+                clause, vote = Clause((), "and"), np.full(m, conf)
+            d = d / np.exp(sign * vote)
+            d = d / d.sum()
+            weights.append(d)
+            clauses.append(clause)
+            confidences.append(float(conf))
+            self.lps_.append(lp)
+            self.history_.append({"s_TP": float(s_tp), "s_FP": float(s_fp), "s_T": float(s_t),
+                                  "s_F": float(s_f), "confidence": float(conf),
+                                  "default_rule": not use_clause})
+        self.sample_weights_ = np.vstack(weights)
+        self.rules_ = WeightedRuleSet(clauses, confidences, then=self.positive_label_)
+        return self
+
+    def decision_function(self, X) -> np.ndarray:
+        """The weighted vote ``sum_t yhat_t(x)``; positive means the positive class."""
+        return self.rules_.score(self._check_X(X))
