@@ -180,7 +180,22 @@ class _RuleSetBase(RuleClassifierBase):
     def _check_X(self, X):
         check_is_fitted(self, "rules_")
         _sklearn_input_checks(X)
+        shape = X.shape if isinstance(X, pd.DataFrame) else np.asarray(X).shape
+        n_features = shape[1] if len(shape) == 2 else None
+        if n_features is not None and n_features != self.n_features_in_:
+            raise ValueError(f"X has {n_features} features, but {type(self).__name__} is "
+                             f"expecting {self.n_features_in_} features as input")
         return super()._check_X(X)
+
+    def predict(self, X) -> np.ndarray:
+        """The positive class where the printed rule set holds, the other class elsewhere."""
+        X = self._check_X(X)
+        return self.classes_[self.rules_.evaluate(X).astype(int)]
+
+    def decision_function(self, X) -> np.ndarray:
+        """1.0 where the rule set fires, 0.0 elsewhere."""
+        X = self._check_X(X)
+        return self.rules_.evaluate(X).astype(float)
 
 
 def _fires(A: np.ndarray, selected) -> np.ndarray:
@@ -402,4 +417,5 @@ class BoostedRules(_RuleSetBase):
 
     def decision_function(self, X) -> np.ndarray:
         """The weighted vote ``sum_t yhat_t(x)``; positive means the positive class."""
-        return self.rules_.score(self._check_X(X))
+        X = self._check_X(X)
+        return self.rules_.score(X)
