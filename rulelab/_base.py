@@ -11,7 +11,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils.validation import check_is_fitted
+from sklearn.utils.multiclass import check_classification_targets
+from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
 
 from ._validation import check_binary_labels, check_frame, is_binary_frame
 from .binarize import FeatureBinarizer
@@ -34,28 +35,24 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
     # ---- fitting ----------------------------------------------------------------------
     def _validate_fit(self, X, y):
         """Check input, set ``classes_`` and the binarizer; return (A, y01, frame)."""
-        frame = check_frame(X)
-        y_arr = np.asarray(y)
-        if y_arr.ndim != 1:
-            if y_arr.ndim == 2 and y_arr.shape[1] == 1:
-                y_arr = y_arr.ravel()
-            else:
-                raise ValueError(f"y must be one-dimensional, got shape {y_arr.shape}")
+        if y is None:
+            raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y is None")
+        frame = self._as_frame(X, reset=True)
+        y_arr = column_or_1d(np.asarray(y), warn=True)
         if y_arr.shape[0] != frame.shape[0]:
             raise ValueError(f"X has {frame.shape[0]} rows but y has {y_arr.shape[0]}: they must match")
         if pd.isna(pd.Series(y_arr)).any():
             raise ValueError("y contains missing values: drop or impute the unlabelled rows first")
+        check_classification_targets(y_arr)
         classes = np.unique(y_arr)
         if classes.size > 2:
-            raise ValueError(f"y has {classes.size} classes; rule learners here are binary: "
-                             "wrap the learner in sklearn's OneVsRestClassifier for more")
+            raise ValueError(f"Only binary classification is supported: y has {classes.size} "
+                             "classes; wrap the learner in sklearn's OneVsRestClassifier for more")
         if classes.size < 2:
             raise ValueError(f"y has one class (all {classes[0]!r}): a rule needs both positive "
                              "and negative samples")
         self.classes_ = classes
         y01 = check_binary_labels((y_arr == classes[1]).astype(np.int8))
-        self.feature_names_in_ = np.asarray(frame.columns, dtype=object)
-        self.n_features_in_ = frame.shape[1]
         self.positive_label_ = self._describe_positive(y, classes[1])
         binarize = getattr(self, "binarize", "auto")
         if binarize not in ("auto", True, False):
@@ -82,27 +79,38 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
         return str(positive.item() if isinstance(positive, np.generic) else positive)
 
     # ---- prediction -------------------------------------------------------------------
+    def _as_frame(self, X, reset: bool) -> pd.DataFrame:
+        """X as a DataFrame with the fitted column names; numeric arrays go through
+        scikit-learn's own validation (shape, sparse, complex, 1-D and empty input)."""
+        if isinstance(X, pd.DataFrame):
+            frame = check_frame(X)
+            validate_data(self, X, reset=reset, skip_check_array=True)
+            if reset:  # kept even for non-string column names: rules print these names
+                self.feature_names_in_ = np.asarray(frame.columns, dtype=object)
+            else:
+                missing = [c for c in self.feature_names_in_ if c not in frame.columns]
+                if missing:
+                    raise ValueError(f"X lacks the columns {missing[:5]} seen in fit")
+            return frame
+        arr = validate_data(self, X, reset=reset, ensure_all_finite="allow-nan")
+        names = [f"x{i}" for i in range(arr.shape[1])] if reset else list(self.feature_names_in_)
+        if reset:
+            self.feature_names_in_ = np.asarray(names, dtype=object)
+        return pd.DataFrame(arr, columns=names)
+
     def _check_X(self, X) -> pd.DataFrame:
         check_is_fitted(self, "rules_")
-        frame = check_frame(X)
-        if frame.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {frame.shape[1]} features, but {type(self).__name__} was "
-                             f"fitted with {self.n_features_in_}")
-        if isinstance(X, pd.DataFrame):
-            missing = [c for c in self.feature_names_in_ if c not in frame.columns]
-            if missing:
-                raise ValueError(f"X lacks the columns {missing[:5]} seen in fit")
-        else:
-            frame.columns = list(self.feature_names_in_)
-        return frame
+        return self._as_frame(X, reset=False)
 
     def decision_function(self, X) -> np.ndarray:
         """1.0 where the rule fires, 0.0 elsewhere (rule learners are not scored)."""
-        return self.rules_.evaluate(self._check_X(X)).astype(float)
+        frame = self._check_X(X)
+        return self.rules_.evaluate(frame).astype(float)
 
     def predict(self, X) -> np.ndarray:
         """The positive class where the printed rule holds, the other class elsewhere."""
-        fired = self.rules_.evaluate(self._check_X(X))
+        frame = self._check_X(X)
+        fired = self.rules_.evaluate(frame)
         return self.classes_[fired.astype(int)]
 
     def __str__(self) -> str:

@@ -78,7 +78,7 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
     >>> X = load_iris(as_frame=True).data
     >>> fb = FeatureBinarizer(n_thresholds=3).fit(X)
     >>> fb.get_feature_names_out()[:2].tolist()
-    ['sepal length (cm) <= 5.40', 'sepal length (cm) <= 5.80']
+    ['sepal length (cm) <= 5.10', 'sepal length (cm) <= 5.80']
     """
 
     def __init__(self, n_thresholds: int = 10, strategy: str = "quantile", negations: bool = True,
