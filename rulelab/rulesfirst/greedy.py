@@ -1,0 +1,427 @@
+"""GreedyRuleClassifier: the practical rules-first algorithm of Cohen et al. (2019, §7).
+
+Rules are chosen one at a time on held-out *evaluation* data: at each step the candidate
+rule that most lowers the evaluation error is added, the samples it covers leave the
+training set of the base classifier, and the base classifier (a regularised logistic
+regression, or any scikit-learn classifier such as an MLP) is refitted on the samples no
+rule covers. Prediction is rules-first: the first rule that fires decides; otherwise the
+base classifier does.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils import check_random_state
+from sklearn.utils.validation import check_is_fitted
+
+from ._base import base_proba, check_X, check_y, fit_base, make_linear, per_label
+from .candidates import select_candidates
+from .rules import Rule, RuleList, coverage_matrix
+
+__all__ = ["GreedyRuleClassifier", "truncate_rules"]
+
+
+class GreedyRuleClassifier(ClassifierMixin, BaseEstimator):
+    """Rules-first classifier: single-feature rules first, a regularised classifier after.
+
+    The rules are chosen greedily on an evaluation split (``eval_fraction`` of the data,
+    Cohen et al. 2019, §7.1 use 1/3); then the base classifier is refitted on all the
+    samples no chosen rule covers. A rule ``IF x(j) > 0 THEN c`` is taken from the
+    candidates of §7.2: features covering at least ``min_support`` samples with purity
+    P(y = c | x(j) > 0) at least ``min_purity`` and score sqrt(M) * p at least
+    ``candidate_threshold``.
+
+    Parameters
+    ----------
+    penalty : {"l2", "l1"}, default="l2"
+        Regularisation of the logistic regression (eq. 9); ignored with ``base_estimator``.
+    C : float, default=1.0
+        Inverse regularisation strength of the logistic regression.
+    base_estimator : classifier, optional
+        Any scikit-learn classifier used instead of the logistic regression (e.g.
+        ``MLPClassifier(hidden_layer_sizes=(5, 2))`` for the non-linear variant).
+    max_rules : int, default=20
+        Largest number of rules (|K| of the paper).
+    eval_fraction : float, default=1/3
+        Share of the samples held out to choose the rules; 0 chooses them on the training
+        data itself.
+    rule_labels : sequence of labels, optional
+        Labels rules may predict; default every class ("rules for either label").
+    min_support : int or dict {label: int}, default=1
+        Fewest samples (of the training split) a candidate must cover.
+    min_purity : float or dict {label: float}, default=1.0
+        Smallest purity P(y = label | x(j) > 0) of a candidate; 1.0 admits only exact rules
+        (the paper's definition of a rule), lower values near-rules.
+    candidate_threshold : float or dict {label: float}, optional
+        Smallest score sqrt(M) * p of a candidate (the x-axis of the paper's Fig. 3).
+    max_candidates : int, optional
+        Keep only the best-scoring candidates (speed on wide data).
+    early_stopping : bool, default=True
+        Stop when every remaining candidate raises the evaluation error (ties broken by
+        the training error). ``False`` always adds ``max_rules`` rules, as in the paper's
+        sweep over |K|.
+    eval_loss : {"error", "log_loss"}, default="error"
+        Loss the greedy step minimises on the evaluation split: the number of errors, or
+        the log-loss with each rule predicting its label with its Laplace-smoothed
+        training purity. The log-loss favours any rule over an overconfident base
+        classifier (e.g. logistic regression with more features than samples), so the
+        error count is the default.
+    search : {"fast", "exact"}, default="fast"
+        "exact" refits the base classifier for every candidate at every step to measure
+        the evaluation error it would give; "fast" scores candidates with the current base
+        classifier (only the newly covered samples change) and refits once per added rule.
+    refit_every : int, default=1
+        Refit the base classifier after every ``refit_every`` added rules during the search
+        (0: only at the end), a speed knob for slow base classifiers.
+    feature_names : sequence of str, optional
+        Names used to print rules; default the DataFrame's columns or ``x0, x1, ...``.
+    condition : str, default="{feature} > 0"
+        How a rule's condition is printed, e.g. ``'"{feature}" in tweet'``.
+    random_state : int, RandomState or None
+        Seed of the train/evaluation split (and of the logistic regression).
+
+    Attributes
+    ----------
+    classes_ : ndarray
+        The class labels.
+    rules_ : RuleList
+        The chosen rules in order; ``print(model.rules_)`` prints them in words.
+    base_estimator_ : classifier
+        The base classifier fitted on the samples no rule covers.
+    history_ : list of dict
+        One entry per greedy step: the rule, the change in evaluation and training errors
+        it was chosen on, and the evaluation error after it.
+    n_candidates_ : int
+        Candidate rules that passed the pre-selection.
+    feature_names_ : list of str
+
+    Examples
+    --------
+    >>> from rulelab.rulesfirst import make_rules_first
+    >>> X, y, planted = make_rules_first(1500, random_state=0)
+    >>> model = GreedyRuleClassifier(random_state=0).fit(X, y)
+    >>> sorted(model.rules_.features) == sorted(planted)     # doctest: +SKIP
+    True
+    """
+
+    def __init__(self, penalty="l2", C=1.0, base_estimator=None, max_rules=20,
+                 eval_fraction=1 / 3, rule_labels=None, min_support=1, min_purity=1.0,
+                 candidate_threshold=None, max_candidates=None, early_stopping=True,
+                 eval_loss="error", search="fast", refit_every=1, feature_names=None,
+                 condition="{feature} > 0", random_state=None):
+        self.penalty = penalty
+        self.C = C
+        self.base_estimator = base_estimator
+        self.max_rules = max_rules
+        self.eval_fraction = eval_fraction
+        self.rule_labels = rule_labels
+        self.min_support = min_support
+        self.min_purity = min_purity
+        self.candidate_threshold = candidate_threshold
+        self.max_candidates = max_candidates
+        self.early_stopping = early_stopping
+        self.eval_loss = eval_loss
+        self.search = search
+        self.refit_every = refit_every
+        self.feature_names = feature_names
+        self.condition = condition
+        self.random_state = random_state
+
+    # ------------------------------------------------------------------ fitting
+    def _check_params(self):
+        if self.eval_loss not in ("log_loss", "error"):
+            raise ValueError(f"eval_loss must be 'log_loss' or 'error', got {self.eval_loss!r}")
+        if self.search not in ("fast", "exact"):
+            raise ValueError(f"search must be 'fast' or 'exact', got {self.search!r}")
+        if not 0 <= self.eval_fraction < 1:
+            raise ValueError(f"eval_fraction must be in [0, 1), got {self.eval_fraction!r}")
+        if int(self.max_rules) != self.max_rules or self.max_rules < 0:
+            raise ValueError(f"max_rules must be a non-negative integer, got {self.max_rules!r}")
+        if self.refit_every < 0:
+            raise ValueError(f"refit_every must be >= 0, got {self.refit_every!r}")
+
+    def _template(self):
+        if self.base_estimator is not None:
+            return self.base_estimator
+        return make_linear(self.penalty, self.C, random_state=self.random_state)
+
+    def fit(self, X, y):
+        """Choose the rules on the evaluation split, then refit the base on all uncovered data.
+
+        Parameters
+        ----------
+        X : array-like, sparse matrix or DataFrame, shape (n_samples, n_features)
+            Numeric features; a feature covers a sample where it is positive.
+        y : array-like, shape (n_samples,)
+
+        Returns
+        -------
+        self
+        """
+        self._check_params()
+        X, names = check_X(X)
+        self.classes_, yi = check_y(y, X.shape[0])
+        n, d = X.shape
+        self.n_features_in_ = d
+        if self.feature_names is not None:
+            if len(self.feature_names) != d:
+                raise ValueError(f"feature_names has {len(self.feature_names)} names for {d} "
+                                 "features")
+            names = [str(f) for f in self.feature_names]
+        elif names is not None:
+            self.feature_names_in_ = np.asarray(names, dtype=object)
+        self.feature_names_ = names or [f"x{j}" for j in range(d)]
+        template = self._template()
+        self._default_ = int(np.bincount(yi).argmax())
+
+        rng = check_random_state(self.random_state)
+        n_eval = int(round(self.eval_fraction * n))
+        if n_eval == 0 or n - n_eval < 2:
+            tr = ev = np.arange(n)
+        else:
+            perm = rng.permutation(n)
+            ev, tr = np.sort(perm[:n_eval]), np.sort(perm[n_eval:])
+        chosen = self._search(X[tr], yi[tr], X[ev], yi[ev], template)
+
+        # Final model: the rules keep their order; their statistics and the base classifier
+        # come from all the data (the paper retrains "on the m training samples").
+        B = coverage_matrix(X)
+        rules = []
+        for j, c in chosen:
+            col = np.asarray(B[:, j].toarray()).ravel() > 0
+            sup = int(col.sum())
+            rules.append(Rule(int(j), self.classes_[c], self.feature_names_[j], sup,
+                              float((yi[col] == c).mean()) if sup else float("nan")))
+        self.rules_ = RuleList(rules, self.condition)
+        covered = self.rules_.apply(X) >= 0
+        self.keep_ = _keep(d, [j for j, _ in chosen])
+        self.base_estimator_ = fit_base(template, X[~covered][:, self.keep_], yi[~covered],
+                                        self._default_)
+        return self
+
+    def _search(self, Xtr, ytr, Xev, yev, template):
+        """The greedy loop; returns [(feature, class index), ...] in the order chosen."""
+        k = len(self.classes_)
+        labels = (range(k) if self.rule_labels is None
+                  else [_label_index(self.classes_, c) for c in self.rule_labels])
+        sup = [1 if v is None else v for v in per_label(self.min_support, self.classes_, "min_support")]
+        pur = [1.0 if v is None else v for v in per_label(self.min_purity, self.classes_, "min_purity")]
+        thr = per_label(self.candidate_threshold, self.classes_, "candidate_threshold")
+        Btr, Bev = coverage_matrix(Xtr), coverage_matrix(Xev)
+        cand = select_candidates(Btr, ytr, labels, min_support=sup, min_purity=pur,
+                                 threshold=thr, n_classes=k, max_candidates=self.max_candidates)
+        self.n_candidates_ = len(cand)
+        self.history_ = []
+        # A rule's probability of its own label: its Laplace-smoothed training purity.
+        q = (cand.purity * cand.support + 1.0) / (cand.support + k)
+        split = {"tr": _State(Xtr, ytr, Btr), "ev": _State(Xev, yev, Bev)}
+        log = self.eval_loss == "log_loss"
+        chosen: list[tuple[int, int]] = []
+
+        def refit():
+            keep = _keep(Xtr.shape[1], [j for j, _ in chosen])
+            s = split["tr"]
+            base = fit_base(template, Xtr[~s.covered][:, keep], ytr[~s.covered], self._default_)
+            for st in split.values():
+                st.update_base(base, keep, k, log)
+
+        refit()
+        used = np.zeros(Xtr.shape[1], bool)
+        while len(chosen) < self.max_rules and len(cand):
+            alive = ~used[cand.feature]
+            if not alive.any():
+                break
+            if self.search == "fast":
+                d_tr, new_tr = split["tr"].fast_deltas(cand, q, k, log)
+                d_ev, new_ev = split["ev"].fast_deltas(cand, q, k, log)
+                new = new_tr + new_ev
+            else:
+                d_ev, d_tr, new = self._exact_deltas(cand, q, alive, split, chosen, template, log)
+            alive &= new > 0  # a rule that covers nothing new changes nothing
+            if not alive.any():
+                break
+            idx = np.flatnonzero(alive)
+            # Lowest evaluation loss, then lowest training loss, then the best score.
+            r_ev, r_tr = np.round(d_ev, 9), np.round(d_tr, 9)
+            best = idx[np.lexsort((idx, -cand.score[idx], r_tr[idx], r_ev[idx]))[0]]
+            if self.early_stopping and (r_ev[best], r_tr[best]) > (0, 0):
+                break
+            j, c = int(cand.feature[best]), int(cand.label[best])
+            chosen.append((j, c))
+            used[j] = True
+            for st in split.values():
+                st.add_rule(j, c, q[best], k, log)
+            if self.refit_every and len(chosen) % self.refit_every == 0:
+                refit()
+            ev = split["ev"]
+            self.history_.append({
+                "step": len(chosen), "feature": self.feature_names_[j],
+                "label": self.classes_[c], "delta_eval_loss": float(d_ev[best]),
+                "delta_train_loss": float(d_tr[best]),
+                "eval_error": float(np.mean(ev.pred != ev.y)),
+            })
+        return chosen
+
+    def _exact_deltas(self, cand, q, alive, split, chosen, template, log):
+        """Change in total losses if each candidate were added and the base refitted (slow)."""
+        tr, ev = split["tr"], split["ev"]
+        d = tr.X.shape[1]
+        d_ev = np.zeros(len(cand))
+        d_tr = np.zeros(len(cand))
+        new = np.zeros(len(cand), np.int64)
+        k = len(self.classes_)
+        for i in np.flatnonzero(alive):
+            j, c = int(cand.feature[i]), int(cand.label[i])
+            trial = {name: st.copy() for name, st in split.items()}
+            for st in trial.values():
+                new[i] += int((_col(st.X, j) & ~st.covered).sum())
+                st.add_rule(j, c, q[i], k, log)
+            if not new[i]:
+                continue
+            keep = _keep(d, [f for f, _ in chosen] + [j])
+            t = trial["tr"]
+            base = fit_base(template, t.X[~t.covered][:, keep], t.y[~t.covered], self._default_)
+            for st in trial.values():
+                st.update_base(base, keep, k, log)
+            d_ev[i] = trial["ev"].loss.sum() - ev.loss.sum()
+            d_tr[i] = trial["tr"].loss.sum() - tr.loss.sum()
+        return d_ev, d_tr, new
+
+    # --------------------------------------------------------------- prediction
+    def apply_rules(self, X) -> np.ndarray:
+        """Index (into ``rules_``) of the first rule that fires on each sample, -1 if none."""
+        check_is_fitted(self, "rules_")
+        X, _ = check_X(X, self.n_features_in_)
+        return self.rules_.apply(X)
+
+    def predict_proba(self, X) -> np.ndarray:
+        """Class probabilities: one-hot on the rule's label where a rule fires, else the base's."""
+        check_is_fitted(self, "rules_")
+        X, _ = check_X(X, self.n_features_in_)
+        first = self.rules_.apply(X)
+        k = len(self.classes_)
+        proba = np.zeros((X.shape[0], k))
+        free = first < 0
+        proba[free] = base_proba(self.base_estimator_, X[free][:, self.keep_], k)
+        labels = np.array([_label_index(self.classes_, r.label) for r in self.rules_], np.int64)
+        hit = np.flatnonzero(~free)
+        proba[hit, labels[first[hit]]] = 1.0
+        return proba
+
+    def predict(self, X) -> np.ndarray:
+        """Rules first: the first firing rule's label, otherwise the base classifier's."""
+        return self.classes_[self.predict_proba(X).argmax(axis=1)]
+
+    def __str__(self) -> str:
+        if not hasattr(self, "rules_"):
+            return repr(self)
+        base = type(self.base_estimator_).__name__
+        return f"{self.rules_}\nOTHERWISE {base} on the remaining features"
+
+
+def truncate_rules(model: GreedyRuleClassifier, n_rules: int, X, y) -> GreedyRuleClassifier:
+    """A fitted copy of ``model`` keeping its first ``n_rules`` rules, base refitted on (X, y).
+
+    The greedy search is incremental: with ``early_stopping=False`` the first n rules of a
+    run with ``max_rules=N`` are exactly the rules of a run with ``max_rules=n``. So one
+    search gives the whole accuracy-vs-|K| curve of the paper's Fig. 2 (right).
+    """
+    check_is_fitted(model, "rules_")
+    X, _ = check_X(X, model.n_features_in_)
+    classes, yi = check_y(y, X.shape[0])
+    out = copy.copy(model)
+    out.rules_ = model.rules_[:n_rules]
+    out.max_rules = n_rules
+    covered = out.rules_.apply(X) >= 0
+    out.keep_ = _keep(X.shape[1], out.rules_.features)
+    yi = np.searchsorted(model.classes_, classes)[yi]
+    out.base_estimator_ = fit_base(model._template(), X[~covered][:, out.keep_], yi[~covered],
+                                   model._default_)
+    return out
+
+
+class _State:
+    """Coverage, predictions and per-sample losses of the current model on one split."""
+
+    def __init__(self, X, y, B):
+        self.X, self.y, self.B = X, y, B
+        self.covered = np.zeros(len(y), bool)
+        self.pred = np.zeros(len(y), np.int64)
+        self.loss = np.zeros(len(y))
+
+    def copy(self) -> "_State":
+        out = _State(self.X, self.y, self.B)
+        out.covered, out.pred, out.loss = self.covered.copy(), self.pred.copy(), self.loss.copy()
+        return out
+
+    def update_base(self, base, keep, k: int, log: bool) -> None:
+        free = ~self.covered
+        if not free.any():
+            return
+        proba = base_proba(base, self.X[free][:, keep], k)
+        self.pred[free] = proba.argmax(axis=1)
+        if log:
+            p_true = proba[np.arange(len(proba)), self.y[free]]
+            self.loss[free] = -np.log(np.clip(p_true, 1e-12, 1.0))
+        else:
+            self.loss[free] = self.pred[free] != self.y[free]
+
+    def add_rule(self, j: int, c: int, q: float, k: int, log: bool) -> None:
+        new = _col(self.X, j) & ~self.covered
+        self.pred[new] = c
+        self.loss[new] = _rule_loss(self.y[new] == c, q, k, log)
+        self.covered |= new
+
+    def fast_deltas(self, cand, q, k: int, log: bool):
+        """Change in this split's total loss if each candidate rule were added.
+
+        Only the samples a rule newly covers change (to the rule's prediction); every other
+        prediction stays the current model's. All candidates at once: a few sparse
+        matrix-vector products.
+        """
+        free = (~self.covered).astype(np.float64)
+        BT = self.B.T
+        now = (BT @ (free * self.loss))[cand.feature]
+        newly = (BT @ free)[cand.feature]
+        delta = np.empty(len(cand))
+        for c in range(k):
+            sel = cand.label == c
+            if sel.any():
+                hit = (BT @ (free * (self.y == c)))[cand.feature[sel]]
+                miss = newly[sel] - hit
+                after = (hit * _rule_loss(True, q[sel], k, log)
+                         + miss * _rule_loss(False, q[sel], k, log))
+                delta[sel] = after - now[sel]
+        return delta, np.rint(newly).astype(np.int64)
+
+
+def _rule_loss(correct, q, k: int, log: bool):
+    """Loss of a rule on a sample it covers: 0/1, or -log of the probability it gives y."""
+    if not log:
+        return np.where(correct, 0.0, 1.0)
+    return np.where(correct, -np.log(q), -np.log((1 - q) / (k - 1)))
+
+
+def _col(X, j: int) -> np.ndarray:
+    col = X[:, j]
+    col = col.toarray() if sp.issparse(col) else np.asarray(col)
+    return col.ravel() > 0
+
+
+def _keep(d: int, rule_features) -> np.ndarray:
+    """Columns the base classifier sees: all but the rule features (§7: "after removing
+    the rule features")."""
+    keep = np.ones(d, bool)
+    keep[list(rule_features)] = False
+    return np.flatnonzero(keep)
+
+
+def _label_index(classes, label) -> int:
+    hits = np.flatnonzero(classes == label)
+    if not len(hits):
+        raise ValueError(f"label {label!r} is not a class of y ({list(classes)})")
+    return int(hits[0])

@@ -1,0 +1,141 @@
+"""GreedyRule, the algorithm of Fig. 1 of Cohen et al. (2019), with its guarantees' settings.
+
+While some exact rule (a feature j with y = 1 wherever x(j) > 0) covers more than
+m / (100 k (B + 1)) of the samples not yet covered, add it; then fit w minimising the hinge
+loss on the uncovered samples subject to ||w||_2 <= B. Lemma 1: on (k, B)-realizable data
+with m = Omega~(kB + B^2) this is a weak learner (error <= 1/4), which BoostRule boosts.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.validation import check_is_fitted
+
+from ._base import check_X, check_y
+from .rules import Rule, RuleList, coverage_matrix
+
+__all__ = ["GreedyRule", "hinge_ball"]
+
+
+class GreedyRule(ClassifierMixin, BaseEstimator):
+    """Rules for the positive class, then a norm-bounded hinge-loss halfspace (Fig. 1).
+
+    Parameters
+    ----------
+    k : int, default=20
+        The number of rules the data are assumed to need.
+    B : float, default=1.0
+        Norm bound ||w||_2 <= B of the linear part.
+    threshold_scale : float, default=100.0
+        The constant of the coverage threshold m / (threshold_scale * k * (B + 1)).
+    fit_intercept : bool, default=False
+        Add an unconstrained bias to the halfspace (the paper's has none).
+    solver : str, optional
+        cvxpy solver for the hinge-loss problem (default: CLARABEL).
+    feature_names : sequence of str, optional
+    condition : str, default="{feature} > 0"
+
+    Attributes
+    ----------
+    classes_ : ndarray
+        ``classes_[1]`` is the class the rules predict.
+    rules_ : RuleList
+    coef_ : ndarray, shape (n_features,)
+    intercept_ : float
+    threshold_ : float
+        The coverage threshold used, in samples.
+    """
+
+    def __init__(self, k=20, B=1.0, threshold_scale=100.0, fit_intercept=False, solver=None,
+                 feature_names=None, condition="{feature} > 0"):
+        self.k = k
+        self.B = B
+        self.threshold_scale = threshold_scale
+        self.fit_intercept = fit_intercept
+        self.solver = solver
+        self.feature_names = feature_names
+        self.condition = condition
+
+    def fit(self, X, y, sample_weight=None):
+        """Add rules greedily above the coverage threshold, then fit the bounded halfspace.
+
+        Parameters
+        ----------
+        X : array-like or sparse matrix, shape (n_samples, n_features)
+        y : array-like of two classes; the larger one (``classes_[1]``) is the rules' label
+        sample_weight : array-like, optional
+            Non-negative weights (BoostRule's distribution); coverage counts weight mass
+            scaled to sum to n_samples.
+        """
+        if not self.k >= 1 or not self.B >= 0:
+            raise ValueError(f"need k >= 1 and B >= 0, got k={self.k}, B={self.B}")
+        X, names = check_X(X)
+        self.classes_, yi = check_y(y, X.shape[0])
+        if len(self.classes_) != 2:
+            raise ValueError(f"GreedyRule is binary; y has {len(self.classes_)} classes")
+        n, d = X.shape
+        self.n_features_in_ = d
+        names = [str(f) for f in self.feature_names] if self.feature_names is not None else names
+        self.feature_names_ = names or [f"x{j}" for j in range(d)]
+        sw = np.ones(n) if sample_weight is None else np.asarray(sample_weight, dtype=float)
+        if sw.shape != (n,) or (sw < 0).any() or sw.sum() <= 0:
+            raise ValueError("sample_weight must be n_samples non-negative weights, not all 0")
+        sw = sw * n / sw.sum()
+        self.threshold_ = n / (self.threshold_scale * self.k * (self.B + 1))
+
+        Bm = coverage_matrix(X)
+        # An exact rule: no sample of the other class (with weight) where x(j) > 0.
+        pure = np.asarray(Bm.T @ ((yi == 0) & (sw > 0)).astype(float)).ravel() == 0
+        covered = np.zeros(n, bool)
+        rules = []
+        while True:
+            mass = np.asarray(Bm.T @ (sw * ~covered)).ravel()
+            mass[~pure] = 0.0
+            j = int(mass.argmax())
+            if mass[j] <= self.threshold_:
+                break
+            col = np.asarray(Bm[:, j].toarray()).ravel() > 0
+            rules.append(Rule(j, self.classes_[1], self.feature_names_[j], int(col.sum()), 1.0))
+            covered |= col
+            pure[j] = False  # never pick it again
+        self.rules_ = RuleList(rules, self.condition)
+        free = ~covered
+        ys = np.where(yi[free] == 1, 1.0, -1.0)
+        self.coef_, self.intercept_ = hinge_ball(X[free], ys, self.B, sw[free],
+                                                 self.fit_intercept, self.solver)
+        return self
+
+    def decision_function(self, X) -> np.ndarray:
+        """+inf where a rule fires, else <w, x> + b."""
+        check_is_fitted(self, "rules_")
+        X, _ = check_X(X, self.n_features_in_)
+        score = np.asarray(X @ self.coef_).ravel() + self.intercept_
+        score[self.rules_.apply(X) >= 0] = np.inf
+        return score
+
+    def predict(self, X) -> np.ndarray:
+        """Rules first (``classes_[1]``), otherwise the sign of the halfspace."""
+        return self.classes_[(self.decision_function(X) > 0).astype(int)]
+
+
+def hinge_ball(X, y, B: float, sample_weight=None, fit_intercept: bool = False, solver=None):
+    """argmin_w mean_i s_i max(0, 1 - y_i (<w, x_i> + b)) subject to ||w||_2 <= B.
+
+    A second-order cone program, solved exactly with cvxpy. Returns (w, b); (0, 0) when
+    there are no samples.
+    """
+    import cvxpy as cp
+
+    n, d = X.shape
+    if n == 0:
+        return np.zeros(d), 0.0
+    s = np.ones(n) if sample_weight is None else np.asarray(sample_weight, dtype=float)
+    w = cp.Variable(d)
+    b = cp.Variable() if fit_intercept else 0.0
+    margins = cp.multiply(y, X @ w + b)
+    problem = cp.Problem(cp.Minimize(s @ cp.pos(1 - margins) / s.sum()), [cp.norm(w, 2) <= B])
+    problem.solve(solver=solver or cp.CLARABEL)
+    if w.value is None:
+        raise ValueError(f"the hinge-loss problem was not solved (status {problem.status})")
+    return np.asarray(w.value).ravel(), float(b.value) if fit_intercept else 0.0
