@@ -26,3 +26,7 @@ from .rules import WeightedRuleSet
 from .rulesets import BoostedRules, SetCoverRules
 
 __all__ += ["SetCoverRules", "BoostedRules", "WeightedRuleSet"]
+
+from .rulesfirst import BoostRule, GreedyRuleClassifier, make_rules_first
+
+__all__ += ["GreedyRuleClassifier", "BoostRule", "make_rules_first"]
