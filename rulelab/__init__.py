@@ -30,3 +30,7 @@ __all__ += ["SetCoverRules", "BoostedRules", "WeightedRuleSet"]
 from .rulesfirst import BoostRule, GreedyRuleClassifier, make_rules_first
 
 __all__ += ["GreedyRuleClassifier", "BoostRule", "make_rules_first"]
+
+from .twolevel import TwoLevelRules
+
+__all__ += ["TwoLevelRules"]

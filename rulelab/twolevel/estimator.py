@@ -1,0 +1,219 @@
+"""TwoLevelRules: CNF/DNF rules by block coordinate descent or alternating minimisation."""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+from ..rules import CNF, DNF, Clause
+from ..rulesets import _RuleSetBase
+from .objective import augment, clause_costs
+from .optimize import am, bcd, init_weights, lp_kwargs
+
+__all__ = ["TwoLevelRules", "format_rule"]
+
+
+class TwoLevelRules(_RuleSetBase):
+    """Two-level Boolean rule (DNF or CNF) minimising a regularised Hamming loss.
+
+    Su, Wei, Varshney & Malioutov (2016): the rule's training loss is the minimal
+    Hamming distance to a rule that classifies each sample correctly (eqs. 3-5), plus
+    ``theta`` times the number of terms. It is minimised by block coordinate descent
+    (``method="bcd"``, one clause at a time) or alternating minimisation (``"am"``,
+    ideal clause outputs and all clauses in turn); each clause update is the one-level
+    LP of Malioutov & Varshney (2013) with ``lambda = 1/theta``. A clause can be
+    disabled through the always-true feature, so ``max_clauses`` is a maximum.
+
+    Parameters
+    ----------
+    form : {"dnf", "cnf"}, default="dnf"
+        ``"dnf"``: OR of AND-clauses (the paper's experiments), learned as a CNF on the
+        complemented problem (De Morgan). ``"cnf"``: AND of OR-clauses.
+    method : {"bcd", "am"}, default="bcd"
+        Block coordinate descent or alternating minimisation.
+    max_clauses : int, default=10
+        R, the most clauses the rule may have.
+    theta : float, default=1.0
+        Sparsity cost of one term, in units of the Hamming loss (one misclassification
+        costs at least 1).
+    max_iter : int, default=20
+        Most iterations of BCD/AM after the initialisation.
+    init : {"setcover", "random", "empty"}, default="setcover"
+        Initial clauses (see :func:`rulelab.twolevel.optimize.init_weights`).
+    update : {"greedy", "cyclic", "random"}, default="greedy"
+        BCD's choice of the clause to update (ignored by AM).
+    disable_cost : float, default=0.0
+        Cost of disabling a clause, as a multiple of ``theta``.
+    n_thresholds : int, default=10
+        Quantile thresholds per numeric feature, both directions.
+    binarize : {"auto", True, False}, default="auto"
+        ``"auto"`` uses a 0/1 matrix as is and binarises anything else.
+    exact : bool, default=False
+        Solve every clause subproblem as a 0/1 MILP instead of rounding its LP.
+    solver : str, default="highs"
+        LP solver for :func:`rulelab.lp.learn_clause`.
+    time_limit : float, optional
+        Seconds allowed to each clause LP.
+    n_jobs : int, optional
+        Threads for the clause LPs of one iteration (AM's R clauses, greedy BCD's R trials).
+    random_state : int, optional
+        Seed of ``init="random"`` and ``update="random"``.
+
+    Attributes
+    ----------
+    rules_ : DNF or CNF
+        The learned rule without its disabled clauses; ``str(model)`` prints it in words.
+    weights_ : ndarray of bool, shape (max_clauses, n_terms + 1)
+        Clause weights of the CNF actually optimised (on the complemented problem for a
+        DNF); column 0 is the always-true feature that disables a clause.
+    active_ : ndarray of bool, shape (max_clauses,)
+        Which clauses are enabled.
+    objective_path_ : list of float
+        F(W) after the initialisation and after every iteration.
+    objective_ : float
+        The final training objective.
+    n_iter_ : int
+        Iterations run.
+    converged_ : bool
+        True if the algorithm stopped because no update improved (not at ``max_iter``).
+    n_lp_ : int
+        Clause LPs solved (initialisation included).
+    classes_ : ndarray of shape (2,)
+
+    Examples
+    --------
+    >>> from rulelab import load_dataset
+    >>> X, y = load_dataset("parkinsons")
+    >>> print(TwoLevelRules(theta=5, max_clauses=3).fit(X, y))     # doctest: +SKIP
+    """
+
+    def __init__(self, form: str = "dnf", method: str = "bcd", max_clauses: int = 10,
+                 theta: float = 1.0, max_iter: int = 20, init: str = "setcover",
+                 update: str = "greedy", disable_cost: float = 0.0, n_thresholds: int = 10,
+                 binarize="auto", exact: bool = False, solver: str = "highs",
+                 time_limit: float | None = None, n_jobs: int | None = None, random_state=None):
+        self.form = form
+        self.method = method
+        self.max_clauses = max_clauses
+        self.theta = theta
+        self.max_iter = max_iter
+        self.init = init
+        self.update = update
+        self.disable_cost = disable_cost
+        self.n_thresholds = n_thresholds
+        self.binarize = binarize
+        self.exact = exact
+        self.solver = solver
+        self.time_limit = time_limit
+        self.n_jobs = n_jobs
+        self.random_state = random_state
+
+    def _check_params(self) -> None:
+        if self.form not in ("dnf", "cnf"):
+            raise ValueError(f"form must be 'dnf' or 'cnf', not {self.form!r}")
+        if self.method not in ("bcd", "am"):
+            raise ValueError(f"method must be 'bcd' or 'am', not {self.method!r}")
+        if self.init not in ("setcover", "random", "empty"):
+            raise ValueError(f"init must be 'setcover', 'random' or 'empty', not {self.init!r}")
+        if self.update not in ("greedy", "cyclic", "random"):
+            raise ValueError(f"update must be 'greedy', 'cyclic' or 'random', not {self.update!r}")
+        if not isinstance(self.max_clauses, numbers.Integral) or self.max_clauses < 1:
+            raise ValueError(f"max_clauses must be a positive integer, got {self.max_clauses!r}")
+        if not isinstance(self.max_iter, numbers.Integral) or self.max_iter < 0:
+            raise ValueError(f"max_iter must be a non-negative integer, got {self.max_iter!r}")
+        for name in ("theta", "disable_cost"):
+            value = getattr(self, name)
+            if not isinstance(value, numbers.Real) or not np.isfinite(value) or value < 0:
+                raise ValueError(f"{name} must be a finite non-negative number, got {value!r}")
+
+    def fit(self, X, y):
+        """Learn the rule from ``X`` and binary ``y``."""
+        self._check_params()
+        A, y01, _ = self._validate_fit(X, y)
+        if self.form == "dnf":
+            # De Morgan: OR_r AND_{j in S_r} a_j = NOT AND_r OR_{j in S_r} (1 - a_j), so a
+            # CNF over the complemented terms, learned for the complemented labels, gives
+            # the DNF's AND-clauses over the original terms, column for column.
+            A, y01 = 1 - A, 1 - y01
+        Xa = augment(A)
+        cost = clause_costs(A.shape[1], self.theta, self.disable_cost)
+        rng = np.random.default_rng(self.random_state)
+        options = lp_kwargs(exact=self.exact, solver=self.solver, time_limit=self.time_limit)
+        W0, n_init = init_weights(Xa, y01, int(self.max_clauses), cost, self.init, options, rng)
+        if self.method == "bcd":
+            res = bcd(Xa, y01, W0, cost, max_iter=int(self.max_iter), update=self.update,
+                      lp_options=options, rng=rng, n_jobs=self.n_jobs)
+        else:
+            res = am(Xa, y01, W0, cost, max_iter=int(self.max_iter), lp_options=options,
+                     n_jobs=self.n_jobs)
+        self.weights_ = res.W
+        self.active_ = ~res.W[:, 0]
+        self.objective_path_ = [float(v) for v in res.objective_path]
+        self.objective_ = self.objective_path_[-1]
+        self.n_iter_ = res.n_iter
+        self.converged_ = res.converged
+        self.n_lp_ = res.n_lp + n_init
+        op = "and" if self.form == "dnf" else "or"
+        clauses = [Clause(tuple(self.terms_[j - 1] for j in np.flatnonzero(w[1:]) + 1), op)
+                   for w in res.W[self.active_]]
+        wrapper = DNF if self.form == "dnf" else CNF
+        self.rules_ = wrapper(clauses, then=self.positive_label_)
+        self.clauses_ = list(clauses)
+        return self
+
+    def complexity_(self) -> tuple[float, float]:
+        """(enabled clauses, terms over the enabled clauses): the paper's sparsity counts
+        every selected feature of every clause and nothing for a disabled clause."""
+        return float(self.rules_.n_rules), float(self.rules_.n_terms)
+
+    def to_text(self, names: dict | None = None, then: str | None = None) -> str:
+        """The rule in words, numbered by clause like the paper's Parkinson's example;
+        ``names`` maps column names to descriptions, ``then`` replaces the conclusion."""
+        return format_rule(self.rules_, names=names, then=then)
+
+    def __str__(self) -> str:
+        if not hasattr(self, "rules_"):
+            return repr(self)
+        return self.to_text()
+
+
+def format_rule(rule, names: dict | None = None, then: str | None = None) -> str:
+    """Print a DNF/CNF as ``IF 1. ...; OR 2. ... AND ...; THEN ...``, one term a line.
+
+    >>> from rulelab.rules import Term
+    >>> rule = DNF([Clause((Term("DFA", ">", 0.7),)),
+    ...             Clause((Term("Fhi", "<=", 200.0), Term("Flo", ">", 90.0)))], then="sick")
+    >>> print(format_rule(rule))
+    IF  1. DFA > 0.700
+     OR 2. Fhi <= 200 AND
+           Flo > 90
+    THEN sick
+    """
+    names = names or {}
+    conclusion = then if then is not None else rule.then
+    clauses = list(rule.clauses)
+    if not clauses:
+        return f"IF {'TRUE' if rule.outer == 'and' else 'FALSE'}\nTHEN {conclusion}"
+    inner, outer = rule.inner.upper(), rule.outer.upper()
+    width = len(str(len(clauses)))
+    lines = []
+    for k, clause in enumerate(clauses, start=1):
+        lead = "IF " if k == 1 else f" {outer}" if len(outer) == 2 else outer
+        number = f"{k}.".ljust(width + 1)
+        terms = [_term_text(t, names) for t in clause.terms] or \
+            ["TRUE" if clause.op == "and" else "FALSE"]
+        pad = " " * (len(lead) + 1 + len(number) + 1)
+        first = f"{lead} {number} {terms[0]}"
+        rest = [f"{pad}{t}" for t in terms[1:]]
+        block = [first] + rest
+        block = [line + f" {inner}" for line in block[:-1]] + [block[-1]]
+        lines += block
+    return "\n".join(lines) + f"\nTHEN {conclusion}"
+
+
+def _term_text(term, names: dict) -> str:
+    name = names.get(term.feature)
+    if name is None:
+        return str(term)
+    return str(type(term)(name, term.op, term.value))

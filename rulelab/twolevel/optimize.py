@@ -1,0 +1,281 @@
+"""Block coordinate descent and alternating minimisation for two-level rules (CNF form).
+
+Everything here works on the augmented 0/1 design ``Xa = [1 | X]`` (see
+:mod:`rulelab.twolevel.objective`) and a weight matrix ``W`` of shape (R, d + 1); DNF
+rules are learned by the estimator through De Morgan's law.
+
+Each clause update is the one-level LP of Malioutov & Varshney (2013) on the samples
+whose ideal output for that clause is not "don't care": all positives (ideal output 1)
+and the negatives assigned to the clause (ideal output 0). We call
+:func:`rulelab.lp.learn_clause` with ``lam = 1`` and column costs ``theta * c_j``: the
+LP's objective is then the clause's share of eq. (3) in the same units (dividing by
+``theta`` gives the paper's "theta in place of 1/lambda", lambda = 1/theta).
+
+Two safeguards make both algorithms descent methods for F(W), which the paper does not
+spell out: a fractional LP solution is rounded by the best prefix of its weights (in
+decreasing order; the paper's "every non-zero weight is one" is the longest prefix), and
+a clause is only replaced when the rounded clause is better on its own subproblem.
+"""
+
+from __future__ import annotations
+
+import inspect
+from dataclasses import dataclass, field
+
+import numpy as np
+from joblib import Parallel, delayed
+
+from ..lp import learn_clause, solve_or_lp
+from .objective import clause_subobjective, clause_sums, hamming_objective
+
+__all__ = ["TwoLevelResult", "fit_clause", "init_weights", "bcd", "am", "assign_negatives"]
+
+_TOL = 1e-6
+_SCREENING = "screening" in inspect.signature(solve_or_lp).parameters
+
+
+@dataclass
+class TwoLevelResult:
+    """What an optimiser returns: the weights, the objective at every iteration, counts."""
+
+    W: np.ndarray
+    objective_path: list = field(default_factory=list)
+    n_iter: int = 0
+    converged: bool = False
+    n_lp: int = 0
+
+
+def lp_kwargs(exact: bool = False, solver: str = "highs", time_limit=None,
+              screening: str | None = "basic") -> dict:
+    """Keyword arguments for every clause LP. ``screening`` (paper 3's safe column tests,
+    ``"basic"``/``"enhanced"``/None) is passed only when :mod:`rulelab.lp` supports it, so
+    the clause LPs fall back to the unscreened problem on an older ``lp``."""
+    kw = dict(exact=exact, solver=solver, time_limit=time_limit)
+    if _SCREENING and screening is not None:
+        kw["screening"] = screening
+    return kw
+
+
+def _best_prefix(A: np.ndarray, pos: np.ndarray, w: np.ndarray, cost: np.ndarray) -> np.ndarray:
+    """Round LP weights ``w`` to the best clause among the prefixes of the columns sorted by
+    decreasing weight (evaluated exactly in one vectorised pass)."""
+    support = np.flatnonzero(w > _TOL)
+    out = np.zeros(A.shape[1], dtype=bool)
+    if support.size == 0:
+        return out
+    order = support[np.argsort(-w[support], kind="stable")]
+    k = order.size
+    M = A[pos][:, order].astype(bool)
+    # A positive is covered by prefix m once its first firing column is among the first m.
+    first = np.where(M.any(axis=1), M.argmax(axis=1), k)
+    counts = np.bincount(first, minlength=k + 1)
+    uncovered = counts[::-1].cumsum()[::-1]           # uncovered[m] = #(first >= m)
+    neg_hits = np.concatenate([[0], A[~pos][:, order].sum(axis=0).cumsum()])
+    spent = np.concatenate([[0.0], cost[order].cumsum()])
+    values = uncovered + neg_hits + spent              # m = 0 .. k
+    m = int(np.argmin(values[1:])) + 1                 # the empty clause is the caller's fallback
+    out[order[:m]] = True
+    return out
+
+
+def fit_clause(Xa: np.ndarray, y: np.ndarray, rows: np.ndarray, w_current: np.ndarray,
+               cost: np.ndarray, lp_options: dict) -> tuple[np.ndarray, int]:
+    """Refit one OR-clause on ``rows`` with the one-level LP; return (new weights, LPs solved).
+
+    The candidates are the current clause, the LP rounded by threshold and by best prefix
+    (and the empty clause); the best on the clause's subproblem wins, the current clause
+    on ties, so the subproblem objective never increases.
+    """
+    A, yy = Xa[rows], np.asarray(y)[rows].astype(bool)
+    candidates = [np.asarray(w_current, dtype=bool)]
+    lp = learn_clause(A, yy, form="or", lam=1.0, column_cost=cost, **lp_options)
+    if lp.status in ("optimal", "time_limit") and np.isfinite(lp.w).all():
+        thr = np.zeros(A.shape[1], dtype=bool)
+        thr[lp.selected] = True
+        candidates += [thr, _best_prefix(A, yy, lp.w, cost), np.zeros(A.shape[1], dtype=bool)]
+    values = [clause_subobjective(A, yy, w, cost) for w in candidates]
+    best = candidates[int(np.argmin(values))].copy()    # argmin keeps the first (current) on ties
+    return canonical(best), 1
+
+
+def canonical(w: np.ndarray) -> np.ndarray:
+    """A disabled clause (always-true feature selected) keeps no other term: they only add
+    cost and raise the clause's count on negatives."""
+    w = np.asarray(w, dtype=bool).copy()
+    if w[0]:
+        w[1:] = False
+    return w
+
+
+def _others_reject(S: np.ndarray, r: int) -> np.ndarray:
+    """Samples that some clause other than r already outputs 0 on."""
+    if S.shape[1] == 1:
+        return np.zeros(S.shape[0], dtype=bool)
+    return (np.delete(S, r, axis=1) == 0).any(axis=1)
+
+
+def init_weights(Xa, y, n_clauses: int, cost, how: str, lp_options: dict, rng) -> tuple[np.ndarray, int]:
+    """Initial weights: ``"setcover"``, ``"random"`` or ``"empty"``; returns (W, LPs solved).
+
+    Set covering (the CNF dual of Malioutov & Varshney's DNF set cover): start with every
+    clause disabled; clause r is the one-level LP on all positives and the negatives no
+    earlier clause rejects; stop when no negative is left or the LP prefers a disabled
+    clause. ``"random"``: every clause ORs one to three random terms. ``"empty"``: all-zero
+    weights (every clause is the empty OR, always false).
+    """
+    n_cols = Xa.shape[1]
+    pos = np.asarray(y).astype(bool)
+    W = np.zeros((n_clauses, n_cols), dtype=bool)
+    if how == "empty":
+        return W, 0
+    if how == "random":
+        for r in range(n_clauses):
+            k = int(rng.integers(1, min(3, n_cols - 1) + 1))
+            W[r, 1 + rng.choice(n_cols - 1, size=k, replace=False)] = True
+        return W, 0
+    if how != "setcover":
+        raise ValueError(f"init must be 'setcover', 'random' or 'empty', not {how!r}")
+    W[:, 0] = True
+    n_lp = 0
+    for r in range(n_clauses):
+        S = clause_sums(Xa, W)
+        remaining = ~pos & ~_others_reject(S, r)
+        if not remaining.any():
+            break
+        w, k = fit_clause(Xa, y, pos | remaining, W[r], cost, lp_options)
+        n_lp += k
+        if w[0]:
+            break
+        W[r] = w
+    return W, n_lp
+
+
+def _parallel(n_jobs):
+    # Threads: HiGHS releases the GIL while it solves, and threads share the design matrix.
+    return Parallel(n_jobs=n_jobs, prefer="threads")
+
+
+def bcd(Xa, y, W0, cost, *, max_iter: int = 20, update: str = "greedy", lp_options: dict,
+        rng=None, n_jobs=None) -> TwoLevelResult:
+    """Block coordinate descent (section 3.1): update one clause at a time, others fixed.
+
+    For clause r, the negatives some other clause already rejects are don't-cares; the
+    clause is refitted on the positives and the other negatives. ``update="greedy"`` tries
+    every clause and keeps the update with the lowest objective (the paper's experiments);
+    ``"cyclic"`` and ``"random"`` try one clause per iteration. An update is accepted only
+    if it lowers F(W), so the objective path never increases. Greedy stops when no clause
+    improves; cyclic/random after ``R`` tries in a row without improvement.
+    """
+    if update not in ("greedy", "cyclic", "random"):
+        raise ValueError(f"update must be 'greedy', 'cyclic' or 'random', not {update!r}")
+    rng = np.random.default_rng(rng)
+    pos = np.asarray(y).astype(bool)
+    W = np.asarray(W0, dtype=bool).copy()
+    R = W.shape[0]
+    S = clause_sums(Xa, W)
+    F = hamming_objective(Xa, y, W, cost, S)
+    result = TwoLevelResult(W, [F])
+    cache: dict = {}   # (r, subproblem rows, current clause) -> refit, reused across iterations
+    stale = 0
+    for it in range(max_iter):
+        if update == "greedy":
+            blocks = list(range(R))
+        elif update == "cyclic":
+            blocks = [it % R]
+        else:
+            blocks = [int(rng.integers(R))]
+        keys, todo = [], []
+        for r in blocks:
+            rows = pos | ~_others_reject(S, r)
+            key = (r, np.packbits(rows).tobytes(), np.packbits(W[r]).tobytes())
+            keys.append(key)
+            if key not in cache and all(key != t[0] for t in todo):
+                todo.append((key, rows, r))
+        fitted = _parallel(n_jobs if len(todo) > 1 else None)(
+            delayed(fit_clause)(Xa, y, rows, W[r], cost, lp_options) for _, rows, r in todo)
+        for (key, _, _), (w, k) in zip(todo, fitted):
+            cache[key] = w
+            result.n_lp += k
+        best_F, best_r, best_w = F, None, None
+        for r, key in zip(blocks, keys):
+            w = cache[key]
+            if np.array_equal(w, W[r]):
+                continue
+            trial = W.copy()
+            trial[r] = w
+            value = hamming_objective(Xa, y, trial, cost)
+            if value < best_F - 1e-9:
+                best_F, best_r, best_w = value, r, w
+        result.n_iter = it + 1
+        if best_r is None:
+            stale += len(blocks)
+            if update == "greedy" or stale >= R:
+                result.converged = True
+                break
+            result.objective_path.append(F)
+            continue
+        stale = 0
+        W[best_r] = best_w
+        S = clause_sums(Xa, W)
+        F = best_F
+        result.objective_path.append(F)
+    result.W = W
+    return result
+
+
+def assign_negatives(S_neg: np.ndarray, X_neg: np.ndarray) -> np.ndarray:
+    """For every negative, the clause whose ideal output is 0: ``argmin_r s_ir`` (eq. 5),
+    ties broken by the nearest cluster centre in l1 norm (section 3.2).
+
+    The centre of clause r is the mean feature vector of the negatives for which r attains
+    the minimum, ties included. For 0/1 rows, ``|x - c|_1 = sum(c) + x @ (1 - 2c)``.
+    """
+    if S_neg.shape[0] == 0:
+        return np.zeros(0, dtype=int)
+    tied = S_neg == S_neg.min(axis=1, keepdims=True)
+    assign = tied.argmax(axis=1)
+    multi = tied.sum(axis=1) > 1
+    if multi.any():
+        X = np.asarray(X_neg, dtype=float)
+        counts = tied.sum(axis=0).astype(float)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            centres = (tied.T.astype(float) @ X) / counts[:, None]
+        centres = np.nan_to_num(centres)  # a clause no negative reaches is never a candidate
+        dist = centres.sum(axis=1)[None, :] + X[multi] @ (1.0 - 2.0 * centres).T
+        dist[~tied[multi]] = np.inf
+        assign[multi] = dist.argmin(axis=1)
+    return assign
+
+
+def am(Xa, y, W0, cost, *, max_iter: int = 20, lp_options: dict, n_jobs=None) -> TwoLevelResult:
+    """Alternating minimisation (section 3.2): (a) with W fixed, set the ideal outputs
+    (positives 1 everywhere; each negative 0 on its clause from :func:`assign_negatives`,
+    don't-care elsewhere); (b) with them fixed, refit all R clauses independently, in
+    parallel. Stops when an iteration does not lower F(W)."""
+    pos = np.asarray(y).astype(bool)
+    W = np.asarray(W0, dtype=bool).copy()
+    R = W.shape[0]
+    S = clause_sums(Xa, W)
+    F = hamming_objective(Xa, y, W, cost, S)
+    result = TwoLevelResult(W, [F])
+    neg_idx = np.flatnonzero(~pos)
+    for it in range(max_iter):
+        assign = assign_negatives(S[neg_idx], Xa[neg_idx])
+        jobs = []
+        for r in range(R):
+            rows = pos.copy()
+            rows[neg_idx[assign == r]] = True
+            jobs.append(delayed(fit_clause)(Xa, y, rows, W[r], cost, lp_options))
+        fitted = _parallel(n_jobs)(jobs)
+        W_new = np.array([w for w, _ in fitted], dtype=bool).reshape(W.shape)
+        result.n_lp += sum(k for _, k in fitted)
+        result.n_iter = it + 1
+        S_new = clause_sums(Xa, W_new)
+        F_new = hamming_objective(Xa, y, W_new, cost, S_new)
+        if F_new >= F - 1e-9:
+            result.converged = True
+            break
+        W, S, F = W_new, S_new, F_new
+        result.objective_path.append(F)
+    result.W = W
+    return result
