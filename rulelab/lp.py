@@ -28,6 +28,12 @@ LP is stated in cvxpy. Both solve the same problem; the direct path avoids cvxpy
 canonicalisation, which dominates the run time on large designs (see
 ``benchmarks/bench_lp.py``). The exact 0/1 problem (eq. 8 / its slack version) is solved
 as a MILP through HiGHS with ``exact=True``.
+
+Screening (paper 3): ``screening="basic"|"enhanced"`` first removes columns that cannot be
+in an optimal clause (:mod:`rulelab.screening`), solves the smaller problem and maps the
+solution back to the full column indices. The counting and pairwise tests are exchange
+arguments valid for fractional ``w`` as well, so they are used for the LP; the duality test
+bounds 0/1 solutions only and is added when ``exact=True``.
 """
 
 from __future__ import annotations
@@ -39,6 +45,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from ._validation import check_binary_labels, check_binary_matrix
+from .screening import _screen
 
 __all__ = ["ClauseLP", "solve_or_lp", "learn_clause", "clause_objective", "or_predict"]
 
@@ -117,32 +124,54 @@ def _split(A, y, d):
     return A[pos], A[~pos], d[pos], d[~pos]
 
 
+def _unique_rows(R: np.ndarray):
+    """Distinct rows of a 0/1 matrix and the inverse map; rows are packed to bytes first,
+    which is much faster than ``np.unique(axis=0)`` on wide designs."""
+    packed = np.packbits(R.astype(bool, copy=False), axis=1)
+    keys = np.ascontiguousarray(packed).view(np.dtype((np.void, packed.shape[1]))).ravel()
+    _, first, inv = np.unique(keys, return_index=True, return_inverse=True)
+    return R[first], inv.ravel()
+
+
+def _csc(R: np.ndarray) -> sp.csc_matrix:
+    """CSC matrix of a dense 0/1 array without the dense -> COO detour of scipy."""
+    k, n = R.shape
+    flat = np.flatnonzero(np.asfortranarray(R).ravel(order="F"))
+    indptr = np.zeros(n + 1, dtype=np.int32)
+    np.cumsum(np.bincount(flat // k, minlength=n), out=indptr[1:])
+    return sp.csc_matrix((np.ones(flat.size), (flat % k).astype(np.int32), indptr), shape=(k, n))
+
+
+def _weighted_column_sums(R: np.ndarray, d: np.ndarray) -> np.ndarray:
+    """sum_i d_i R_ij, without a float copy of R when the weights are all equal."""
+    if d.size and np.all(d == d[0]):
+        return d[0] * R.sum(axis=0, dtype=np.int64).astype(float)
+    return d @ R.astype(np.float32)
+
+
 def _build(A, y, lam, d, c, formulation):
     """Assemble (cost, matrix, row bounds, column bounds, n_w) of the chosen formulation."""
     m, n = A.shape
     A_P, A_Z, d_P, d_Z = _split(A, y, d)
     if lam is None:  # eq. (9): columns touching a zero row are fixed at 0
         upper = np.where(A_Z.any(axis=0), 0.0, 1.0)
-        rows, inv = np.unique(A_P, axis=0, return_inverse=True)
-        M = sp.csc_matrix(rows.astype(np.float64))
+        rows, _ = _unique_rows(A_P)
+        M = _csc(rows)
         return c.astype(float), M, np.ones(rows.shape[0]), np.full(rows.shape[0], np.inf), \
             np.zeros(n), upper, n
     if formulation == "reduced":
-        cost_w = c + lam * (d_Z @ A_Z.astype(np.float64))
-        rows, inv = np.unique(A_P, axis=0, return_inverse=True)
-        weights = np.bincount(inv.ravel(), weights=d_P, minlength=rows.shape[0])
+        cost_w = c + lam * _weighted_column_sums(A_Z, d_Z)
+        rows, inv = _unique_rows(A_P)
+        weights = np.bincount(inv, weights=d_P, minlength=rows.shape[0])
         k = rows.shape[0]
-        M = sp.hstack([sp.csc_matrix(rows.astype(np.float64)), sp.identity(k, format="csc")],
-                      format="csc")
+        M = sp.hstack([_csc(rows), sp.identity(k, format="csc")], format="csc")
         cost = np.concatenate([cost_w, lam * weights])
         return cost, M, np.ones(k), np.full(k, np.inf), np.zeros(n + k), \
             np.concatenate([np.ones(n), np.ones(k)]), n
     if formulation == "full":
         p, z = A_P.shape[0], A_Z.shape[0]
-        top = sp.hstack([sp.csc_matrix(A_P.astype(np.float64)), sp.identity(p, format="csc"),
-                         sp.csc_matrix((p, z))])
-        bottom = sp.hstack([sp.csc_matrix(A_Z.astype(np.float64)), sp.csc_matrix((z, p)),
-                            -sp.identity(z, format="csc")])
+        top = sp.hstack([_csc(A_P), sp.identity(p, format="csc"), sp.csc_matrix((p, z))])
+        bottom = sp.hstack([_csc(A_Z), sp.csc_matrix((z, p)), -sp.identity(z, format="csc")])
         M = sp.vstack([top, bottom], format="csc")
         cost = np.concatenate([c, lam * d_P, lam * d_Z])
         row_lo = np.concatenate([np.ones(p), np.zeros(z)])
@@ -159,20 +188,19 @@ def _solve_highs(cost, M, row_lo, row_hi, col_lo, col_hi, integer_cols, time_lim
     h.setOptionValue("output_flag", False)
     if time_limit is not None:
         h.setOptionValue("time_limit", float(time_limit))
-    lp = highspy.HighsLp()
-    lp.num_col_, lp.num_row_ = M.shape[1], M.shape[0]
-    lp.col_cost_ = cost
-    lp.col_lower_, lp.col_upper_ = col_lo, col_hi
-    lp.row_lower_ = row_lo
-    lp.row_upper_ = np.where(np.isinf(row_hi), highspy.kHighsInf, row_hi)
-    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
-    lp.a_matrix_.start_ = M.indptr
-    lp.a_matrix_.index_ = M.indices
-    lp.a_matrix_.value_ = M.data
-    if integer_cols:
-        lp.integrality_ = [highspy.HighsVarType.kInteger] * integer_cols + \
-            [highspy.HighsVarType.kContinuous] * (M.shape[1] - integer_cols)
-    h.passModel(lp)
+    n_col, n_row = M.shape[1], M.shape[0]
+    integrality = np.zeros(n_col, dtype=np.int32)  # 0 = continuous
+    integrality[:integer_cols] = int(highspy.HighsVarType.kInteger.value)
+    # The array form of passModel hands numpy buffers to HiGHS without Python-level copies.
+    h.passModel(n_col, n_row, M.nnz, int(highspy.MatrixFormat.kColwise.value),
+                int(highspy.ObjSense.kMinimize.value), 0.0,
+                np.ascontiguousarray(cost, dtype=np.float64),
+                np.ascontiguousarray(col_lo, dtype=np.float64),
+                np.ascontiguousarray(np.minimum(col_hi, highspy.kHighsInf), dtype=np.float64),
+                np.ascontiguousarray(row_lo, dtype=np.float64),
+                np.ascontiguousarray(np.minimum(row_hi, highspy.kHighsInf), dtype=np.float64),
+                M.indptr.astype(np.int32), M.indices.astype(np.int32),
+                M.data.astype(np.float64), integrality)
     start = time.perf_counter()
     h.run()
     elapsed = time.perf_counter() - start
@@ -183,8 +211,6 @@ def _solve_highs(cost, M, row_lo, row_hi, col_lo, col_hi, integer_cols, time_lim
         status = "infeasible"
     elif "time limit" in status:
         status = "time_limit"
-    elif status == "optimal":
-        pass
     return x, float(value), status, elapsed
 
 
@@ -241,7 +267,8 @@ def _randomized_round(A, y, w, lam, d, c, n_trials, rng):
 def solve_or_lp(A, y, lam: float | None = 1000.0, *, sample_weight=None, column_cost=None,
                 exact: bool = False, rounding: str = "threshold", formulation: str = "reduced",
                 solver: str = "highs", time_limit: float | None = None, n_trials: int = 20,
-                random_state=None) -> ClauseLP:
+                random_state=None, screening: str | None = None,
+                screening_groups="auto") -> ClauseLP:
     """Learn an OR-clause ``y ~ OR_{j in S} A[:, j]`` with the Boolean compressed-sensing LP.
 
     Parameters
@@ -270,6 +297,27 @@ def solve_or_lp(A, y, lam: float | None = 1000.0, *, sample_weight=None, column_
         Draws of randomized rounding.
     random_state : int or Generator, optional
         Seed of randomized rounding.
+    screening : {None, "basic", "enhanced"}, default=None
+        Screen the columns first (Dash, Malioutov & Varshney 2014) and solve the reduced
+        problem; ``selected`` and ``w`` refer to the columns of ``A`` as given. Which tests
+        run depends on what is solved:
+
+        * the LP (``exact=False``): the counting test and the pairwise test on nested
+          threshold columns. Both are exchange arguments (drop a column, or move its weight
+          onto a nested smaller column) that never raise the objective, for fractional
+          ``w`` as well as 0/1, so the LP optimum value is unchanged.
+        * the 0/1 problem (``exact=True``): the duality test in addition. It compares a
+          lower bound on every *0/1* solution that uses a column with a feasible 0/1
+          solution, so it may remove columns an optimal *fractional* solution uses; it is
+          never applied to the LP.
+
+        ``"basic"`` compares consecutive thresholds and uses the basic greedy bounds,
+        ``"enhanced"`` all pairs and the enhanced bounds. With ``lam=None`` (eq. 9) only
+        columns that fire on a negative are removed (eq. 9 fixes them at 0). The report
+        is in ``info["screening"]``.
+    screening_groups : "auto", list or None, default="auto"
+        The nested threshold columns for the pairwise test (see
+        :func:`rulelab.screening.screen`); ``"auto"`` detects them.
 
     Returns
     -------
@@ -288,11 +336,18 @@ def solve_or_lp(A, y, lam: float | None = 1000.0, *, sample_weight=None, column_
         raise ValueError(f"lam must be positive (or None for the noiseless LP), got {lam}")
     if rounding not in ("threshold", "randomized"):
         raise ValueError(f"rounding must be 'threshold' or 'randomized', not {rounding!r}")
+    if screening not in (None, "basic", "enhanced"):
+        raise ValueError(f"screening must be None, 'basic' or 'enhanced', not {screening!r}")
     if not y.any():  # nothing to cover: the empty OR-clause (always false) is optimal
         return ClauseLP(np.empty(0, int), "or", np.zeros(n), 0.0,
                         clause_objective(A, y, [], lam, d, c), "optimal", exact,
                         "noiseless" if lam is None else formulation)
     name = "noiseless" if lam is None else formulation
+    if screening is not None:
+        return _solve_screened(A, y, lam, d, c, screening, screening_groups, exact=exact,
+                               rounding=rounding, formulation=formulation, solver=solver,
+                               time_limit=time_limit, n_trials=n_trials,
+                               random_state=random_state)
     cost, M, row_lo, row_hi, col_lo, col_hi, n_w = _build(A, y, lam, d, c, formulation)
     integer_cols = n_w if exact else 0
     if solver.lower() == "highs":
@@ -316,10 +371,56 @@ def solve_or_lp(A, y, lam: float | None = 1000.0, *, sample_weight=None, column_
                     status, exact, name, elapsed)
 
 
+def _solve_screened(A, y, lam, d, c, level, groups, **kwargs) -> ClauseLP:
+    """Screen, solve the reduced problem, and map its solution back to the columns of ``A``."""
+    start = time.perf_counter()
+    if lam is None:  # eq. (9) fixes every column that fires on a negative at 0
+        keep = ~A[y == 0].any(axis=0)
+        report = {"level": level, "n_columns": A.shape[1], "total": int((~keep).sum()),
+                  "fraction": float((~keep).mean()), "kept": int(keep.sum())}
+    else:
+        keep, report = _screen(A, y.astype(bool), lam, level, groups, bool(kwargs["exact"]),
+                               True, d, c)
+    screen_time = time.perf_counter() - start
+    n = A.shape[1]
+    idx = np.flatnonzero(keep)
+    info = {"screening": report, "screen_time": screen_time}
+    name = "noiseless" if lam is None else kwargs["formulation"]
+    if idx.size == 0:
+        if lam is None:  # no column avoids every negative: eq. (9) has no solution
+            return ClauseLP(np.empty(0, int), "or", np.zeros(n), float("nan"), float("inf"),
+                            "infeasible", kwargs["exact"], name, 0.0, info)
+        # Every column was shown useless: the empty clause (all slacks at 1) is optimal.
+        value = clause_objective(A, y, [], lam, d, c)
+        return ClauseLP(np.empty(0, int), "or", np.zeros(n), value, value, "optimal",
+                        kwargs["exact"], name, 0.0, info)
+    sub = solve_or_lp(A[:, idx], y, lam, sample_weight=d, column_cost=c[idx], **kwargs)
+    w = np.zeros(n)
+    w[idx] = sub.w
+    selected = idx[sub.selected]
+    sub.info.update(info)
+    return ClauseLP(selected, "or", w, sub.lp_value, clause_objective(A, y, selected, lam, d, c),
+                    sub.status, sub.exact, sub.formulation, sub.solve_time, sub.info)
+
+
+def _complement_groups(groups):
+    """Nested chains of ``A`` are nested the other way round in ``1 - A`` (De Morgan)."""
+    if groups is None or isinstance(groups, str):
+        return groups
+    out = []
+    for g in groups:
+        if isinstance(g, tuple) and len(g) == 2 and isinstance(g[1], str):
+            out.append((g[0], {"increasing": "decreasing", "decreasing": "increasing"}.get(g[1], g[1])))
+        else:
+            out.append(np.asarray(g, dtype=int)[::-1])
+    return out
+
+
 def learn_clause(A, y, form: str = "and", lam: float | None = 1000.0, **kwargs) -> ClauseLP:
     """Learn an AND- or OR-clause; AND through De Morgan (complement ``A`` and ``y``, eq. 5).
 
-    Takes the keyword arguments of :func:`solve_or_lp`. For ``form="and"`` the returned
+    Takes the keyword arguments of :func:`solve_or_lp` (including ``screening=``; nested
+    ``screening_groups`` are given for ``A`` and reversed for ``1 - A``). For ``form="and"`` the returned
     ``selected`` columns are the terms of ``AND_j A[:, j]`` in the original ``A``, and
     ``objective``/``lp_value`` are those of the complemented OR problem (the same errors).
     """
@@ -329,6 +430,8 @@ def learn_clause(A, y, form: str = "and", lam: float | None = 1000.0, **kwargs) 
         raise ValueError(f"form must be 'and' or 'or', not {form!r}")
     A = check_binary_matrix(A)
     y = check_binary_labels(y, A.shape[0], allow_one_class=True)
+    if "screening_groups" in kwargs:
+        kwargs["screening_groups"] = _complement_groups(kwargs["screening_groups"])
     result = solve_or_lp(1 - A, 1 - y, lam, **kwargs)
     result.form = "and"
     return result
