@@ -347,3 +347,37 @@ def weighted_from_dict(d: dict | str) -> WeightedRuleSet:
 
 
 __all__ += ["WeightedRuleSet", "weighted_from_dict"]
+
+
+def simplify_clause(clause: Clause) -> Clause:
+    """The same clause without redundant nested thresholds.
+
+    In an AND-clause, ``x > 1 AND x > 2`` is ``x > 2`` and ``x <= 5 AND x <= 3`` is
+    ``x <= 3``; in an OR-clause the loosest threshold is kept instead. Threshold rounding of
+    a fractional LP (paper 1) often selects several nested columns of one feature; this
+    returns the equivalent shorter clause (identical on every row; other terms untouched,
+    order of first appearance kept).
+    """
+    tight = clause.op == "and"
+    best: dict = {}
+    order: list = []
+    for term in clause.terms:
+        if term.op not in ("<=", ">"):
+            key = (term.feature, term.op, term.value)
+            if key not in best:
+                best[key] = term
+                order.append(key)
+            continue
+        key = (term.feature, term.op)
+        if key not in best:
+            best[key] = term
+            order.append(key)
+            continue
+        keep_larger = (term.op == ">") == tight
+        old = best[key]
+        if (term.value > old.value) == keep_larger and term.value != old.value:
+            best[key] = term
+    return Clause(tuple(best[k] for k in order), clause.op)
+
+
+__all__ += ["simplify_clause"]

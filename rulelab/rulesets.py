@@ -163,7 +163,9 @@ class _RuleSetBase(RuleClassifierBase):
     def _learn_and_clause(self, A, y01, sample_weight=None):
         lp = learn_clause(A, y01, "and", self.lam, sample_weight=sample_weight,
                           **self._lp_options())
-        if lp.status not in ("optimal", "time_limit"):
+        # An interior-point solver may stop a little short of its tolerances: its answer is
+        # still a valid clause (rounding makes it 0/1), so only a failed solve is an error.
+        if lp.status not in ("optimal", "time_limit", "optimal_inaccurate"):
             raise RuntimeError(f"the clause LP ended with status {lp.status!r}")
         return lp
 
@@ -215,7 +217,8 @@ class SetCoverRules(_RuleSetBase):
     prediction is the OR of the clauses.
 
     Learning stops when no positive is left, when ``max_rules`` clauses are learned, or when
-    the new clause covers no positive that the earlier clauses missed. With
+    the new clause covers no positive that the earlier clauses missed (the first clause is
+    always kept, so the DNF contains the 1Rule clause and has at least one clause). With
     ``stop_on_no_gain`` (our addition; the paper is silent) it also stops when the new
     clause would fire on at least as many uncovered negatives as uncovered positives: such
     a clause cannot lower the training error of the DNF, so the training error of the rule
@@ -297,7 +300,9 @@ class SetCoverRules(_RuleSetBase):
             fires = _fires(A, lp.selected)
             new_pos = int((fires & ~covered & pos).sum())
             new_neg = int((fires & ~covered & ~pos).sum())
-            if new_pos == 0:
+            if new_pos == 0 and self.clauses_:
+                # The first clause is kept whatever it covers: it is the 1Rule clause, so
+                # RuSC always contains 1Rule (and counts one clause where 1Rule does).
                 self.stop_reason_ = "clause covers no new positive"
                 break
             if self.stop_on_no_gain and self.clauses_ and new_pos <= new_neg:
@@ -308,6 +313,9 @@ class SetCoverRules(_RuleSetBase):
             self.coverage_.append((new_pos, new_neg))
             covered |= fires
             active &= ~(fires if self.remove == "covered" else fires & pos)
+            if new_pos == 0:
+                self.stop_reason_ = "clause covers no positive"
+                break
         self.rules_ = DNF(self.clauses_, then=self.positive_label_)
         return self
 
