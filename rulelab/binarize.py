@@ -63,6 +63,9 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
     categorical : list of str, optional
         Columns to treat as categorical even if numeric; text, category and bool columns
         are categorical anyway.
+    thresholds : dict, optional
+        Column -> thresholds to use *in addition to* the computed ones (e.g. a published
+        rule's cut points, or domain knowledge such as ``{"age": [18, 65]}``).
 
     Attributes
     ----------
@@ -82,12 +85,13 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
     """
 
     def __init__(self, n_thresholds: int = 10, strategy: str = "quantile", negations: bool = True,
-                 missing: str = "indicator", categorical=None):
+                 missing: str = "indicator", categorical=None, thresholds=None):
         self.n_thresholds = n_thresholds
         self.strategy = strategy
         self.negations = negations
         self.missing = missing
         self.categorical = categorical
+        self.thresholds = thresholds
 
     def fit(self, X, y=None):
         X = check_frame(X)
@@ -99,6 +103,10 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         unknown = forced - set(X.columns)
         if unknown:
             raise ValueError(f"categorical columns {sorted(unknown)} are not in X")
+        extra = dict(self.thresholds or {})
+        unknown = set(extra) - set(X.columns)
+        if unknown:
+            raise ValueError(f"thresholds given for columns {sorted(unknown)}, which are not in X")
         self.feature_names_in_ = np.asarray(X.columns, dtype=object)
         self.n_features_in_ = X.shape[1]
         self.thresholds_, terms = {}, []
@@ -117,6 +125,8 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
                     terms += self._two_valued_terms(col, distinct)
                 else:
                     cuts = quantile_thresholds(values, int(self.n_thresholds), self.strategy)
+                    if col in extra:
+                        cuts = np.unique(np.concatenate([cuts, np.asarray(extra[col], float)]))
                     self.thresholds_[col] = cuts
                     terms += [Term(col, "<=", float(t)) for t in cuts]
                     if self.negations:

@@ -49,3 +49,38 @@ def savefig(fig, name: str) -> Path:
     # Fixed metadata so that regenerating an unchanged figure leaves the PDF unchanged.
     fig.savefig(out / f"{name}.pdf", metadata={"CreationDate": None, "ModDate": None})
     return png
+
+
+def plot_rule_region(rule, X, y, x: str, y_col: str, ax=None, labels=("other", "positive"),
+                     resolution: int = 400):
+    """Scatter two features with the region where ``rule`` fires shaded (paper 1, Fig. 1).
+
+    The rule may only read ``x`` and ``y_col``: a region in two dimensions cannot show a
+    test on a third feature, so other features raise a ValueError naming them.
+    """
+    import matplotlib.pyplot as plt
+    import numpy as np
+    import pandas as pd
+
+    used = rule.features() if hasattr(rule, "features") else {t.feature for t in rule.terms}
+    other = used - {x, y_col}
+    if other:
+        raise ValueError(f"the rule also reads {sorted(other)}; plot a rule over {x!r} and "
+                         f"{y_col!r} only")
+    ax = ax or plt.subplots()[1]
+    pad_x = 0.05 * (X[x].max() - X[x].min())
+    pad_y = 0.05 * (X[y_col].max() - X[y_col].min())
+    gx = np.linspace(X[x].min() - pad_x, X[x].max() + pad_x, resolution)
+    gy = np.linspace(X[y_col].min() - pad_y, X[y_col].max() + pad_y, resolution)
+    mx, my = np.meshgrid(gx, gy)
+    grid = pd.DataFrame({x: mx.ravel(), y_col: my.ravel()})
+    inside = rule.evaluate(grid).reshape(mx.shape)
+    ax.contourf(mx, my, inside.astype(float), levels=[0.5, 1.5], colors=["#d62728"], alpha=0.12)
+    ax.contour(mx, my, inside.astype(float), levels=[0.5], colors=["#d62728"], linewidths=1)
+    y = np.asarray(y).astype(bool)
+    ax.scatter(X.loc[~y, x], X.loc[~y, y_col], marker="x", c="black", s=18, label=labels[0])
+    ax.scatter(X.loc[y, x], X.loc[y, y_col], marker="+", c="#c51b8a", s=40, label=labels[1])
+    ax.set_xlabel(x)
+    ax.set_ylabel(y_col)
+    ax.legend(loc="upper left")
+    return ax

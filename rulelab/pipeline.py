@@ -1,0 +1,82 @@
+"""Run every notebook through papermill and write the reproduction report.
+
+    python -m rulelab.pipeline --mode full  --jobs 2     # the main job (make reproduce)
+    python -m rulelab.pipeline --mode quick --only 00    # one notebook, QUICK settings
+
+Executed copies go to ``runs/<mode>/``; a FULL run also refreshes the notebooks in
+``notebooks/`` so that the committed notebooks show the outputs of a full reproduction.
+A notebook that fails is reported and the others still run. Long experiments inside the
+notebooks cache their finished work, so running the command again resumes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import shutil
+import sys
+import time
+from pathlib import Path
+
+from .report import ROOT, results_dir, write_report
+
+NOTEBOOKS = ROOT / "notebooks"
+
+
+def discover(only: list[str] | None = None) -> list[Path]:
+    """The notebooks in reading order, optionally those whose name starts with ``only``."""
+    found = sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
+    if only:
+        found = [p for p in found if any(p.name.startswith(o) for o in only)]
+    return found
+
+
+def run(mode: str = "full", jobs: int = 2, only: list[str] | None = None,
+        kernel: str | None = None) -> int:
+    """Execute the notebooks; return the number that failed."""
+    import papermill as pm
+
+    quick = mode == "quick"
+    out_dir = ROOT / "runs" / mode
+    out_dir.mkdir(parents=True, exist_ok=True)
+    started, t0 = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"), time.time()
+    log = []
+    for nb in discover(only):
+        out = out_dir / nb.name
+        print(f"[rulelab] {nb.name} ({mode}) ...", flush=True)
+        t = time.time()
+        try:
+            pm.execute_notebook(str(nb), str(out), parameters={"QUICK": quick, "N_JOBS": jobs},
+                                cwd=str(NOTEBOOKS), kernel_name=kernel, progress_bar=False)
+            status = "ok"
+            if not quick:  # committed notebooks carry the outputs of a FULL run
+                shutil.copyfile(out, nb)
+        except Exception as err:  # keep going: one broken notebook must not hide the rest
+            status = f"failed: {type(err).__name__}"
+            print(f"[rulelab] {nb.name} failed: {err}", file=sys.stderr, flush=True)
+        seconds = round(time.time() - t, 1)
+        log.append({"notebook": nb.stem, "status": status, "seconds": seconds})
+        print(f"[rulelab] {nb.name}: {status} in {seconds:.0f} s", flush=True)
+    record = {"mode": mode, "jobs": jobs, "started": started,
+              "total_seconds": round(time.time() - t0, 1), "notebooks": log}
+    run_log = results_dir() / "run_log.json"
+    run_log.write_text(json.dumps(record, indent=2))
+    report = write_report(run_log=run_log)
+    failed = sum(entry["status"] != "ok" for entry in log)
+    print(f"[rulelab] {len(log) - failed}/{len(log)} notebooks ran; report: {report.relative_to(ROOT)}")
+    return failed
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Run rulelab's notebooks and write REPORT.md")
+    parser.add_argument("--mode", choices=("full", "quick"), default="full")
+    parser.add_argument("--jobs", type=int, default=2, help="parallel jobs inside each notebook")
+    parser.add_argument("--only", nargs="*", help="notebook name prefixes, e.g. 00 02")
+    parser.add_argument("--kernel", default=None, help="Jupyter kernel (default: the notebook's)")
+    args = parser.parse_args(argv)
+    return 1 if run(args.mode, args.jobs, args.only, args.kernel) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

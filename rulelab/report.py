@@ -1,0 +1,79 @@
+"""The reproduction report: claims with their verdicts, tables, figures, settings and times.
+
+Notebooks record each claim they test with :func:`record_claims` (written to
+``results/claims_<notebook>.csv``); :func:`write_report` gathers the claims, the run log
+of :mod:`rulelab.pipeline` and the figure gallery into ``REPORT.md``.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pandas as pd
+
+from .plotting import figures_dir
+
+ROOT = Path(__file__).resolve().parent.parent
+VERDICTS = ("holds", "does not hold", "not testable")
+
+__all__ = ["record_claims", "results_dir", "write_report", "VERDICTS"]
+
+
+def results_dir() -> Path:
+    """``results/`` at the project root (created on demand)."""
+    path = ROOT / "results"
+    path.mkdir(exist_ok=True)
+    return path
+
+
+def record_claims(notebook: str, claims: list[dict]) -> pd.DataFrame:
+    """Save a notebook's claims as ``results/claims_<notebook>.csv`` and return them.
+
+    Each claim is a dict with ``claim`` (the paper's statement), ``verdict`` (one of
+    :data:`VERDICTS`) and ``evidence`` (the numbers from this run that decide it).
+    """
+    frame = pd.DataFrame(claims, columns=["claim", "verdict", "evidence"])
+    bad = set(frame["verdict"]) - set(VERDICTS)
+    if bad:
+        raise ValueError(f"verdicts must be one of {VERDICTS}, got {sorted(bad)}")
+    frame.insert(0, "notebook", notebook)
+    frame.to_csv(results_dir() / f"claims_{notebook}.csv", index=False)
+    return frame
+
+
+def _markdown_table(frame: pd.DataFrame) -> str:
+    cols = list(frame.columns)
+    lines = ["| " + " | ".join(cols) + " |", "|" + "---|" * len(cols)]
+    for row in frame.itertuples(index=False):
+        cells = [str(v).replace("|", "\\|").replace("\n", " ") for v in row]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def write_report(path: Path | None = None, run_log: Path | None = None) -> Path:
+    """Write ``REPORT.md`` from the recorded claims, the run log and the figures."""
+    path = path or ROOT / "REPORT.md"
+    run_log = run_log or results_dir() / "run_log.json"
+    parts = ["# rulelab reproduction report", ""]
+    if run_log.is_file():
+        log = json.loads(run_log.read_text())
+        parts += [f"Mode: **{log['mode']}**, {log['jobs']} parallel jobs, started "
+                  f"{log['started']}, total {log['total_seconds'] / 60:.1f} minutes.", "",
+                  "## Notebooks", "",
+                  _markdown_table(pd.DataFrame(log["notebooks"])[["notebook", "status", "seconds"]]),
+                  ""]
+    claims = sorted(results_dir().glob("claims_*.csv"))
+    if claims:
+        table = pd.concat([pd.read_csv(p) for p in claims], ignore_index=True)
+        counts = table["verdict"].value_counts()
+        parts += ["## Claims", "",
+                  ", ".join(f"{counts.get(v, 0)} {v}" for v in VERDICTS) + ".", "",
+                  _markdown_table(table), ""]
+    figures = sorted(figures_dir().glob("*.png"))
+    if figures:
+        parts += ["## Figures", ""]
+        parts += [f"![{p.stem}](figures/{p.name})" for p in figures]
+        parts.append("")
+    path.write_text("\n".join(parts))
+    return path

@@ -1,0 +1,46 @@
+"""pyproject.toml and environment.yml declare the same packages; the layout is as documented."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _name(spec: str) -> str:
+    return re.split(r"[<>=!~\[ ]", spec.strip(), maxsplit=1)[0].lower()
+
+
+def _env_specs() -> list[str]:
+    specs, in_deps = [], False
+    for line in (ROOT / "environment.yml").read_text().splitlines():
+        if line.startswith("dependencies:"):
+            in_deps = True
+            continue
+        m = re.match(r"\s+- (?!pip:)(.+)", line)
+        if in_deps and m and not m.group(1).startswith("-e"):
+            specs.append(m.group(1))
+    return specs
+
+
+def test_environment_yml_and_pyproject_list_the_same_packages_and_bounds():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    pip_specs = project["dependencies"] + project["optional-dependencies"]["dev"]
+    env = {_name(s): s.replace(" ", "") for s in _env_specs() if _name(s) not in ("python", "pip")}
+    pip = {_name(s): s.replace(" ", "") for s in pip_specs}
+    assert set(env) == set(pip)
+    assert env == pip
+
+
+def test_top_level_layout_matches_the_design():
+    for entry in ["notebooks", "rulelab", "tests", "figures", "benchmarks", "environment.yml",
+                  "pyproject.toml", "Makefile", "README.md", ".ci/run"]:
+        assert (ROOT / entry).exists(), entry
+
+
+def test_every_module_in_the_readme_map_exists():
+    readme = (ROOT / "README.md").read_text()
+    for module in re.findall(r"`rulelab/([a-z_]+)(?:\.py|/)`", readme):
+        assert (ROOT / "rulelab" / f"{module}.py").exists() or (ROOT / "rulelab" / module).is_dir(), module
