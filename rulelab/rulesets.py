@@ -55,6 +55,9 @@ class OneRule(RuleClassifierBase):
         Seconds allowed to each LP/MILP solve.
     random_state : int, optional
         Seed of randomized rounding.
+    screening : {None, "basic", "enhanced"}, default=None
+        Screen out columns that cannot be in an optimal clause before solving (paper 3;
+        see :func:`rulelab.lp.solve_or_lp`).
 
     Attributes
     ----------
@@ -78,7 +81,8 @@ class OneRule(RuleClassifierBase):
 
     def __init__(self, form: str = "and", lam: float = 1000.0, n_thresholds: int = 10,
                  binarize="auto", exact: bool = False, rounding: str = "threshold",
-                 solver: str = "highs", time_limit: float | None = None, random_state=None):
+                 solver: str = "highs", time_limit: float | None = None, random_state=None,
+                 screening: str | None = None):
         self.form = form
         self.lam = lam
         self.n_thresholds = n_thresholds
@@ -88,6 +92,7 @@ class OneRule(RuleClassifierBase):
         self.solver = solver
         self.time_limit = time_limit
         self.random_state = random_state
+        self.screening = screening
 
     def fit(self, X, y):
         """Learn the clause from ``X`` and binary ``y``."""
@@ -96,7 +101,8 @@ class OneRule(RuleClassifierBase):
         A, y01, _ = self._validate_fit(X, y)
         self.lp_ = learn_clause(A, y01, self.form, self.lam, exact=self.exact,
                                 rounding=self.rounding, solver=self.solver,
-                                time_limit=self.time_limit, random_state=self.random_state)
+                                time_limit=self.time_limit, random_state=self.random_state,
+                                screening=self.screening)
         if self.lp_.status not in ("optimal", "time_limit"):
             raise RuntimeError(f"the clause LP ended with status {self.lp_.status!r}")
         terms = tuple(self.terms_[j] for j in np.sort(self.lp_.selected))
@@ -158,7 +164,8 @@ class _RuleSetBase(RuleClassifierBase):
     def _lp_options(self) -> dict:
         """Keyword arguments of :func:`rulelab.lp.learn_clause` shared by every clause."""
         return dict(exact=self.exact, rounding=self.rounding, solver=self.solver,
-                    time_limit=self.time_limit, random_state=self.random_state)
+                    time_limit=self.time_limit, random_state=self.random_state,
+                    screening=self.screening)
 
     def _learn_and_clause(self, A, y01, sample_weight=None):
         lp = learn_clause(A, y01, "and", self.lam, sample_weight=sample_weight,
@@ -240,8 +247,8 @@ class SetCoverRules(_RuleSetBase):
         Quantile thresholds per numeric feature, used in both directions.
     binarize : {"auto", True, False}, default="auto"
         ``"auto"`` uses a 0/1 matrix as is and binarises anything else.
-    exact, rounding, solver, time_limit, random_state
-        Passed to :func:`rulelab.lp.learn_clause` for every clause.
+    exact, rounding, solver, time_limit, random_state, screening
+        Passed to :func:`rulelab.lp.learn_clause` for every clause (see :class:`OneRule`).
 
     Attributes
     ----------
@@ -267,7 +274,8 @@ class SetCoverRules(_RuleSetBase):
     def __init__(self, lam: float = 1000.0, max_rules: int = 10, remove: str = "covered",
                  stop_on_no_gain: bool = True, n_thresholds: int = 10, binarize="auto",
                  exact: bool = False, rounding: str = "threshold", solver: str = "highs",
-                 time_limit: float | None = None, random_state=None):
+                 time_limit: float | None = None, random_state=None,
+                 screening: str | None = None):
         self.lam = lam
         self.max_rules = max_rules
         self.remove = remove
@@ -279,6 +287,7 @@ class SetCoverRules(_RuleSetBase):
         self.solver = solver
         self.time_limit = time_limit
         self.random_state = random_state
+        self.screening = screening
 
     def fit(self, X, y):
         """Learn the DNF from ``X`` and binary ``y``."""
@@ -350,7 +359,7 @@ class BoostedRules(_RuleSetBase):
     epsilon : float, optional
         Smoothing of the confidences; default ``1 / (2m)`` as in SLIPPER (the paper does not
         state its value).
-    n_thresholds, binarize, exact, rounding, solver, time_limit, random_state
+    n_thresholds, binarize, exact, rounding, solver, time_limit, random_state, screening
         As in :class:`SetCoverRules`.
 
     Attributes
@@ -368,7 +377,8 @@ class BoostedRules(_RuleSetBase):
     def __init__(self, n_rounds: int = 5, lam: float = 1000.0, weight_scale: str = "m",
                  epsilon: float | None = None, n_thresholds: int = 10, binarize="auto",
                  exact: bool = False, rounding: str = "threshold", solver: str = "highs",
-                 time_limit: float | None = None, random_state=None):
+                 time_limit: float | None = None, random_state=None,
+                 screening: str | None = None):
         self.n_rounds = n_rounds
         self.lam = lam
         self.weight_scale = weight_scale
@@ -380,6 +390,7 @@ class BoostedRules(_RuleSetBase):
         self.solver = solver
         self.time_limit = time_limit
         self.random_state = random_state
+        self.screening = screening
 
     def fit(self, X, y):
         """Run ``n_rounds`` of Algorithm 1 on ``X`` and binary ``y``."""
