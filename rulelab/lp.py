@@ -94,6 +94,15 @@ class ClauseLP:
         """True when the LP solution was already 0/1 (no rounding needed)."""
         return bool(np.all(np.minimum(self.w, 1 - self.w) < _TOL))
 
+    def rule(self, terms):
+        """The learned clause in words: ``terms[j]`` is the :class:`~rulelab.rules.Term` of
+        column ``j`` (e.g. ``FeatureBinarizer.terms_``)."""
+        from .rules import Clause
+
+        if len(terms) != self.w.size:
+            raise ValueError(f"{len(terms)} terms given for an LP over {self.w.size} columns")
+        return Clause(tuple(terms[j] for j in np.sort(self.selected)), self.form)
+
 
 def or_predict(A: np.ndarray, selected) -> np.ndarray:
     """Output of the OR-clause over ``selected`` columns on every row of ``A``."""

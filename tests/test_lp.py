@@ -131,3 +131,13 @@ def test_mismatched_lengths_and_non_binary_labels_are_rejected():
         solve_or_lp(A, [1, 0], lam=1.0)
     with pytest.raises(ValueError, match="binary"):
         solve_or_lp(A, [0, 1, 2], lam=1.0)
+
+
+def test_result_turns_into_a_readable_clause():
+    from rulelab.rules import Term
+
+    A, truth = planted_design(300, 10, 2, seed=0)
+    y = A[:, truth].all(axis=1)
+    terms = [Term(f"f{j}", "==", 1) for j in range(10)]
+    rule = learn_clause(A, y, form="and", lam=None).rule(terms)
+    assert str(rule) == f"f{truth[0]} == 1 AND f{truth[1]} == 1"
