@@ -61,8 +61,8 @@ class GreedyRuleClassifier(ClassifierMixin, BaseEstimator):
     max_candidates : int, optional
         Keep only the best-scoring candidates (speed on wide data).
     early_stopping : bool, default=True
-        Stop when every remaining candidate raises the evaluation error (ties broken by
-        the training error). ``False`` always adds ``max_rules`` rules, as in the paper's
+        Stop when no remaining candidate lowers the evaluation loss (at a tie: lowers the
+        training loss, or is an exact rule). ``False`` always adds ``max_rules`` rules, as in the paper's
         sweep over |K|.
     eval_loss : {"error", "log_loss"}, default="error"
         Loss the greedy step minimises on the evaluation split: the number of errors, or
@@ -245,10 +245,17 @@ class GreedyRuleClassifier(ClassifierMixin, BaseEstimator):
             if not alive.any():
                 break
             idx = np.flatnonzero(alive)
-            # Lowest evaluation loss, then lowest training loss, then the best score.
+            # Lowest evaluation loss, then lowest training loss, then exact rules before
+            # near-rules, then the best score.
             r_ev, r_tr = np.round(d_ev, 9), np.round(d_tr, 9)
-            best = idx[np.lexsort((idx, -cand.score[idx], r_tr[idx], r_ev[idx]))[0]]
-            if self.early_stopping and (r_ev[best], r_tr[best]) > (0, 0):
+            best = idx[np.lexsort((idx, -cand.score[idx], -cand.purity[idx], r_tr[idx],
+                                   r_ev[idx]))[0]]
+            tie = (r_ev[best], r_tr[best]) == (0, 0)
+            # Stop when no candidate lowers the evaluation loss (at a tie, the training
+            # loss). An exact rule that changes neither is still taken, as GreedyRule of
+            # Fig. 1 takes every exact rule: it covers samples neither split has decided.
+            if self.early_stopping and ((r_ev[best], r_tr[best]) > (0, 0)
+                                        or (tie and cand.purity[best] < 1)):
                 break
             j, c = int(cand.feature[best]), int(cand.label[best])
             chosen.append((j, c))

@@ -1,0 +1,113 @@
+"""Short-text sentiment with rules-first classifiers (Cohen et al. 2019, §7.2).
+
+Pipeline: remove links and special characters, Snowball-stem every token, binary bag of
+stems (dictionary built on the development data). Splits are sampled with stated seeds:
+the paper's 3K training + 1K evaluation (together the 4K *development* set; the greedy
+holds out the evaluation quarter itself) and 8K held-out test tweets.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+import pandas as pd
+from sklearn.feature_extraction.text import CountVectorizer
+
+__all__ = ["clean_text", "stem_tokens", "make_stem_vectorizer", "TextSplits", "text_splits"]
+
+_LINK = re.compile(r"(https?://|www\.)\S+")
+_ENTITY = re.compile(r"&[a-z]+;|&#\d+;")
+_APOSTROPHE = re.compile(r"['’`]")
+_SPECIAL = re.compile(r"[^a-z0-9]+")
+
+
+def clean_text(text: str) -> str:
+    """Lower-case, drop links and HTML entities, turn every special character into a space.
+
+    Apostrophes are removed rather than split on, so "don't" stays one token ("dont").
+    """
+    text = _LINK.sub(" ", str(text).lower())
+    text = _ENTITY.sub(" ", text)
+    text = _APOSTROPHE.sub("", text)
+    return _SPECIAL.sub(" ", text).strip()
+
+
+@lru_cache(maxsize=1)
+def _stemmer():
+    import snowballstemmer
+
+    return snowballstemmer.stemmer("english")
+
+
+@lru_cache(maxsize=200_000)
+def _stem(word: str) -> str:
+    # The pure-Python stemmer is slow; words repeat a lot, so memoise them.
+    return _stemmer().stemWord(word)
+
+
+def stem_tokens(text: str) -> list[str]:
+    """Snowball (Porter 2) stems of the cleaned text's tokens, e.g. "disappointed" -> "disappoint"."""
+    return [_stem(w) for w in clean_text(text).split()]
+
+
+def make_stem_vectorizer(min_df: int = 1) -> CountVectorizer:
+    """Binary bag of stems: 1 where the stem occurs in the text.
+
+    ``get_feature_names_out()`` gives the stems, so rules print as
+    ``IF "disappoint" in tweet THEN negative``.
+    """
+    return CountVectorizer(analyzer=stem_tokens, binary=True, min_df=min_df, dtype=np.float64)
+
+
+@dataclass
+class TextSplits:
+    """Development (train + evaluation) and test texts with labels, and how they were drawn."""
+
+    dev_text: pd.Series
+    dev_y: np.ndarray
+    test_text: pd.Series
+    test_y: np.ndarray
+    description: str
+
+
+def text_splits(name: str, n_dev: int, n_test: int, seed: int = 0,
+                pool_split: str | None = "train", label_names=("negative", "positive"),
+                loader=None) -> TextSplits:
+    """Disjoint random development and test samples of a text dataset.
+
+    Parameters
+    ----------
+    name : str
+        ``"semeval2017_task4a"`` or ``"sentiment_labelled_sentences"``.
+    n_dev, n_test : int
+        Sizes of the development (training + evaluation) and test samples.
+    seed : int
+        Seed of the draw (``numpy.random.default_rng(seed)``).
+    pool_split : str or None
+        Draw from the rows whose meta ``split`` equals this value (SemEval's training
+        tweets); None draws from all rows.
+    label_names : (str, str)
+        Names of labels 0 and 1, used as the classes so rules print in words.
+    """
+    if loader is None:
+        from ..data import load_dataset as loader
+    X, y, meta = loader(name, with_meta=True)
+    pool = np.arange(len(X))
+    if pool_split is not None and "split" in meta:
+        pool = pool[(meta["split"] == pool_split).to_numpy()]
+    if n_dev + n_test > len(pool):
+        raise ValueError(f"{name} has {len(pool)} rows to draw from; asked for "
+                         f"{n_dev} + {n_test}")
+    rng = np.random.default_rng(seed)
+    draw = rng.permutation(pool)
+    dev, test = draw[:n_dev], draw[n_dev:n_dev + n_test]
+    names = np.asarray(label_names, dtype=object)
+    text = X["text"].astype(str)
+    return TextSplits(text.iloc[dev].reset_index(drop=True), names[y.to_numpy()[dev]],
+                      text.iloc[test].reset_index(drop=True), names[y.to_numpy()[test]],
+                      f"{name}: {n_dev} development + {n_test} test rows drawn with seed {seed} "
+                      f"from {len(pool)} rows" + (f" (split == {pool_split!r})" if pool_split
+                                                   and "split" in meta else ""))

@@ -1,0 +1,199 @@
+"""Rules-first classifiers (Cohen et al. 2019): planted rules found, rules decide first."""
+
+import warnings
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from sklearn.model_selection import GridSearchCV
+from sklearn.neural_network import MLPClassifier
+from sklearn.pipeline import make_pipeline
+from sklearn.preprocessing import FunctionTransformer
+
+from rulelab import BoostRule, GreedyRuleClassifier, make_rules_first
+from rulelab.rulesfirst import GreedyRule, rule_probability, truncate_rules
+from rulelab.rulesfirst._base import make_linear
+from rulelab.rulesfirst.candidates import select_candidates
+from rulelab.rulesfirst.rules import coverage_matrix
+from rulelab.rulesfirst.theory import hinge_ball
+from rulelab.rulesfirst.text import clean_text, make_stem_vectorizer, stem_tokens
+
+
+@pytest.fixture(autouse=True, scope="module")
+def one_blas_thread():
+    """One BLAS thread: many small logistic regressions run faster without threading."""
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(1):
+        yield
+
+
+@pytest.fixture(scope="module")
+def realizable():
+    """The paper's synthetic setting (d=400, k=20, p=1/60) with enough samples."""
+    X, y, planted = make_rules_first(2000, random_state=0)
+    Xt, yt, _ = make_rules_first(2000, random_state=1)
+    return X, y, Xt, yt, planted
+
+
+def test_generator_labels_follow_rules_then_the_halfspace():
+    X, y, planted = make_rules_first(3000, d=50, k=5, p=0.05, random_state=3)
+    assert X.shape == (3000, 55) and list(planted) == list(range(50, 55))
+    fired = X[:, planted].any(axis=1)
+    assert (y[fired] == 1).all()
+    assert (y[~fired] == (X[~fired, :50].sum(axis=1) > 0)).all()
+    assert abs(fired.mean() - (1 - 0.95 ** 5)) < 0.03
+    assert abs(1 - (1 - rule_probability(20, 0.285)) ** 20 - 0.285) < 1e-12
+
+
+@pytest.mark.slow
+def test_greedy_l2_finds_planted_rules_and_beats_plain_l2(realizable):
+    X, y, Xt, yt, planted = realizable
+    model = GreedyRuleClassifier(penalty="l2", random_state=0).fit(X, y)
+    chosen = set(model.rules_.features)
+    # Every rule it picks is planted, and it finds at least 18 of the 20.
+    assert chosen <= set(planted.tolist())
+    assert len(chosen) >= 18
+    assert all(r.label == 1 and r.purity == 1.0 for r in model.rules_)
+    plain = make_linear("l2").fit(X, y)
+    assert model.score(Xt, yt) >= plain.score(Xt, yt) + 0.03
+
+
+@pytest.mark.slow
+def test_greedy_l1_finds_planted_rules_and_beats_plain_l1(realizable):
+    X, y, Xt, yt, planted = realizable
+    model = GreedyRuleClassifier(penalty="l1", random_state=0).fit(X, y)
+    assert set(model.rules_.features) <= set(planted.tolist())
+    assert len(model.rules_) >= 18
+    assert model.score(Xt, yt) > make_linear("l1").fit(X, y).score(Xt, yt)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_predictions_on_covered_samples_follow_the_first_rule(seed):
+    rng = np.random.default_rng(seed)
+    X = (rng.random((300, 12)) < 0.15).astype(float)
+    y = rng.integers(0, 2, 300)  # noise: rules are impure, the rule must still decide
+    model = GreedyRuleClassifier(min_purity=0.0, max_rules=6, early_stopping=False,
+                                 random_state=seed).fit(X, y)
+    Xt = (rng.random((500, 12)) < 0.15).astype(float)
+    first = model.apply_rules(Xt)
+    pred = model.predict(Xt)
+    labels = np.array([r.label for r in model.rules_])
+    assert len(model.rules_) == 6
+    assert (pred[first >= 0] == labels[first[first >= 0]]).all()
+    proba = model.predict_proba(Xt)
+    assert np.allclose(proba.sum(axis=1), 1.0)
+
+
+def test_rules_print_in_words_for_text():
+    texts = (["so disappointed", "disappointing day", "disappointed by work", "a disappointment",
+              "disappointed again", "I am disappointed"] + ["great day"] * 6
+             + ["a day at work"] * 6 + ["work is work"] * 4 + ["great work"] * 2)
+    y = ["negative"] * 6 + ["positive"] * 6 + ["positive"] * 6 + ["negative"] * 4 + ["positive"] * 2
+    vec = make_stem_vectorizer()
+    X = vec.fit_transform(texts)
+    model = GreedyRuleClassifier(eval_fraction=0, rule_labels=["negative"], max_rules=1,
+                                 min_support=3, feature_names=vec.get_feature_names_out(),
+                                 condition='"{feature}" in tweet').fit(X, y)
+    assert str(model.rules_) == 'IF "disappoint" in tweet THEN negative'
+    assert model.predict(vec.transform(["disappointed again"]))[0] == "negative"
+
+
+def test_candidates_match_brute_force_support_purity_and_score():
+    rng = np.random.default_rng(0)
+    X = (rng.random((200, 30)) < 0.2).astype(float)
+    y = rng.integers(0, 2, 200)
+    cand = select_candidates(coverage_matrix(X), y, [0, 1], min_support=[5, 8],
+                             min_purity=[0.6, 0.55], threshold=[2.0, None])
+    expected = set()
+    for j in range(30):
+        on = X[:, j] > 0
+        for c, (s, p, t) in enumerate([(5, 0.6, 2.0), (8, 0.55, None)]):
+            purity = (y[on] == c).mean() if on.any() else 0
+            if on.sum() >= s and purity >= p and (t is None or np.sqrt(on.sum()) * purity >= t):
+                expected.add((j, c))
+    assert set(zip(cand.feature.tolist(), cand.label.tolist())) == expected
+    assert (np.diff(cand.score) <= 1e-12).all()  # ranked by sqrt(M) * p
+
+
+def test_exact_and_fast_search_find_the_same_planted_rules():
+    X, y, planted = make_rules_first(600, d=30, k=4, p=0.05, mu=0.0, random_state=5)
+    fast = GreedyRuleClassifier(random_state=0).fit(X, y)
+    exact = GreedyRuleClassifier(search="exact", random_state=0).fit(X, y)
+    assert set(fast.rules_.features) == set(exact.rules_.features) == set(planted.tolist())
+
+
+def test_truncated_search_equals_a_search_with_fewer_rules():
+    X, y, _ = make_rules_first(500, d=40, k=6, p=0.05, random_state=2)
+    long = GreedyRuleClassifier(max_rules=10, min_purity=0.0, early_stopping=False,
+                                random_state=0).fit(X, y)
+    short = GreedyRuleClassifier(max_rules=4, min_purity=0.0, early_stopping=False,
+                                 random_state=0).fit(X, y)
+    cut = truncate_rules(long, 4, X, y)
+    assert cut.rules_.features == short.rules_.features
+    assert (cut.predict(X) == short.predict(X)).all()
+
+
+def test_fit_is_deterministic_and_accepts_sparse_input():
+    X, y, _ = make_rules_first(400, d=30, k=5, p=0.05, random_state=1)
+    a = GreedyRuleClassifier(random_state=7).fit(X, y)
+    b = GreedyRuleClassifier(random_state=7).fit(sp.csr_matrix(X), y)
+    assert a.rules_.features == b.rules_.features
+    assert (a.predict(X) == b.predict(sp.csr_matrix(X))).all()
+
+
+def test_pluggable_mlp_base_and_grid_search_in_a_pipeline():
+    X, y, planted = make_rules_first(400, d=20, k=4, p=0.05, random_state=4)
+    mlp = GreedyRuleClassifier(base_estimator=MLPClassifier(hidden_layer_sizes=(5, 2),
+                                                            max_iter=100, random_state=0),
+                               random_state=0)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        mlp.fit(X, y)
+    assert type(mlp.base_estimator_).__name__ == "MLPClassifier"
+    assert set(mlp.rules_.features) <= set(planted.tolist())
+    pipe = make_pipeline(FunctionTransformer(), GreedyRuleClassifier(random_state=0))
+    grid = GridSearchCV(pipe, {"greedyruleclassifier__penalty": ["l1", "l2"]}, cv=3).fit(X, y)
+    assert grid.best_score_ > 0.6
+
+
+@pytest.mark.parametrize("kwargs, X, y, match", [
+    ({}, [[0.0, 1.0], [1.0, np.nan]], [0, 1], "NaN"),
+    ({}, [[0.0, 1.0], [1.0, 0.0]], [1, 1], "one class"),
+    ({"penalty": "l3"}, [[0.0, 1.0], [1.0, 0.0]], [0, 1], "penalty"),
+    ({"eval_fraction": 1.5}, [[0.0, 1.0], [1.0, 0.0]], [0, 1], "eval_fraction"),
+    ({"min_purity": {"spam": 0.9}}, [[0.0, 1.0], [1.0, 0.0], [1.0, 1.0]], [0, 1, 0], "spam"),
+])
+def test_bad_input_raises_a_clear_value_error(kwargs, X, y, match):
+    with pytest.raises(ValueError, match=match):
+        GreedyRuleClassifier(**kwargs).fit(np.asarray(X), y)
+
+
+def test_hinge_ball_respects_the_norm_and_beats_random_feasible_points():
+    rng = np.random.default_rng(0)
+    X = rng.normal(size=(80, 5))
+    y = np.sign(X[:, 0] + 0.3 * rng.normal(size=80))
+    w, _ = hinge_ball(X, y, B=0.5)
+    loss = lambda v: np.maximum(0, 1 - y * (X @ v)).mean()  # noqa: E731
+    assert np.linalg.norm(w) <= 0.5 + 1e-6
+    for _ in range(300):
+        v = rng.normal(size=5)
+        v *= 0.5 * rng.random() / np.linalg.norm(v)
+        assert loss(w) <= loss(v) + 1e-6
+
+
+def test_greedy_rule_of_fig1_recovers_planted_rules_and_boostrule_improves_on_it():
+    X, y, planted = make_rules_first(800, d=30, k=6, p=0.04, mu=0.0, random_state=0)
+    Xt, yt, _ = make_rules_first(1000, d=30, k=6, p=0.04, mu=0.0, random_state=1)
+    weak = GreedyRule(k=6, B=1.0).fit(X, y)
+    assert set(weak.rules_.features) == set(planted.tolist())
+    assert np.linalg.norm(weak.coef_) <= 1.0 + 1e-6
+    boosted = BoostRule(k=6, B=1.0, n_estimators=5).fit(X, y)
+    assert boosted.score(Xt, yt) >= weak.score(Xt, yt) - 0.01
+    assert str(boosted.rules_).startswith("IF x3")
+
+
+def test_text_cleaning_drops_links_and_special_characters_then_stems():
+    assert clean_text("Soooo DISAPPOINTED!!! http://t.co/abc #fail") == "soooo disappointed fail"
+    assert stem_tokens("Dustin Johnson dealt with another major disappointment") == [
+        "dustin", "johnson", "dealt", "with", "anoth", "major", "disappoint"]
