@@ -64,6 +64,11 @@ class GreedyRuleClassifier(ClassifierMixin, BaseEstimator):
         Stop when no remaining candidate lowers the evaluation loss (at a tie: lowers the
         training loss, or is an exact rule). ``False`` always adds ``max_rules`` rules, as in the paper's
         sweep over |K|.
+    selection : {"greedy", "score"}, default="greedy"
+        "greedy" adds rules one at a time by evaluation loss (§7). "score" takes the top
+        ``max_rules`` candidates by sqrt(M) * p with no search (the other reading of §7.2,
+        "we then choose the top k rules"); the evaluation split is then unused, so set
+        ``eval_fraction=0`` to learn from all the data.
     eval_loss : {"error", "log_loss"}, default="error"
         Loss the greedy step minimises on the evaluation split: the number of errors, or
         the log-loss with each rule predicting its label with its Laplace-smoothed
@@ -111,7 +116,7 @@ class GreedyRuleClassifier(ClassifierMixin, BaseEstimator):
     def __init__(self, penalty="l2", C=1.0, base_estimator=None, max_rules=20,
                  eval_fraction=1 / 3, rule_labels=None, min_support=1, min_purity=1.0,
                  candidate_threshold=None, max_candidates=None, early_stopping=True,
-                 eval_loss="error", search="fast", refit_every=1, feature_names=None,
+                 selection="greedy", eval_loss="error", search="fast", refit_every=1, feature_names=None,
                  condition="{feature} > 0", random_state=None):
         self.penalty = penalty
         self.C = C
@@ -124,6 +129,7 @@ class GreedyRuleClassifier(ClassifierMixin, BaseEstimator):
         self.candidate_threshold = candidate_threshold
         self.max_candidates = max_candidates
         self.early_stopping = early_stopping
+        self.selection = selection
         self.eval_loss = eval_loss
         self.search = search
         self.refit_every = refit_every
@@ -133,6 +139,8 @@ class GreedyRuleClassifier(ClassifierMixin, BaseEstimator):
 
     # ------------------------------------------------------------------ fitting
     def _check_params(self):
+        if self.selection not in ("greedy", "score"):
+            raise ValueError(f"selection must be 'greedy' or 'score', got {self.selection!r}")
         if self.eval_loss not in ("log_loss", "error"):
             raise ValueError(f"eval_loss must be 'log_loss' or 'error', got {self.eval_loss!r}")
         if self.search not in ("fast", "exact"):
@@ -216,6 +224,13 @@ class GreedyRuleClassifier(ClassifierMixin, BaseEstimator):
                                  threshold=thr, n_classes=k, max_candidates=self.max_candidates)
         self.n_candidates_ = len(cand)
         self.history_ = []
+        if self.selection == "score":  # candidates are already ranked by sqrt(M) * p
+            chosen, seen = [], set()
+            for j, c in zip(cand.feature.tolist(), cand.label.tolist()):
+                if len(chosen) < self.max_rules and j not in seen:
+                    chosen.append((j, c))
+                    seen.add(j)
+            return chosen
         # A rule's probability of its own label: its Laplace-smoothed training purity.
         q = (cand.purity * cand.support + 1.0) / (cand.support + k)
         split = {"tr": _State(Xtr, ytr, Btr), "ev": _State(Xev, yev, Bev)}

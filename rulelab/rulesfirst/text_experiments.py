@@ -69,15 +69,16 @@ def make_greedy(corpus: str, threshold: float, variant: str, seed: int, feature_
         feature_names=list(feature_names), condition=cfg["condition"], random_state=seed)
 
 
-def _splits(corpus: str, seed: int):
+def _splits(corpus: str, seed: int, n_dev: int | None = None, n_test: int | None = None):
     cfg = CORPORA[corpus]
-    return text_splits(corpus, cfg["n_dev"], cfg["n_test"], seed=seed,
+    return text_splits(corpus, n_dev or cfg["n_dev"], n_test or cfg["n_test"], seed=seed,
                        pool_split=cfg["pool_split"], label_names=LABELS)
 
 
 def _text_unit(corpus: str, seed: int, variant: str, thresholds: list[float], fold: int,
-               n_folds: int, max_rules: int, C: float) -> list[dict]:
-    s = _splits(corpus, seed)
+               n_folds: int, max_rules: int, C: float, n_dev: int | None = None,
+               n_test: int | None = None) -> list[dict]:
+    s = _splits(corpus, seed, n_dev, n_test)
     if fold < 0:  # the real run: development set -> held-out test set
         tr_text, tr_y, te_text, te_y = s.dev_text, s.dev_y, s.test_text, s.test_y
     else:  # cross-validation inside the development set, to choose t
@@ -104,13 +105,15 @@ def _text_unit(corpus: str, seed: int, variant: str, thresholds: list[float], fo
 
 
 def threshold_sweep(corpus: str, thresholds, seeds=(0,), variants=("linear", "nn"), *,
-                    cv_folds: int = 0, max_rules: int = 100, C: float = 1.0, n_jobs: int = 1,
+                    cv_folds: int = 0, max_rules: int = 100, C: float = 1.0,
+                    n_dev: int | None = None, n_test: int | None = None, n_jobs: int = 1,
                     progress: bool = True) -> pd.DataFrame:
     """Accuracy of greedy and baseline for every candidate threshold, variant and draw.
 
     Rows with fold = -1 are test accuracies (model fitted on the development set); rows
     with fold >= 0 are ``cv_folds``-fold cross-validation inside the development set of the
     first draw (linear variant), used to choose t without looking at the test set.
+    ``n_dev`` / ``n_test`` override the corpus sizes of :data:`CORPORA` (QUICK runs).
     """
     # Cross-validation (to choose t, as the paper did on its evaluation data) runs for the
     # linear variant on the first draw only.
@@ -118,16 +121,17 @@ def threshold_sweep(corpus: str, thresholds, seeds=(0,), variants=("linear", "nn
     runs += [(seeds[0], "linear", f) for f in range(cv_folds)]
     tasks = [{"corpus": corpus, "seed": int(s), "variant": v,
               "thresholds": [float(t) for t in thresholds], "fold": f, "n_folds": cv_folds,
-              "max_rules": max_rules, "C": C} for s, v, f in runs]
+              "max_rules": max_rules, "C": C, "n_dev": n_dev, "n_test": n_test}
+             for s, v, f in runs]
     return pd.DataFrame(run_units(_text_unit, tasks, f"fig3_{corpus}", n_jobs=n_jobs,
                                   progress=progress))
 
 
 def fit_final(corpus: str, threshold: float, seed: int = 0, max_rules: int = 100,
-              C: float = 1.0):
+              C: float = 1.0, n_dev: int | None = None, n_test: int | None = None):
     """Greedy l2 and plain l2 fitted on the development set; returns a dict with the two
     models, the vectorizer, the test matrix and the splits (for the rule list and Fig. 4)."""
-    s = _splits(corpus, seed)
+    s = _splits(corpus, seed, n_dev, n_test)
     vec = make_stem_vectorizer()
     Xd, Xt = vec.fit_transform(s.dev_text), vec.transform(s.test_text)
     greedy = make_greedy(corpus, threshold, "linear", seed, vec.get_feature_names_out(),
