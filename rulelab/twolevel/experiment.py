@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from sklearn.tree import DecisionTreeClassifier
 
+from ..evaluate import paper1_baselines
 from ..rulesets import OneRule, SetCoverRules
-from .baselines import RipperClassifier, ThetaSearchCV
+from .search import ThetaSearchCV
 from .estimator import TwoLevelRules
 
 __all__ = ["paper2_methods", "table", "claims", "plot_tradeoff", "PAPER_NAMES",
@@ -46,8 +46,9 @@ def paper2_methods(theta_grid, *, max_clauses: int = 5, max_iter: int = 10, inne
     """The methods of Table 1: BCD, AM, OCRL, SC tuned over ``theta_grid`` by an inner CV
     (OCRL and SC through ``lam = 1/theta``), CART and RIPPER untuned.
 
-    CART stands in for the paper's Matlab ``classregtree`` (its default: split nodes with
-    at least 10 samples); RIPPER is wittgenstein's; C5.0 and DList have no open equivalent.
+    CART and RIPPER are the open stand-ins of paper 1's notebook
+    (:func:`rulelab.evaluate.paper1_baselines`: a scikit-learn tree with its defaults for
+    Matlab's ``classregtree``, wittgenstein's RIPPER); C5.0 and DList have no open equivalent.
     """
     grid = [float(t) for t in theta_grid]
     lams = [1.0 / t for t in grid]
@@ -56,14 +57,15 @@ def paper2_methods(theta_grid, *, max_clauses: int = 5, max_iter: int = 10, inne
         return ThetaSearchCV(estimator, {param: values}, cv=inner_cv, max_samples=max_samples,
                              random_state=random_state)
 
+    baselines = paper1_baselines(random_state)
     two = dict(form="dnf", max_clauses=max_clauses, max_iter=max_iter, n_thresholds=n_thresholds)
     return {
         "BCD": tuned(TwoLevelRules(method="bcd", **two), "theta", grid),
         "AM": tuned(TwoLevelRules(method="am", **two), "theta", grid),
         "OCRL": tuned(OneRule(form="and", n_thresholds=n_thresholds), "lam", lams),
         "SC": tuned(SetCoverRules(max_rules=max_clauses, n_thresholds=n_thresholds), "lam", lams),
-        "CART": DecisionTreeClassifier(min_samples_split=10, random_state=random_state),
-        "RIPPER": RipperClassifier(random_state=random_state),
+        "CART": baselines["CART"],
+        "RIPPER": baselines["RIPPER"],
     }
 
 
