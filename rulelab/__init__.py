@@ -34,3 +34,7 @@ __all__ += ["GreedyRuleClassifier", "BoostRule", "make_rules_first"]
 from .twolevel import TwoLevelRules
 
 __all__ += ["TwoLevelRules"]
+
+from .screening import screen
+
+__all__ += ["screen"]
