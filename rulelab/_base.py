@@ -8,6 +8,7 @@ input, so what you read is exactly what it does.
 
 from __future__ import annotations
 
+import functools
 import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
@@ -53,6 +54,7 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
                              "and negative samples")
         self.classes_ = classes
         y01 = check_binary_labels((y_arr == classes[1]).astype(np.int8))
+        self._training = (frame, y01)  # read and dropped by _record_training after fit
         self.positive_label_ = self._describe_positive(y, classes[1])
         binarize = getattr(self, "binarize", "auto")
         if binarize not in ("auto", True, False):
@@ -102,16 +104,94 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
         check_is_fitted(self, "rules_")
         return self._as_frame(X, reset=False)
 
-    def decision_function(self, X) -> np.ndarray:
-        """1.0 where the rule fires, 0.0 elsewhere (rule learners are not scored)."""
-        frame = self._check_X(X)
-        return self.rules_.evaluate(frame).astype(float)
-
     def predict(self, X) -> np.ndarray:
         """The positive class where the printed rule holds, the other class elsewhere."""
         frame = self._check_X(X)
         fired = self.rules_.evaluate(frame)
         return self.classes_[fired.astype(int)]
+
+    # ---- explanations and probabilities -------------------------------------------------
+    def explain(self, X) -> pd.DataFrame:
+        """Why each row gets its prediction, in words.
+
+        Returns a DataFrame with the ``prediction`` and the ``reason``: for a DNF (an OR of
+        AND-clauses) the clauses that fired, for a CNF the clauses that failed, for a
+        weighted rule set the clauses that voted with their weights and the total score.
+        """
+        frame = self._check_X(X)
+        fired = self.rules_.evaluate(frame)
+        return pd.DataFrame({"prediction": self.classes_[fired.astype(int)],
+                             "reason": self.rules_.explain(frame)}, index=frame.index)
+
+    def predict_proba(self, X) -> np.ndarray:
+        """Class probabilities with an honest, documented meaning.
+
+        * A weighted rule set (boosting): the margin ``F`` through the logistic link of
+          boosting, ``P(y=1) = 1 / (1 + exp(-2F))`` (Friedman, Hastie & Tibshirani 2000).
+        * An OR of AND-clauses (DNF, one clause included): where clauses fire, the training
+          precision of the most precise clause that fired; where none fires, the share of
+          positives among the training rows no clause covered. A CNF: the training
+          precision of the rule where it holds, the positive share where it fails.
+
+        Precisions are Laplace-smoothed, ``(positives + 1) / (rows + 2)``. They describe the
+        training data, so they are optimistic on new data for a rule with many terms; and a
+        clause whose training precision is below 1/2 still predicts positive (``predict``
+        follows the printed rule), where these probabilities say otherwise.
+        """
+        frame = self._check_X(X)
+        p1 = self._positive_probability(frame)
+        return np.column_stack([1 - p1, p1])
+
+    def _positive_probability(self, frame: pd.DataFrame) -> np.ndarray:
+        if hasattr(self.rules_, "weights"):
+            return 1.0 / (1.0 + np.exp(-2.0 * self.rules_.score(frame)))
+        stats = self.training_stats_
+        if getattr(self.rules_, "outer", "or") == "or" and self.rules_.clauses:
+            fired = np.column_stack([c.evaluate(frame) for c in self.rules_.clauses])
+            precision = np.where(fired, stats["clause_precision"], -np.inf).max(axis=1)
+            return np.where(fired.any(axis=1), precision, stats["uncovered_rate"])
+        holds = self.rules_.evaluate(frame)
+        return np.where(holds, stats["rule_precision"], stats["uncovered_rate"])
+
+    def decision_function(self, X) -> np.ndarray:
+        """The log-odds of :meth:`predict_proba` (the boosting margin ``2F`` for boosting)."""
+        p1 = np.clip(self.predict_proba(X)[:, 1], 1e-12, 1 - 1e-12)
+        return np.log(p1 / (1 - p1))
+
+    def _record_training(self) -> None:
+        """Store the training counts behind :meth:`predict_proba` (called after ``fit``)."""
+        frame, y01 = self.__dict__.pop("_training", (None, None))
+        if frame is None or not hasattr(self, "rules_"):
+            return
+        y01 = np.asarray(y01, dtype=bool)
+
+        def laplace(mask):
+            return (y01[mask].sum() + 1.0) / (mask.sum() + 2.0)
+
+        holds = self.rules_.evaluate(frame)
+        clauses = getattr(self.rules_, "clauses", ())
+        self.training_stats_ = {
+            "clause_precision": np.array([laplace(c.evaluate(frame)) for c in clauses]),
+            "rule_precision": laplace(holds),
+            "uncovered_rate": laplace(~holds),
+        }
+
+    def __init_subclass__(cls, **kwargs):
+        # Every learner's fit ends by recording the training counts for predict_proba, so
+        # subclasses need not remember to do it themselves.
+        super().__init_subclass__(**kwargs)
+        fit = cls.__dict__.get("fit")
+        if fit is None or getattr(fit, "_records_training", False):
+            return
+
+        @functools.wraps(fit)
+        def fit_and_record(self, X, y, *args, **kw):
+            result = fit(self, X, y, *args, **kw)
+            self._record_training()
+            return result
+
+        fit_and_record._records_training = True
+        cls.fit = fit_and_record
 
     def __str__(self) -> str:
         if not hasattr(self, "rules_"):

@@ -48,6 +48,19 @@ def _py(value):
     return value.item() if isinstance(value, np.generic) else value
 
 
+def _sql_name(name: str) -> str:
+    return '"' + str(name).replace('"', '""') + '"'
+
+
+def _sql_value(value) -> str:
+    value = _py(value)
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    return "'" + str(value).replace("'", "''") + "'"
+
+
 @dataclass(frozen=True)
 class Term:
     """One Boolean test ``feature op value``.
@@ -94,6 +107,20 @@ class Term:
 
     def to_dict(self) -> dict:
         return {"feature": self.feature, "op": self.op, "value": _py(self.value)}
+
+    def to_sql(self, table: str | None = None) -> str:
+        """A SQL boolean expression for this term (``table`` qualifies the column).
+
+        SQL's NULL semantics match ours: a comparison with NULL is not true, so a missing
+        value fails every comparison, and only AND/OR combine terms (never NOT).
+        """
+        name = _sql_name(self.feature) if table is None else f"{_sql_name(table)}.{_sql_name(self.feature)}"
+        if self.op == "is missing":
+            return f"{name} IS NULL"
+        if self.op == "is not missing":
+            return f"{name} IS NOT NULL"
+        op = "<>" if self.op == "!=" else ("=" if self.op == "==" else self.op)
+        return f"{name} {op} {_sql_value(self.value)}"
 
     def to_query(self) -> str:
         """A ``DataFrame.query`` expression (python engine) for this term."""
@@ -150,6 +177,17 @@ class Clause:
 
     def to_json(self) -> str:
         return json.dumps(self.to_dict())
+
+    def to_sql(self, table: str | None = None) -> str:
+        """A SQL boolean expression (``1 = 1`` / ``1 = 0`` for the empty clause)."""
+        if not self.terms:
+            return "(1 = 1)" if self.op == "and" else "(1 = 0)"
+        joiner = " AND " if self.op == "and" else " OR "
+        return "(" + joiner.join(t.to_sql(table) for t in self.terms) + ")"
+
+    def to_pandas_query(self) -> str:
+        """Alias of :meth:`to_query`."""
+        return self.to_query()
 
 
 class _TwoLevel:
@@ -217,6 +255,39 @@ class _TwoLevel:
     def to_json(self, **kwargs) -> str:
         return json.dumps(self.to_dict(), **kwargs)
 
+    def to_sql(self, table: str | None = None) -> str:
+        """A SQL ``WHERE`` expression that is true exactly on the rows predicted positive
+        (``table`` qualifies the column names)."""
+        if not self.clauses:
+            return "(1 = 1)" if self.outer == "and" else "(1 = 0)"
+        joiner = " OR " if self.outer == "or" else " AND "
+        return joiner.join(c.to_sql(table) for c in self.clauses)
+
+    def to_pandas_query(self) -> str:
+        """Alias of :meth:`to_query`."""
+        return self.to_query()
+
+    def explain(self, X: pd.DataFrame) -> list[str]:
+        """Why each row is predicted as it is, in words.
+
+        A DNF names the clauses that fired (or says none did); a CNF names the clauses that
+        failed (or says all hold).
+        """
+        if not self.clauses:
+            return ["empty rule: " + self.condition()] * len(X)
+        fired = np.column_stack([c.evaluate(X) for c in self.clauses])
+        out = []
+        for row in fired:
+            if self.outer == "or":
+                hits = [str(c) for c, f in zip(self.clauses, row) if f]
+                out.append("fired: " + " | ".join(f"({h})" for h in hits) if hits
+                           else "no clause fired")
+            else:
+                misses = [str(c) for c, f in zip(self.clauses, row) if not f]
+                out.append("failed: " + " | ".join(f"({m})" for m in misses) if misses
+                           else "all clauses hold")
+        return out
+
     def to_query(self) -> str:
         """A ``DataFrame.query(..., engine="python")`` string selecting the rows predicted 1."""
         if not self.clauses:
@@ -255,6 +326,8 @@ def rule_from_dict(d: dict | str):
     if kind in ("dnf", "cnf"):
         cls = DNF if kind == "dnf" else CNF
         return cls([_clause(c) for c in d["clauses"]], then=d.get("then", "1"))
+    if kind == "weighted":
+        return weighted_from_dict(d)
     raise ValueError(f"not a rulelab rule: type {kind!r}")
 
 
@@ -336,6 +409,37 @@ class WeightedRuleSet:
     def to_json(self, **kwargs) -> str:
         return json.dumps(self.to_dict(), **kwargs)
 
+    def to_sql(self, table: str | None = None) -> str:
+        """A SQL ``WHERE`` expression: the weighted vote is positive."""
+        if not self.clauses:
+            return "(1 = 0)"
+        votes = " + ".join(f"(CASE WHEN {c.to_sql(table)} THEN {w!r} ELSE 0 END)"
+                           for c, w in zip(self.clauses, self.weights))
+        return f"({votes}) > 0"
+
+    def to_query(self) -> str:
+        """A ``DataFrame.query(..., engine="python")`` string: the weighted vote is positive."""
+        if not self.clauses:
+            return "(index != index)"
+        votes = " + ".join(f"{w!r} * {c.to_query()}" for c, w in zip(self.clauses, self.weights))
+        return f"({votes}) > 0"
+
+    def to_pandas_query(self) -> str:
+        """Alias of :meth:`to_query`."""
+        return self.to_query()
+
+    def explain(self, X: pd.DataFrame) -> list[str]:
+        """For each row, the clauses that vote (with their weights) and the total score."""
+        if not self.clauses:
+            return ["no clauses: score 0"] * len(X)
+        fired = np.column_stack([c.evaluate(X) for c in self.clauses])
+        out = []
+        for row in fired:
+            parts = [f"{w:+.3f} ({c})" for c, w, f in zip(self.clauses, self.weights, row) if f]
+            score = sum(w for w, f in zip(self.weights, row) if f)
+            out.append(f"score {score:+.3f} = " + (" ".join(parts) if parts else "0 (no clause fired)"))
+        return out
+
 
 def weighted_from_dict(d: dict | str) -> WeightedRuleSet:
     """Rebuild a :class:`WeightedRuleSet` from ``to_dict()``/``to_json()``."""
@@ -381,3 +485,17 @@ def simplify_clause(clause: Clause) -> Clause:
 
 
 __all__ += ["simplify_clause"]
+
+
+def simplify_rules(rules):
+    """:func:`simplify_clause` applied to every clause of a DNF, CNF or WeightedRuleSet
+    (the same predictions, shorter to read)."""
+    if isinstance(rules, Clause):
+        return simplify_clause(rules)
+    if isinstance(rules, WeightedRuleSet):
+        return WeightedRuleSet([simplify_clause(c) for c in rules.clauses], rules.weights,
+                               then=rules.then)
+    return type(rules)([simplify_clause(c) for c in rules.clauses], then=rules.then)
+
+
+__all__ += ["simplify_rules"]
