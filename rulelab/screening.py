@@ -90,6 +90,11 @@ def _weighted_colsum(M: np.ndarray, weights: np.ndarray) -> np.ndarray:
     """``weights @ M`` for a 0/1 uint8 matrix without a full float copy of ``M``."""
     if M.shape[0] == 0:
         return np.zeros(M.shape[1])
+    if not np.all(weights != 0):  # e.g. a mask of uncovered rows: sum the others only
+        keep = weights != 0
+        M, weights = M[keep], weights[keep]
+        if M.shape[0] == 0:
+            return np.zeros(M.shape[1])
     if np.all(weights == weights[0]):
         return float(weights[0]) * M.sum(axis=0, dtype=np.int64).astype(float)
     out = np.empty(M.shape[1])
@@ -111,13 +116,7 @@ def nested_chains(A) -> list[np.ndarray]:
     n = A.shape[1]
     if n < 2:
         return []
-    inc = np.empty(n - 1, bool)  # inc[k]: supp(k) ⊆ supp(k+1)
-    dec = np.empty(n - 1, bool)  # dec[k]: supp(k) ⊇ supp(k+1)
-    for s in range(0, n - 1, _BLOCK):
-        e = min(n - 1, s + _BLOCK)
-        left, right = A[:, s:e], A[:, s + 1:e + 1]
-        inc[s:e] = ~np.any(left > right, axis=0)
-        dec[s:e] = ~np.any(left < right, axis=0)
+    inc, dec = _consecutive_flags(A)
     chains = []
     for flags, reverse in ((inc, False), (dec, True)):
         padded = np.concatenate([[False], flags, [False]])
@@ -129,10 +128,24 @@ def nested_chains(A) -> list[np.ndarray]:
     return chains
 
 
+def _consecutive_flags(A: np.ndarray):
+    """inc[k]: supp(k) ⊆ supp(k+1); dec[k]: supp(k) ⊇ supp(k+1), for every k (slices only)."""
+    n = A.shape[1]
+    inc = np.empty(max(n - 1, 0), bool)
+    dec = np.empty(max(n - 1, 0), bool)
+    for s in range(0, n - 1, _BLOCK):
+        e = min(n - 1, s + _BLOCK)
+        left, right = A[:, s:e], A[:, s + 1:e + 1]
+        inc[s:e] = ~np.any(left > right, axis=0)
+        dec[s:e] = ~np.any(left < right, axis=0)
+    return inc, dec
+
+
 def _check_groups(A: np.ndarray, groups) -> list[np.ndarray]:
     """Explicit groups -> increasing chains; a group that is not nested is an error."""
     chains = []
     n = A.shape[1]
+    flags = None
     for g in groups:
         direction = "increasing"
         if isinstance(g, tuple) and len(g) == 2 and isinstance(g[1], str):
@@ -144,10 +157,21 @@ def _check_groups(A: np.ndarray, groups) -> list[np.ndarray]:
             raise ValueError(f"group direction must be 'increasing' or 'decreasing', not {direction!r}")
         if idx.size and (idx.min() < 0 or idx.max() >= n):
             raise ValueError(f"group {idx.tolist()[:5]}... has column indices outside 0..{n - 1}")
-        if idx.size > 1 and np.any(A[:, idx[:-1]] > A[:, idx[1:]]):
-            raise ValueError(
-                f"group starting {idx.tolist()[:3]} is not nested in the given direction: each "
-                "column's support must contain the previous one's (use groups='auto')")
+        if idx.size > 1:
+            step = np.diff(idx)
+            # Thresholds of one feature sit side by side: check those runs on slices of A
+            # (cheap); other groups by gathering their columns.
+            if np.all(step == 1) or np.all(step == -1):
+                if flags is None:
+                    flags = _consecutive_flags(A)
+                ok = flags[0][idx[:-1]] if step[0] == 1 else flags[1][idx[1:]]
+                nested = bool(ok.all())
+            else:
+                nested = not np.any(A[:, idx[:-1]] > A[:, idx[1:]])
+            if not nested:
+                raise ValueError(
+                    f"group starting {idx.tolist()[:3]} is not nested in the given direction: each "
+                    "column's support must contain the previous one's (use groups='auto')")
         chains.append(idx)
     return chains
 
