@@ -32,7 +32,8 @@ from .lp import solve_or_lp
 
 __all__ = ["bernoulli_design", "plant_or_rule", "disjunct_fraction", "is_k_disjunct",
            "patterns_present", "decode", "recovery_trial", "recovery_experiment",
-           "union_bound", "threshold_recovery_trial", "DECODERS"]
+           "union_bound", "threshold_recovery_trial", "DECODERS", "recovery_rates",
+           "samples_needed", "plot_phase_transition", "plot_against_bound"]
 
 DECODERS = ("lp", "zero-row", "greedy")
 
@@ -118,14 +119,15 @@ def patterns_present(A: np.ndarray, k: int, *, max_subsets: int | None = 200_000
     is checked (a sampled "holds" can be wrong, a "fails" cannot). Stops at the first
     subset that lacks a pattern.
     """
-    A = np.asarray(A, dtype=np.int64)
+    A = np.asarray(A, dtype=np.int32)
     size = k + 1
     subsets, exhaustive = _subsets(A.shape[1], size, max_subsets, rng)
-    powers = 2 ** np.arange(size)
     n_patterns = 2 ** size
     for start in range(0, len(subsets), batch):
         S = subsets[start:start + batch]
-        codes = (A[:, S] * powers).sum(axis=2)           # (m, B) pattern code of each row
+        codes = np.zeros((A.shape[0], len(S)), dtype=np.int64)   # pattern code of each row
+        for bit in range(size):
+            codes |= A[:, S[:, bit]] << bit
         offsets = codes + n_patterns * np.arange(len(S))
         counts = np.bincount(offsets.ravel(), minlength=n_patterns * len(S))
         if (counts.reshape(len(S), n_patterns) == 0).any():
@@ -210,7 +212,8 @@ def recovery_trial(m: int, n: int, k: int, seed: int, *, p: float = 0.5, noise: 
     for method in methods:
         found = set(decode(A, y, method, lam=lam, penalty=penalty).tolist())
         records.append({"m": m, "n": n, "k": k, "seed": seed, "p": p, "noise": noise,
-                        "method": method, "exact": found == truth,
+                        "method": method, "truth": sorted(truth), "found": sorted(found),
+                        "exact": found == truth,
                         "hamming": len(found ^ truth), "n_selected": len(found), **extra})
     return records
 
@@ -315,3 +318,70 @@ def threshold_recovery_trial(n_samples: int, n_thresholds: int, seed: int, *,
             "recovered": bool(recovered), "max_gap": float(np.nanmax(gaps)) if
             not np.all(np.isnan(gaps)) else np.nan, "resolution": float(np.nanmax(spacing)),
             "rule": str(clause), "train_error": float(1 - model.score(X, y.astype(int)))}
+
+
+# ---- summaries and figures -------------------------------------------------------------------
+def recovery_rates(trials: pd.DataFrame, by=("method", "k", "m")) -> pd.DataFrame:
+    """Share of exact recoveries, mean Hamming distance and (if checked) the share of
+    K-disjunct designs and of designs meeting Lemma 2, per group of ``by``."""
+    agg = {"p_exact": ("exact", "mean"), "hamming": ("hamming", "mean"),
+           "trials": ("exact", "size")}
+    for col, name in (("k_disjunct", "p_disjunct"), ("patterns", "p_patterns")):
+        if col in trials:
+            agg[name] = (col, "mean")
+    return trials.groupby(list(by)).agg(**agg).reset_index()
+
+
+def samples_needed(rates: pd.DataFrame, level: float = 0.95) -> pd.DataFrame:
+    """Smallest ``m`` from which the recovery rate stays at or above ``level``, per
+    (method, k); NaN when it never does within the grid."""
+    rows = []
+    for (method, k), g in rates.groupby(["method", "k"]):
+        g = g.sort_values("m")
+        ok = g.p_exact.to_numpy() >= level
+        # the first m after which every larger m is also at the level
+        tail = np.flatnonzero(~ok)
+        start = 0 if tail.size == 0 else tail[-1] + 1
+        rows.append({"method": method, "k": k,
+                     "m_needed": g.m.iloc[start] if start < len(g) else np.nan})
+    return pd.DataFrame(rows)
+
+
+def plot_phase_transition(rates: pd.DataFrame, methods: Sequence[str] = DECODERS, axes=None):
+    """Figure (a): probability of exact recovery against ``m``, one panel per decoder,
+    one line per rule size ``k``."""
+    import matplotlib.pyplot as plt
+
+    if axes is None:
+        _, axes = plt.subplots(1, len(methods), figsize=(4 * len(methods), 3.4), sharey=True)
+    for ax, method in zip(np.atleast_1d(axes), methods):
+        for k, g in rates[rates.method == method].groupby("k"):
+            ax.plot(g.m, g.p_exact, marker="o", ms=3, label=f"K = {k}")
+        ax.set(title=method, xlabel="samples m", ylim=(-0.03, 1.03))
+    np.atleast_1d(axes)[0].set_ylabel("P(exact recovery)")
+    np.atleast_1d(axes)[-1].legend()
+    return axes
+
+
+def plot_against_bound(rates: pd.DataFrame, n: int, axes=None, method: str = "lp"):
+    """Figure (b): per rule size, the LP's recovery rate, the share of K-disjunct designs,
+    the share meeting Lemma 2, and one minus the union bound -- as printed in the paper
+    (K-subsets) and for the (K+1)-subsets Lemma 2 needs."""
+    import matplotlib.pyplot as plt
+
+    ks = sorted(rates.k.unique())
+    if axes is None:
+        _, axes = plt.subplots(1, len(ks), figsize=(3.6 * len(ks), 3.4), sharey=True)
+    for ax, k in zip(np.atleast_1d(axes), ks):
+        g = rates[(rates.method == method) & (rates.k == k)].sort_values("m")
+        grid = np.linspace(g.m.min(), g.m.max(), 200)
+        ax.plot(g.m, g.p_exact, "o-", ms=3, label="LP recovers")
+        ax.plot(g.m, g.p_disjunct, "s--", ms=3, label="K-disjunct")
+        ax.plot(g.m, g.p_patterns, "^:", ms=3, label="Lemma 2 holds")
+        ax.plot(grid, 1 - union_bound(grid, n, k), "k-", lw=1, label="1 - bound (paper)")
+        ax.plot(grid, 1 - union_bound(grid, n, k + 1), color="0.5", lw=1,
+                label="1 - bound (K+1)")
+        ax.set(title=f"K = {k}", xlabel="samples m", ylim=(-0.03, 1.03))
+    np.atleast_1d(axes)[0].set_ylabel("probability")
+    np.atleast_1d(axes)[-1].legend(fontsize=8)
+    return axes
