@@ -28,7 +28,8 @@ from sklearn.model_selection import StratifiedKFold
 from .data import load_dataset
 
 __all__ = ["cross_validate", "complexity", "cache_dir", "params_key", "summarize",
-           "RipperClassifier", "paper1_baselines", "compare_to_paper", "agreement"]
+           "RipperClassifier", "paper1_baselines", "compare_to_paper", "agreement",
+           "side_by_side", "plot_comparison"]
 
 
 def cache_dir() -> Path:
@@ -325,3 +326,41 @@ def agreement(comparison: pd.DataFrame, methods, *, mean_tol: float = 0.01,
                      "worst_dataset": worst.dataset, "worst_gap": worst["diff"],
                      "worst_ok": bool(max_ok), "holds": bool(mean_ok and max_ok)})
     return pd.DataFrame(rows)
+
+
+def side_by_side(comparison: pd.DataFrame, methods, digits: int = 3) -> pd.DataFrame:
+    """A printable table: one row per dataset, per method ``ours ± se (paper)``; ``(-)`` where
+    the paper has no number for the cell."""
+    def cell(row):
+        if pd.isna(row.ours):
+            return "" if pd.isna(row.paper) else f"paper {row.paper:.{digits}f}"
+        se = f" ± {row.ours_se:.{digits}f}" if "ours_se" in row and pd.notna(row.ours_se) else ""
+        paper = "(-)" if pd.isna(row.paper) else f"({row.paper:.{digits}f})"
+        return f"{row.ours:.{digits}f}{se} {paper}"
+    sub = comparison[comparison.method.isin(methods)].copy()
+    sub["cell"] = sub.apply(cell, axis=1)
+    table = sub.pivot(index="dataset", columns="method", values="cell")
+    return table[[m for m in methods if m in table.columns]].fillna("")
+
+
+def plot_comparison(comparison: pd.DataFrame, methods, ncols: int = 4, value: str = "test error"):
+    """One panel per dataset: our mean (± standard error) beside the paper's number for
+    every method; methods without a paper number show ours only."""
+    import matplotlib.pyplot as plt
+
+    datasets = sorted(comparison.dataset.unique())
+    nrows = int(np.ceil(len(datasets) / ncols))
+    fig, axes = plt.subplots(nrows, ncols, figsize=(3.3 * ncols, 2.8 * nrows), squeeze=False)
+    x = np.arange(len(methods))
+    for ax, ds in zip(axes.ravel(), datasets):
+        sub = comparison[comparison.dataset == ds].set_index("method").reindex(methods)
+        ax.errorbar(x - 0.12, sub.ours, yerr=sub.get("ours_se"), fmt="o", ms=4, label="ours")
+        ax.plot(x + 0.12, sub.paper, "s", ms=4, color="0.45", label="paper")
+        ax.set_xticks(x, methods, rotation=60, fontsize=7)
+        ax.set_title(ds, fontsize=9)
+    for ax in axes.ravel()[len(datasets):]:
+        ax.set_visible(False)
+    axes[0, 0].set_ylabel(value)
+    axes[0, 0].legend(fontsize=7)
+    fig.tight_layout()
+    return fig
