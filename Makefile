@@ -33,7 +33,7 @@ quick: setup
 	$(PY) -m rulelab.pipeline --mode quick --jobs $(JOBS)
 
 test: setup
-	RULELAB_QUICK=1 $(PY) -m pytest -n $(JOBS) --nbval-lax --dist loadfile tests notebooks
+	RULELAB_QUICK=1 RULELAB_HEADLESS=1 $(PY) -m pytest -n $(JOBS) --nbval-lax --dist loadfile tests notebooks
 
 unit: setup
 	$(PY) -m pytest -n $(JOBS) tests

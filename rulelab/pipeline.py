@@ -14,6 +14,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
+import os
 import shutil
 import sys
 import time
@@ -38,6 +39,8 @@ def run(mode: str = "full", jobs: int = 2, only: list[str] | None = None,
     import papermill as pm
 
     quick = mode == "quick"
+    # Kernels inherit the environment: interactive widgets fall back to static tables.
+    os.environ["RULELAB_HEADLESS"] = "1"
     out_dir = ROOT / "runs" / mode
     out_dir.mkdir(parents=True, exist_ok=True)
     started, t0 = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"), time.time()
