@@ -20,7 +20,7 @@ import sys
 import time
 from pathlib import Path
 
-from .report import ROOT, results_dir, write_report
+from .report import ROOT, results_dir, update_readme, write_report
 
 NOTEBOOKS = ROOT / "notebooks"
 
@@ -66,6 +66,7 @@ def run(mode: str = "full", jobs: int = 2, only: list[str] | None = None,
     run_log = results_dir() / "run_log.json"
     run_log.write_text(json.dumps(record, indent=2))
     report = write_report(run_log=run_log)
+    update_readme()
     failed = sum(entry["status"] != "ok" for entry in log)
     print(f"[rulelab] {len(log) - failed}/{len(log)} notebooks ran; report: {report.relative_to(ROOT)}")
     return failed

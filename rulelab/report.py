@@ -17,7 +17,7 @@ from .plotting import figures_dir
 ROOT = Path(__file__).resolve().parent.parent
 VERDICTS = ("holds", "does not hold", "not testable")
 
-__all__ = ["record_claims", "results_dir", "write_report", "VERDICTS"]
+__all__ = ["record_claims", "results_dir", "write_report", "update_readme", "VERDICTS"]
 
 
 def results_dir() -> Path:
@@ -77,3 +77,31 @@ def write_report(path: Path | None = None, run_log: Path | None = None) -> Path:
         parts.append("")
     path.write_text("\n".join(parts))
     return path
+
+
+_START, _END = "<!-- results:start -->", "<!-- results:end -->"
+
+
+def update_readme(readme: Path | None = None) -> bool:
+    """Refresh the README's results section (between the ``results`` markers) from the
+    recorded claims, so the README never states a verdict the last run did not produce.
+
+    Returns True when the README changed.
+    """
+    readme = readme or ROOT / "README.md"
+    text = readme.read_text()
+    if _START not in text or _END not in text:
+        return False
+    claims = sorted(results_dir().glob("claims_*.csv"))
+    if claims:
+        table = pd.concat([pd.read_csv(p) for p in claims], ignore_index=True)
+        summary = (table.groupby("notebook")["verdict"].value_counts().unstack(fill_value=0)
+                   .reindex(columns=list(VERDICTS), fill_value=0).reset_index())
+        body = ("Claims tested by the last run, per notebook (details and evidence in "
+                "`REPORT.md`):\n\n" + _markdown_table(summary))
+    else:
+        body = "No run has recorded its claims yet: run `make reproduce`."
+    new = text[: text.index(_START) + len(_START)] + "\n" + body + "\n" + text[text.index(_END):]
+    if new != text:
+        readme.write_text(new)
+    return new != text

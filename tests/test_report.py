@@ -1,0 +1,34 @@
+"""Claims recorded by the notebooks end up in REPORT.md and the README's results section."""
+
+from __future__ import annotations
+
+import pytest
+
+from rulelab import report
+
+
+@pytest.fixture
+def isolated(tmp_path, monkeypatch):
+    monkeypatch.setattr(report, "results_dir", lambda: tmp_path)
+    return tmp_path
+
+
+def test_claims_flow_into_the_report_and_the_readme(isolated):
+    report.record_claims("99_demo", [
+        {"claim": "A beats B", "verdict": "holds", "evidence": "0.10 < 0.20"},
+        {"claim": "C is fast", "verdict": "not testable", "evidence": "no timing in the paper"},
+    ])
+    text = report.write_report(path=isolated / "REPORT.md", run_log=isolated / "none.json").read_text()
+    assert "1 holds, 0 does not hold, 1 not testable." in text
+    assert "| 99_demo | A beats B | holds | 0.10 < 0.20 |" in text
+    readme = isolated / "README.md"
+    readme.write_text("intro\n<!-- results:start -->\nold\n<!-- results:end -->\nrest\n")
+    assert report.update_readme(readme)
+    body = readme.read_text()
+    assert "| 99_demo | 1 | 0 | 1 |" in body and "old" not in body and body.endswith("rest\n")
+    assert not report.update_readme(readme)  # a second refresh changes nothing
+
+
+def test_unknown_verdicts_are_refused(isolated):
+    with pytest.raises(ValueError, match="verdicts must be one of"):
+        report.record_claims("99_demo", [{"claim": "x", "verdict": "maybe", "evidence": ""}])
