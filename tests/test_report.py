@@ -22,10 +22,10 @@ def test_claims_flow_into_the_report_and_the_readme(isolated):
     assert "1 holds, 0 does not hold, 1 not testable." in text
     assert "| 99_demo | A beats B | holds | 0.10 < 0.20 |" in text
     readme = isolated / "README.md"
-    readme.write_text("intro\n<!-- results:start -->\nold\n<!-- results:end -->\nrest\n")
+    readme.write_text("intro\n<!-- results:start -->\nstale text\n<!-- results:end -->\nrest\n")
     assert report.update_readme(readme)
     body = readme.read_text()
-    assert "| 99_demo | 1 | 0 | 1 |" in body and "old" not in body and body.endswith("rest\n")
+    assert "| 99_demo | 1 | 0 | 1 |" in body and "stale text" not in body and body.endswith("rest\n")
     assert not report.update_readme(readme)  # a second refresh changes nothing
 
 
