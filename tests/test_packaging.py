@@ -44,3 +44,13 @@ def test_every_module_in_the_readme_map_exists():
     readme = (ROOT / "README.md").read_text()
     for module in re.findall(r"`rulelab/([a-z_]+)(?:\.py|/)`", readme):
         assert (ROOT / "rulelab" / f"{module}.py").exists() or (ROOT / "rulelab" / module).is_dir(), module
+
+
+def test_environment_yml_lists_the_bench_extra_as_its_optional_block():
+    """The optional peers (pip's ``rulelab[bench]``) appear in environment.yml as a commented
+    block with the same packages and bounds, so a conda user can uncomment them."""
+    bench = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
+        "optional-dependencies"]["bench"]
+    commented = re.findall(r"^\s+# - (\S+)\s*$", (ROOT / "environment.yml").read_text(), re.M)
+    assert {_name(s): s.replace(" ", "") for s in commented} == \
+        {_name(s): s.replace(" ", "") for s in bench}

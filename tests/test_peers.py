@@ -1,0 +1,143 @@
+"""The benchmark's peer adapters: raw frames in, the peers' rules out, their sizes counted."""
+
+from __future__ import annotations
+
+import importlib.util
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.base import clone
+
+from rulelab import peers
+from rulelab.peers import (BoostedStumpsPeer, BRCGClassifier, RipperRules, RuleFitPeer,
+                           SkopeRulesPeer, TreePeer, benchmark_summary, benchmark_table,
+                           moonshot, pareto_mask, peer_learners, winners)
+
+
+def _planted(n: int = 300, seed: int = 0) -> tuple[pd.DataFrame, np.ndarray]:
+    """y = (a > 0.6 AND b <= 0.3): one planted conjunction over three uniform features."""
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame(rng.random((n, 3)), columns=["a", "b", "c"])
+    return X, ((X["a"] > 0.6) & (X["b"] <= 0.3)).to_numpy().astype(int)
+
+
+def _needs(module):
+    return pytest.mark.skipif(importlib.util.find_spec(module) is None,
+                              reason=f"{module} is not installed (rulelab[bench])")
+
+
+@_needs("aix360")
+def test_brcg_recovers_a_planted_conjunction_and_counts_it_as_one_rule_of_two_terms():
+    X, y = _planted(300)
+    model = BRCGClassifier(iter_max=5, time_max=20, n_thresholds=9).fit(X, y)
+    assert model.complexity_() == (1.0, 2.0)
+    assert np.mean(model.predict(X) != y) < 0.03
+    (rule,) = model.rules()
+    assert rule.startswith("a > ") and " AND b <= " in rule
+
+
+def test_cart_peer_counts_leaves_as_rules_and_path_conditions_as_terms():
+    rng = np.random.default_rng(1)
+    X = pd.DataFrame(rng.random((400, 3)), columns=["u", "v", "w"])
+    y = ((X["u"] > 0.5) & (X["v"] > 0.3) | (X["w"] > 0.8)).astype(int)
+    model = TreePeer(max_depth=3, random_state=0).fit(X, y)
+    tree = model.model_
+    # Brute force: one sample per leaf, its decision path minus the leaf is the rule.
+    Xp = model.pipeline_[:-1].transform(X)
+    leaves, first = np.unique(tree.apply(Xp), return_index=True)
+    terms = sum(tree.decision_path(Xp.iloc[[i]]).nnz - 1 for i in first)
+    assert model.complexity_() == (float(len(leaves)), float(terms))
+    assert len(leaves) == tree.get_n_leaves() > 2
+
+
+def test_adapters_impute_and_one_hot_raw_frames_and_keep_the_label_values():
+    X, y = _planted(200)
+    X = X.assign(group=pd.Series(np.where(X["c"] > 0.5, "m", "f"), dtype="str"))
+    X.loc[::17, "a"] = np.nan
+    labels = np.where(y == 1, "sick", "healthy")
+    for model in (TreePeer(max_depth=3, random_state=0), peers.ForestPeer(n_estimators=10,
+                                                                          random_state=0),
+                  peers.SVMPeer()):
+        pred = model.fit(X, labels).predict(X)
+        assert set(pred) <= {"sick", "healthy"}
+        assert np.mean(pred != labels) < 0.2
+
+
+@_needs("imodels")
+def test_skope_rules_predict_positive_exactly_where_one_of_its_printed_rules_fires():
+    X, y = _planted(400)
+    model = SkopeRulesPeer(random_state=0).fit(X, y)
+    fired = np.zeros(len(X), dtype=bool)
+    for rule in model.model_.rules_:
+        fired |= X.eval(str(rule.rule).replace(" and ", " & ")).to_numpy()
+    assert model.rule_class_ == 1  # the planted positives are the minority
+    np.testing.assert_array_equal(model.predict(X), fired.astype(int))
+    n_rules, n_terms = model.complexity_()
+    assert n_rules == len(model.model_.rules_) and n_rules <= n_terms <= 3 * n_rules
+
+
+@_needs("imodels")
+def test_rulefit_and_boosted_stumps_count_only_what_they_use():
+    X, y = _planted(150)
+    rulefit = RuleFitPeer(max_rules=5, n_estimators=5, random_state=0).fit(X, y)
+    table = rulefit.model_._get_rules()
+    assert rulefit.complexity_()[0] == (table["coef"] != 0).sum()
+    boosted = BoostedStumpsPeer(n_estimators=6, random_state=0).fit(X, y)
+    n_rules, n_terms = boosted.complexity_()
+    assert n_rules == n_terms <= 6  # a stump is one condition
+
+
+@_needs("wittgenstein")
+def test_ripper_counts_its_ruleset():
+    X, y = _planted(300)
+    model = RipperRules(random_state=0).fit(X, y)
+    rules = model.model_.ruleset_.rules
+    assert model.complexity_() == (len(rules), sum(len(r.conds) for r in rules))
+    assert np.mean(model.predict(X) != y) < 0.1
+
+
+def test_adapters_are_scikit_learn_estimators_and_reject_a_one_class_target():
+    model = BRCGClassifier(time_max=7, solver="HIGHS")
+    assert clone(model).get_params() == model.get_params()
+    X, _ = _planted(50)
+    with pytest.raises(ValueError, match="1 classes"):
+        TreePeer().fit(X, np.zeros(50))
+
+
+def test_a_missing_peer_package_is_skipped_with_a_note(monkeypatch):
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "aix360" else real(name, *a))
+    methods, skipped = peer_learners()
+    assert "BRCG" not in methods and "pip install rulelab[bench]" in skipped["BRCG"]
+    assert {"CART-d3", "RF", "SVM"} <= set(methods)
+
+
+def test_pareto_mask_keeps_exactly_the_undominated_points():
+    error = np.array([0.10, 0.20, 0.15, 0.10, 0.30])
+    size = np.array([10, 2, 5, 12, 2])
+    np.testing.assert_array_equal(pareto_mask(error, size), [True, True, True, False, False])
+
+
+def _results(rows):
+    return pd.DataFrame(rows, columns=["dataset", "method", "fold", "error", "train_error",
+                                       "n_rules", "n_terms", "fit_time"])
+
+
+def test_summary_ranks_per_dataset_and_moonshot_reads_error_rules_and_speed():
+    rows = []
+    for d, (e_bcd, e_brcg, e_rf) in {"d1": (0.1, 0.2, 0.05), "d2": (0.3, 0.2, 0.1)}.items():
+        for f in range(2):
+            rows += [(d, "BCD", f, e_bcd, 0, 2, 4, 1.0), (d, "BRCG", f, e_brcg, 0, 3, 9, 10.0),
+                     (d, "RF", f, e_rf, 0, np.nan, np.nan, 2.0)]
+    rows.append(("d3", "BCD", 0, 0.5, 0, 1, 1, 1.0))  # d3 is incomplete: left out of ranks
+    table = benchmark_table(_results(rows))
+    summary = benchmark_summary(table).set_index("method")
+    assert summary.loc["RF", "mean_rank"] == 1 and summary.loc["BCD", "mean_rank"] == 2.5
+    assert summary.loc["BCD", "datasets"] == 2 and summary.loc["BCD", "total_time"] == 4
+    goal = moonshot(summary.reset_index())
+    assert goal["error_ok"] and goal["rules_ok"] and goal["speedup"] == 10
+    assert goal["verdict"] == "holds"
+    wins = winners(table).set_index("dataset")["winner"]
+    assert wins.to_dict() == {"d1": "rulelab", "d2": "peer"}
