@@ -141,3 +141,12 @@ def test_summary_ranks_per_dataset_and_moonshot_reads_error_rules_and_speed():
     assert goal["verdict"] == "holds"
     wins = winners(table).set_index("dataset")["winner"]
     assert wins.to_dict() == {"d1": "rulelab", "d2": "peer"}
+
+
+def test_the_rules_first_hybrid_is_shown_but_not_counted_as_a_rule_learner():
+    rows = [("d1", m, 0, e, 0, 1, 1, 1.0) for m, e in
+            [("GreedyRule", 0.05), ("BCD", 0.2), ("BRCG", 0.1)]]
+    table = benchmark_table(_results(rows))
+    assert table.set_index("method").loc["GreedyRule", "family"] == "rulelab-hybrid"
+    assert winners(table).iloc[0][["best_rulelab", "winner"]].tolist() == ["BCD", "peer"]
+    assert moonshot(benchmark_summary(table))["ours"] == "BCD"
