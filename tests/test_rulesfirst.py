@@ -197,3 +197,19 @@ def test_text_cleaning_drops_links_and_special_characters_then_stems():
     assert clean_text("Soooo DISAPPOINTED!!! http://t.co/abc #fail") == "soooo disappointed fail"
     assert stem_tokens("Dustin Johnson dealt with another major disappointment") == [
         "dustin", "johnson", "dealt", "with", "anoth", "major", "disappoint"]
+
+
+def test_score_selection_takes_the_top_candidates_by_sqrt_m_times_purity():
+    rng = np.random.default_rng(1)
+    X = (rng.random((400, 15)) < 0.2).astype(float)
+    y = rng.integers(0, 2, 400)
+    model = GreedyRuleClassifier(selection="score", eval_fraction=0, min_purity=0.5,
+                                 max_rules=3).fit(X, y)
+    cand = select_candidates(coverage_matrix(X), y, [0, 1], min_support=[1, 1],
+                             min_purity=[0.5, 0.5], threshold=[None, None])
+    top, seen = [], set()
+    for j in cand.feature.tolist():
+        if j not in seen and len(top) < 3:
+            top.append(j)
+            seen.add(j)
+    assert model.rules_.features == top
