@@ -251,3 +251,18 @@ def test_passes_sklearn_check_estimator():
     from sklearn.utils.estimator_checks import check_estimator
 
     check_estimator(TwoLevelRules(max_clauses=2, max_iter=3))
+
+
+def test_theta_search_tunes_on_a_subsample_and_refits_on_all_samples():
+    from rulelab.evaluate import complexity
+    from rulelab.twolevel.search import ThetaSearchCV
+
+    rng = np.random.default_rng(2)
+    X = pd.DataFrame(rng.normal(size=(300, 3)), columns=["a", "b", "c"])
+    y = ((X.a > 0) & (X.b > 0) | (X.c > 1)).astype(int)
+    search = ThetaSearchCV(TwoLevelRules(max_clauses=3), {"theta": [0.5, 50.0]}, cv=2,
+                           max_samples=100).fit(X, y)
+    assert search.cv_results_["split0_test_score"].size == 2
+    assert search.best_params_ == {"theta": 0.5}          # theta = 50 leaves an empty rule
+    assert complexity(search) == search.best_estimator_.complexity_()
+    assert (search.predict(X) == search.best_estimator_.predict(X)).all()
