@@ -119,17 +119,22 @@ def claims(results: pd.DataFrame) -> pd.DataFrame:
         data = list(data if data is not None else sets)
         return int((err.loc[data, a] < err.loc[data, b]).sum()), len(data)
 
+    def ties(a, b):
+        return int(np.isclose(err[a], err[b]).sum())
+
     # 1. two-level beats one-level on almost all datasets ("almost all": at least 80%).
     w_b, n = wins("BCD", "OCRL")
     w_a, _ = wins("AM", "OCRL")
     add("ocrl", "BCD and AM each beat OCRL on at least 80% of the datasets",
         bool(w_b >= 0.8 * n and w_a >= 0.8 * n),
-        f"lower error than OCRL: BCD on {w_b}/{n}, AM on {w_a}/{n} datasets")
+        f"lower error than OCRL: BCD on {w_b}/{n}, AM on {w_a}/{n} datasets (equal error: "
+        f"BCD on {ties('BCD', 'OCRL')}, AM on {ties('AM', 'OCRL')})")
     # 2. BCD and AM generally beat SC (a majority of datasets each).
     w_b, n = wins("BCD", "SC")
     w_a, _ = wins("AM", "SC")
     add("sc", "BCD and AM each beat SC on more than half of the datasets", bool(w_b > n / 2 and w_a > n / 2),
-        f"lower error than SC: BCD on {w_b}/{n}, AM on {w_a}/{n} datasets")
+        f"lower error than SC: BCD on {w_b}/{n}, AM on {w_a}/{n} datasets (equal error: "
+        f"BCD on {ties('BCD', 'SC')}, AM on {ties('AM', 'SC')})")
     add("dlist", "-", None,
         "DList (IBM SPSS) has no open equivalent and its numbers were lost")
     add("c50", "-", None,
