@@ -38,3 +38,7 @@ __all__ += ["TwoLevelRules"]
 from .screening import screen
 
 __all__ += ["screen"]
+
+from .grab import CBMClassifier, CellBinarizer, count_itemsets, expand, wfim
+
+__all__ += ["CBMClassifier", "CellBinarizer", "wfim", "count_itemsets", "expand"]

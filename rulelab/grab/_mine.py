@@ -1,0 +1,619 @@
+"""Compiled depth-first itemset enumeration (the inner loops of WFIM, counting and expansion).
+
+One kernel serves every use: a backtracking search over itemsets in which a node p is
+extended only by items larger than its last one (each itemset is met exactly once), and
+its children's occurrence lists are built by *occurrence delivery* (LCM, Uno et al. 2004):
+one sweep over the transactions that contain p hands each transaction to every item it
+holds after p's last item. A node costs O(sum of |t| over T(p)), the bound of the paper's
+Section 3.2.
+
+Each transaction carries two non-negative weights, ``wpos`` and ``wneg``: the positive and
+negative parts of its importance alpha (identical transactions are merged beforehand, so
+both can be non-zero). For an itemset p, ``P(p) = sum of wpos over T(p)`` and
+``N(p) = sum of wneg over T(p)``; its weighted frequency is ``P(p) - N(p)``. ``P`` and ``N`` are
+anti-monotone, which gives the two-stage strategy of Section 3.3 in one traversal:
+
+- mode 0 (WFIM for alpha): a node is expanded while ``P(p) > theta`` (stage 1, only the
+  positive transactions count) and output when ``P(p) - N(p) > theta`` (stage 2, the negative
+  transactions are added back);
+- mode 1 (the two WFIM problems of Theorem 1 at once, for alpha and -alpha): expanded while
+  ``P(p) > theta`` or ``N(p) > theta``, output when ``|P(p) - N(p)| > theta``;
+- mode 2 (naive exhaustive search, the baseline of Section 5.1): every itemset that occurs
+  is visited and its weighted frequency computed; output when ``|P(p) - N(p)| > theta``.
+
+Counting ("how many itemsets occur at least once") is mode 0 with unit weights and
+``theta = 0.5`` without storing the output.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+# status codes returned by the kernel
+COMPLETE = 0
+CAPPED = 1       # stopped after max_out outputs (Section 4, "incomplete termination")
+
+
+@njit(cache=True, nogil=True)
+def _grow_i32(a, need):
+    if need <= a.shape[0]:
+        return a
+    b = np.empty(max(need, 2 * a.shape[0]), dtype=a.dtype)
+    b[: a.shape[0]] = a
+    return b
+
+
+@njit(cache=True, nogil=True)
+def _grow_i64(a, need):
+    if need <= a.shape[0]:
+        return a
+    b = np.zeros(max(need, 2 * a.shape[0]), dtype=a.dtype)
+    b[: a.shape[0]] = a
+    return b
+
+
+@njit(cache=True, nogil=True)
+def _grow_f64(a, need):
+    if need <= a.shape[0]:
+        return a
+    b = np.empty(max(need, 2 * a.shape[0]), dtype=a.dtype)
+    b[: a.shape[0]] = a
+    return b
+
+
+@njit(cache=True, nogil=True)
+def _grow_u64(a, need):
+    if need <= a.shape[0]:
+        return a
+    b = np.empty(max(need, 2 * a.shape[0]), dtype=a.dtype)
+    b[: a.shape[0]] = a
+    return b
+
+
+@njit(cache=True, nogil=True)
+def mine(indptr, indices, wpos, wneg, n_items, theta, max_size, mode, max_out, store,
+         codes, store_occ):
+    """Enumerate the itemsets of size <= max_size that pass the test of ``mode``.
+
+    Parameters
+    ----------
+    indptr, indices : CSR of the transactions (items sorted ascending in each row).
+    wpos, wneg : float64 per transaction, both >= 0.
+    n_items : number of distinct items (ids 0 .. n_items - 1).
+    theta : threshold.
+    max_size : largest itemset size (>= 0).
+    mode : 0 = wfrq > theta (stage-1 pruning on wpos), 1 = |wfrq| > theta, 2 = no pruning.
+    max_out : stop after this many outputs (<= 0: no cap).
+    store : keep the output itemsets (False: only count them).
+    codes : uint64 per item, XOR-ed into a 64-bit key per itemset (Zobrist hashing), so the
+        caller can recognise itemsets it already has without building tuples.
+    store_occ : also keep each output's occurrence list (transaction ids), for expansion.
+
+    Returns
+    -------
+    n_out, status, item_ptr, items, values, pos, keys, occ_ptr, occ
+    """
+    m = indptr.shape[0] - 1
+    nnz = indices.shape[0]
+    # the longest transaction bounds the size of any itemset that occurs
+    longest = 0
+    for t in range(m):
+        ln = indptr[t + 1] - indptr[t]
+        if ln > longest:
+            longest = ln
+    depth_cap = min(max_size, longest)
+    L = max(depth_cap, 1)
+
+    cnt = np.zeros((L, n_items), dtype=np.int64)
+    start = np.zeros((L, n_items), dtype=np.int64)
+    sp = np.zeros((L, n_items), dtype=np.float64)
+    sn = np.zeros((L, n_items), dtype=np.float64)
+    ch = np.empty((L, n_items), dtype=np.int32)
+    nch = np.zeros(L, dtype=np.int64)
+    chpos = np.zeros(L, dtype=np.int64)
+    opened = np.zeros((L, n_items), dtype=np.bool_)
+    delivered = np.zeros((L, n_items), dtype=np.bool_)
+    # occbuf[d] holds the occurrence lists of the children of the node at depth d
+    occbuf = np.empty((L, max(nnz, 1)), dtype=np.int32)
+    occ_lo = np.zeros(L + 1, dtype=np.int64)
+    occ_len = np.zeros(L + 1, dtype=np.int64)
+    cur = np.empty(L + 1, dtype=np.int32)
+    key = np.zeros(L + 1, dtype=np.uint64)
+
+    cap0 = 1024 if max_out <= 0 else min(max_out, 1 << 16) + 1
+    item_ptr = np.zeros(cap0 + 1, dtype=np.int64)
+    items = np.empty(cap0 * 2, dtype=np.int32)
+    values = np.empty(cap0, dtype=np.float64)
+    posv = np.empty(cap0, dtype=np.float64)
+    keys = np.empty(cap0, dtype=np.uint64)
+    occ_ptr = np.zeros(cap0 + 1 if store_occ else 1, dtype=np.int64)
+    occ = np.empty(1024 if store_occ else 1, dtype=np.int32)
+    n_out = 0
+
+    # --- the root: the empty itemset, i.e. the constant feature T (the bias) ---
+    P = 0.0
+    N = 0.0
+    for t in range(m):
+        P += wpos[t]
+        N += wneg[t]
+    v = P - N
+    ok = v > theta if mode == 0 else abs(v) > theta
+    if ok:
+        if store:
+            values[0] = v
+            posv[0] = P
+            keys[0] = np.uint64(0)
+            if store_occ:
+                occ = _grow_i32(occ, m)
+                for t in range(m):
+                    occ[t] = t
+                occ_ptr[1] = m
+        n_out = 1
+        if max_out > 0 and n_out >= max_out:
+            return n_out, CAPPED, item_ptr, items, values, posv, keys, occ_ptr, occ
+    root_open = P > theta or (mode == 1 and N > theta) or mode == 2
+    if depth_cap == 0 or not (root_open or store_occ):
+        return n_out, COMPLETE, item_ptr, items, values, posv, keys, occ_ptr, occ
+
+    depth = 0
+    cur[0] = -1
+    while True:
+        # ---------- children of the node at `depth`: one sweep over its occurrences ----------
+        tail = cur[depth]
+        lo = occ_lo[depth]
+        ln = m if depth == 0 else occ_len[depth]
+        k_ch = 0
+        for q in range(ln):
+            t = q if depth == 0 else occbuf[depth - 1, lo + q]
+            a = wpos[t]
+            b = wneg[t]
+            # items are sorted: walk back from the end while they exceed the tail
+            e = indptr[t + 1] - 1
+            s0 = indptr[t]
+            while e >= s0:
+                j = indices[e]
+                if j <= tail:
+                    break
+                if cnt[depth, j] == 0:
+                    ch[depth, k_ch] = j
+                    k_ch += 1
+                    sp[depth, j] = 0.0
+                    sn[depth, j] = 0.0
+                cnt[depth, j] += 1
+                sp[depth, j] += a
+                sn[depth, j] += b
+                e -= 1
+        nch[depth] = k_ch
+        chpos[depth] = 0
+        # stage 1: a child is opened only while P (or N, in mode 1) exceeds theta
+        can_open = depth + 1 < depth_cap
+        any_deliver = False
+        off = 0
+        for c in range(k_ch):
+            j = ch[depth, c]
+            op = can_open and (sp[depth, j] > theta or (mode == 1 and sn[depth, j] > theta)
+                                  or mode == 2)
+            opened[depth, j] = op
+            dl = op or store_occ
+            delivered[depth, j] = dl
+            if dl:
+                any_deliver = True
+                start[depth, j] = off
+                off += cnt[depth, j]
+        if any_deliver:
+            for q in range(ln):
+                t = q if depth == 0 else occbuf[depth - 1, lo + q]
+                e = indptr[t + 1] - 1
+                s0 = indptr[t]
+                while e >= s0:
+                    j = indices[e]
+                    if j <= tail:
+                        break
+                    if delivered[depth, j]:
+                        occbuf[depth, start[depth, j]] = t
+                        start[depth, j] += 1
+                    e -= 1
+            for c in range(k_ch):
+                j = ch[depth, c]
+                if delivered[depth, j]:
+                    start[depth, j] -= cnt[depth, j]
+
+        # ---------- walk the children; descend into the next one that is opened ----------
+        descended = False
+        while not descended:
+            if chpos[depth] >= nch[depth]:
+                for c in range(nch[depth]):
+                    cnt[depth, ch[depth, c]] = 0
+                depth -= 1
+                if depth < 0:
+                    return n_out, COMPLETE, item_ptr, items, values, posv, keys, occ_ptr, occ
+                continue
+            j = ch[depth, chpos[depth]]
+            chpos[depth] += 1
+            P = sp[depth, j]
+            N = sn[depth, j]
+            v = P - N
+            ok = v > theta if mode == 0 else abs(v) > theta
+            if ok:
+                if store:
+                    size = depth + 1
+                    if n_out + 1 >= values.shape[0]:
+                        values = _grow_f64(values, n_out + 2)
+                        posv = _grow_f64(posv, n_out + 2)
+                        keys = _grow_u64(keys, n_out + 2)
+                        item_ptr = _grow_i64(item_ptr, values.shape[0] + 1)
+                        if store_occ:
+                            occ_ptr = _grow_i64(occ_ptr, values.shape[0] + 1)
+                    base = item_ptr[n_out]
+                    items = _grow_i32(items, base + size)
+                    for r in range(depth):
+                        items[base + r] = cur[r + 1]
+                    items[base + depth] = j
+                    item_ptr[n_out + 1] = base + size
+                    values[n_out] = v
+                    posv[n_out] = P
+                    keys[n_out] = key[depth] ^ codes[j]
+                    if store_occ:
+                        ob = occ_ptr[n_out]
+                        c_j = cnt[depth, j]
+                        occ = _grow_i32(occ, ob + c_j)
+                        s_j = start[depth, j]
+                        for r in range(c_j):
+                            occ[ob + r] = occbuf[depth, s_j + r]
+                        occ_ptr[n_out + 1] = ob + c_j
+                n_out += 1
+                if max_out > 0 and n_out >= max_out:
+                    return n_out, CAPPED, item_ptr, items, values, posv, keys, occ_ptr, occ
+            if opened[depth, j]:
+                cur[depth + 1] = j
+                key[depth + 1] = key[depth] ^ codes[j]
+                occ_lo[depth + 1] = start[depth, j]
+                occ_len[depth + 1] = cnt[depth, j]
+                depth += 1
+                descended = True
+
+
+@njit(cache=True, nogil=True)
+def mine_reduced(indptr, indices, wpos, wneg, n_items, theta, max_size, mode, max_out, store,
+                 codes):
+    """The same search as :func:`mine` (no occurrence lists), with database reduction.
+
+    Every opened node gets its own *conditional database* (LCM's database reduction):
+    the transactions that contain it, cut to the items after its last item that are still
+    alive (P > theta, or N > theta in mode 1, in the parent's database; an item that fails
+    there fails in every descendant), with identical transactions merged (their P and N
+    parts add up) and empty ones dropped. Deep in the tree these databases collapse to a few
+    short transactions, which is where a plain occurrence-list search spends its time.
+    Returns n_out, status, item_ptr, items, values, pos, keys.
+    """
+    m0 = indptr.shape[0] - 1
+    nnz0 = indices.shape[0]
+    longest = 0
+    for t in range(m0):
+        ln = indptr[t + 1] - indptr[t]
+        if ln > longest:
+            longest = ln
+    depth_cap = min(max_size, longest)
+    L = max(depth_cap, 1) + 1
+    cap_t = max(m0, 1)
+    cap_i = max(nnz0, 1)
+    # the conditional database of the node at each depth
+    tp = np.zeros((L, cap_t + 1), dtype=np.int64)
+    ti = np.empty((L, cap_i), dtype=np.int32)
+    twp = np.empty((L, cap_t), dtype=np.float64)
+    twn = np.empty((L, cap_t), dtype=np.float64)
+    nt = np.zeros(L, dtype=np.int64)
+    # per depth: children statistics and their occurrence lists in that database
+    cnt = np.zeros((L, n_items), dtype=np.int64)
+    start = np.zeros((L, n_items), dtype=np.int64)
+    sp = np.zeros((L, n_items), dtype=np.float64)
+    sn = np.zeros((L, n_items), dtype=np.float64)
+    alive = np.zeros((L, n_items), dtype=np.bool_)
+    opened = np.zeros((L, n_items), dtype=np.bool_)
+    ch = np.empty((L, n_items), dtype=np.int32)
+    nch = np.zeros(L, dtype=np.int64)
+    chpos = np.zeros(L, dtype=np.int64)
+    occ_t = np.empty((L, cap_i), dtype=np.int64)   # transaction index
+    occ_p = np.empty((L, cap_i), dtype=np.int64)   # position of the child item in it
+    cur = np.empty(L + 1, dtype=np.int32)
+    key = np.zeros(L + 1, dtype=np.uint64)
+    # scratch for building a child database before merging
+    s_ptr = np.zeros(cap_t + 1, dtype=np.int64)
+    s_it = np.empty(cap_i, dtype=np.int32)
+    s_wp = np.empty(cap_t, dtype=np.float64)
+    s_wn = np.empty(cap_t, dtype=np.float64)
+    s_h = np.empty(cap_t, dtype=np.uint64)
+    nh = np.empty(cap_t, dtype=np.uint64)
+    table = np.empty(16, dtype=np.int64)
+
+    cap0 = 1024 if max_out <= 0 else min(max_out, 1 << 16) + 1
+    item_ptr = np.zeros(cap0 + 1, dtype=np.int64)
+    items = np.empty(cap0 * 2, dtype=np.int32)
+    values = np.empty(cap0, dtype=np.float64)
+    posv = np.empty(cap0, dtype=np.float64)
+    keys = np.empty(cap0, dtype=np.uint64)
+    n_out = 0
+
+    # root database = the input
+    for t in range(m0 + 1):
+        tp[0, t] = indptr[t]
+    for q in range(nnz0):
+        ti[0, q] = indices[q]
+    P = 0.0
+    N = 0.0
+    for t in range(m0):
+        twp[0, t] = wpos[t]
+        twn[0, t] = wneg[t]
+        P += wpos[t]
+        N += wneg[t]
+    nt[0] = m0
+    v = P - N
+    ok = v > theta if mode == 0 else abs(v) > theta
+    if ok:
+        if store:
+            values[0] = v
+            posv[0] = P
+            keys[0] = np.uint64(0)
+        n_out = 1
+        if max_out > 0 and n_out >= max_out:
+            return n_out, CAPPED, item_ptr, items, values, posv, keys
+    root_open = P > theta or (mode == 1 and N > theta) or mode == 2
+    if depth_cap == 0 or not root_open:
+        return n_out, COMPLETE, item_ptr, items, values, posv, keys
+
+    depth = 0
+    cur[0] = -1
+    while True:
+        # ---------- scan the database of the node at `depth` ----------
+        n_t = nt[depth]
+        k_ch = 0
+        for t in range(n_t):
+            a = twp[depth, t]
+            b = twn[depth, t]
+            for q in range(tp[depth, t], tp[depth, t + 1]):
+                j = ti[depth, q]
+                if cnt[depth, j] == 0:
+                    ch[depth, k_ch] = j
+                    k_ch += 1
+                    sp[depth, j] = 0.0
+                    sn[depth, j] = 0.0
+                cnt[depth, j] += 1
+                sp[depth, j] += a
+                sn[depth, j] += b
+        nch[depth] = k_ch
+        chpos[depth] = 0
+        can_open = depth + 1 < depth_cap
+        off = 0
+        any_open = False
+        for c in range(k_ch):
+            j = ch[depth, c]
+            al = sp[depth, j] > theta or (mode == 1 and sn[depth, j] > theta) or mode == 2
+            alive[depth, j] = al
+            op = can_open and al
+            opened[depth, j] = op
+            if op:
+                any_open = True
+                start[depth, j] = off
+                off += cnt[depth, j]
+        if any_open:
+            for t in range(n_t):
+                for q in range(tp[depth, t], tp[depth, t + 1]):
+                    j = ti[depth, q]
+                    if opened[depth, j]:
+                        s = start[depth, j]
+                        occ_t[depth, s] = t
+                        occ_p[depth, s] = q
+                        start[depth, j] = s + 1
+            for c in range(k_ch):
+                j = ch[depth, c]
+                if opened[depth, j]:
+                    start[depth, j] -= cnt[depth, j]
+
+        # ---------- walk the children; descend into the next one that is opened ----------
+        descended = False
+        while not descended:
+            if chpos[depth] >= nch[depth]:
+                for c in range(nch[depth]):
+                    cnt[depth, ch[depth, c]] = 0
+                depth -= 1
+                if depth < 0:
+                    return n_out, COMPLETE, item_ptr, items, values, posv, keys
+                continue
+            j = ch[depth, chpos[depth]]
+            chpos[depth] += 1
+            P = sp[depth, j]
+            N = sn[depth, j]
+            v = P - N
+            ok = v > theta if mode == 0 else abs(v) > theta
+            if ok:
+                if store:
+                    size = depth + 1
+                    if n_out + 1 >= values.shape[0]:
+                        values = _grow_f64(values, n_out + 2)
+                        posv = _grow_f64(posv, n_out + 2)
+                        keys = _grow_u64(keys, n_out + 2)
+                        item_ptr = _grow_i64(item_ptr, values.shape[0] + 1)
+                    base = item_ptr[n_out]
+                    items = _grow_i32(items, base + size)
+                    for r in range(depth):
+                        items[base + r] = cur[r + 1]
+                    items[base + depth] = j
+                    item_ptr[n_out + 1] = base + size
+                    values[n_out] = v
+                    posv[n_out] = P
+                    keys[n_out] = key[depth] ^ codes[j]
+                n_out += 1
+                if max_out > 0 and n_out >= max_out:
+                    return n_out, CAPPED, item_ptr, items, values, posv, keys
+            if not opened[depth, j]:
+                continue
+            # ---- build the conditional database of the child j ----
+            ns = 0
+            s_ptr[0] = 0
+            w_ = 0
+            for r in range(start[depth, j], start[depth, j] + cnt[depth, j]):
+                t = occ_t[depth, r]
+                h = np.uint64(0)
+                for q in range(occ_p[depth, r] + 1, tp[depth, t + 1]):
+                    i = ti[depth, q]
+                    if alive[depth, i]:
+                        s_it[w_] = i
+                        w_ += 1
+                        h += codes[i]
+                if w_ > s_ptr[ns]:            # empty transactions have no extensions
+                    s_wp[ns] = twp[depth, t]
+                    s_wn[ns] = twn[depth, t]
+                    s_h[ns] = h
+                    ns += 1
+                    s_ptr[ns] = w_
+            if ns == 0:
+                continue
+            d1 = depth + 1
+            n_new = 0
+            w_ = 0
+            tp[d1, 0] = 0
+            if d1 + 1 < depth_cap and ns > 1:
+                # the child's database will be scanned again below it: merge identical
+                # transactions first (open-addressing hash table on the 64-bit sums)
+                size_t = 1
+                while size_t < 2 * ns:
+                    size_t *= 2
+                if table.shape[0] < size_t:
+                    table = np.empty(size_t, dtype=np.int64)
+                mask = np.uint64(size_t - 1)
+                table[:size_t] = -1
+                for u in range(ns):
+                    a0 = s_ptr[u]
+                    a1 = s_ptr[u + 1]
+                    slot = s_h[u] & mask
+                    while True:
+                        g = table[slot]
+                        if g < 0:
+                            table[slot] = n_new
+                            for z in range(a0, a1):
+                                ti[d1, w_] = s_it[z]
+                                w_ += 1
+                            twp[d1, n_new] = s_wp[u]
+                            twn[d1, n_new] = s_wn[u]
+                            nh[n_new] = s_h[u]
+                            n_new += 1
+                            tp[d1, n_new] = w_
+                            break
+                        if nh[g] == s_h[u] and tp[d1, g + 1] - tp[d1, g] == a1 - a0:
+                            b0 = tp[d1, g]
+                            same = True
+                            for z in range(a1 - a0):
+                                if ti[d1, b0 + z] != s_it[a0 + z]:
+                                    same = False
+                                    break
+                            if same:
+                                twp[d1, g] += s_wp[u]
+                                twn[d1, g] += s_wn[u]
+                                break
+                        slot = (slot + np.uint64(1)) & mask
+            else:
+                # the child's children are leaves: one scan, merging would not pay
+                for u in range(ns):
+                    for z in range(s_ptr[u], s_ptr[u + 1]):
+                        ti[d1, w_] = s_it[z]
+                        w_ += 1
+                    twp[d1, n_new] = s_wp[u]
+                    twn[d1, n_new] = s_wn[u]
+                    n_new += 1
+                    tp[d1, n_new] = w_
+            nt[d1] = n_new
+            cur[d1] = j
+            key[d1] = key[depth] ^ codes[j]
+            depth = d1
+            descended = True
+
+
+@njit(cache=True, nogil=True)
+def reduce_db(indptr, indices, wpos, wneg, n_items, rank_items, theta, mode, merge, codes):
+    """Prepare a search: drop zero-weight rows and items that cannot pass, merge rows.
+
+    ``indices`` hold item *ranks* (0 = rarest), sorted in every row; ``rank_items[r]`` is
+    the column of rank r. Items with P <= theta (and N <= theta in mode 1) are dropped:
+    no itemset containing them can pass. Returns indptr, indices (new ids, sorted), wpos,
+    wneg and the column of each new id.
+    """
+    m = indptr.shape[0] - 1
+    P = np.zeros(n_items)
+    N = np.zeros(n_items)
+    occurs = np.zeros(n_items, dtype=np.bool_)
+    for t in range(m):
+        a = wpos[t]
+        b = wneg[t]
+        if a == 0.0 and b == 0.0 and mode != 2:
+            continue
+        for q in range(indptr[t], indptr[t + 1]):
+            r = indices[q]
+            P[r] += a
+            N[r] += b
+            occurs[r] = True
+    newid = np.full(n_items, -1, dtype=np.int64)
+    n_new = 0
+    for r in range(n_items):
+        if occurs[r] and (P[r] > theta or (mode == 1 and N[r] > theta) or mode == 2):
+            newid[r] = n_new
+            n_new += 1
+    cols = np.empty(n_new, dtype=np.int64)
+    for r in range(n_items):
+        if newid[r] >= 0:
+            cols[newid[r]] = rank_items[r]
+    out_ptr = np.zeros(m + 1, dtype=np.int64)
+    out_idx = np.empty(indices.shape[0], dtype=np.int32)
+    out_wp = np.empty(m)
+    out_wn = np.empty(m)
+    hsh = np.empty(m, dtype=np.uint64)
+    size_t = 1
+    while size_t < 2 * max(m, 1):
+        size_t *= 2
+    table = np.full(size_t if merge else 1, -1, dtype=np.int64)
+    mask = np.uint64(size_t - 1)
+    nt = 0
+    w_ = 0
+    for t in range(m):
+        a = wpos[t]
+        b = wneg[t]
+        if a == 0.0 and b == 0.0 and mode != 2:
+            continue
+        s0 = w_
+        h = np.uint64(0)
+        for q in range(indptr[t], indptr[t + 1]):
+            j = newid[indices[q]]
+            if j >= 0:
+                out_idx[w_] = j
+                w_ += 1
+                h += codes[j] * np.uint64(2654435761) + np.uint64(j)
+        if merge:
+            slot = h & mask
+            found = -1
+            while True:
+                g = table[slot]
+                if g < 0:
+                    table[slot] = nt
+                    break
+                if hsh[g] == h and out_ptr[g + 1] - out_ptr[g] == w_ - s0:
+                    same = True
+                    b0 = out_ptr[g]
+                    for z in range(w_ - s0):
+                        if out_idx[b0 + z] != out_idx[s0 + z]:
+                            same = False
+                            break
+                    if same:
+                        found = g
+                        break
+                slot = (slot + np.uint64(1)) & mask
+            if found >= 0:
+                out_wp[found] += a
+                out_wn[found] += b
+                w_ = s0
+                continue
+        hsh[nt] = h
+        out_wp[nt] = a
+        out_wn[nt] = b
+        nt += 1
+        out_ptr[nt] = w_
+    return out_ptr[: nt + 1], out_idx[:w_], out_wp[:nt], out_wn[:nt], cols

@@ -1,0 +1,135 @@
+"""The GRAB paper's comparison methods that work on conjunctions explicitly.
+
+- :class:`ExpansionLinear`  "Expansion + LIBLINEAR" (Section 5.1): every occurring
+  conjunction of size <= k becomes a column, then the same eq. (2) is solved by LIBLINEAR
+  (scikit-learn's ``liblinear`` solver) with no separate intercept: the empty conjunction
+  is a column like any other, so both solve exactly the same problem.
+- :class:`LRFIM`  "L1-regularised logistic regression on frequent itemsets" (Section 5.3):
+  plain frequent itemsets (support >= 1 % of the training rows, size <= 5) as features.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+import scipy.sparse as sp
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.exceptions import ConvergenceWarning
+from sklearn.linear_model import LogisticRegression
+from sklearn.svm import LinearSVC
+from sklearn.utils.validation import check_is_fitted
+
+from .._validation import check_frame, is_binary_frame
+from ._bits import columns, flatten, pack_columns
+from .binarize import CellBinarizer
+from .wfim import TransactionMatrix, expand, frequent_itemsets
+
+__all__ = ["ExpansionLinear", "LRFIM", "conjunction_matrix", "l1_linear"]
+
+
+def conjunction_matrix(B, itemsets) -> sp.csc_matrix:
+    """0/1 matrix with one column per conjunction (itemset of column indices) of B."""
+    db = TransactionMatrix(B)
+    ptr, items = flatten(itemsets)
+    col_ptr, rows = columns(pack_columns(db), db.n_rows, ptr, items)
+    return sp.csc_matrix((np.ones(rows.size), rows, col_ptr), shape=(db.n_rows, len(itemsets)))
+
+
+def l1_linear(loss: str, C: float, tol: float, fit_intercept: bool, max_iter: int = 1000):
+    """LIBLINEAR's L1-regularised solver for eq. (2) with the given loss."""
+    if loss == "logistic":
+        return LogisticRegression(l1_ratio=1.0, solver="liblinear", C=C, tol=tol,
+                                  fit_intercept=fit_intercept, max_iter=max_iter)
+    if loss == "l2hinge":
+        return LinearSVC(penalty="l1", loss="squared_hinge", dual=False, C=C, tol=tol,
+                         fit_intercept=fit_intercept, max_iter=max_iter)
+    raise ValueError(f"loss must be 'logistic' or 'l2hinge', got {loss!r}")
+
+
+class _BinaryInput:
+    def _binary(self, X, fit):
+        frame = check_frame(X)
+        if fit:
+            self.n_features_in_ = frame.shape[1]
+            self.binarizer_ = None if is_binary_frame(frame) else CellBinarizer().fit(frame)
+        if self.binarizer_ is not None:
+            return self.binarizer_.transform(frame)
+        return frame.to_numpy(dtype=np.uint8)
+
+
+class ExpansionLinear(_BinaryInput, ClassifierMixin, BaseEstimator):
+    """Expansion + LIBLINEAR: eq. (2) over the explicitly expanded Phi(d, k).
+
+    ``tol`` is LIBLINEAR's own stopping tolerance (for its L1 solvers: the projected
+    gradient's 1-norm relative to its value at w = 0); 1e-2 is LIBLINEAR's default for them.
+    """
+
+    def __init__(self, degree=2, C=1.0, loss="logistic", tol=1e-2, max_iter=1000):
+        self.degree = degree
+        self.C = C
+        self.loss = loss
+        self.tol = tol
+        self.max_iter = max_iter
+
+    def fit(self, X, y):
+        B = self._binary(X, fit=True)
+        y = np.asarray(y)
+        self.classes_ = np.unique(y)
+        Z, self.itemsets_ = expand(B, self.degree)
+        self.n_expanded_ = Z.shape[1]
+        self.model_ = l1_linear(self.loss, self.C, self.tol, False, self.max_iter)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            self.model_.fit(Z.tocsr(), y)
+        coef = self.model_.coef_.ravel()
+        nz = np.flatnonzero(coef)
+        self.coef_ = coef[nz]
+        self.support_ = [self.itemsets_[j] for j in nz]
+        ypm = np.where(y == self.classes_[1], 1.0, -1.0)
+        f = Z @ coef
+        data = (np.logaddexp(0, -ypm * f) if self.loss == "logistic"
+                else np.maximum(0, 1 - ypm * f) ** 2)
+        self.objective_ = float(self.C * data.sum() + np.abs(coef).sum())
+        return self
+
+    def decision_function(self, X):
+        check_is_fitted(self, "coef_")
+        B = self._binary(X, fit=False)
+        return conjunction_matrix(B, self.support_) @ self.coef_
+
+    def predict(self, X):
+        return np.where(self.decision_function(X) > 0, self.classes_[1], self.classes_[0])
+
+
+class LRFIM(_BinaryInput, ClassifierMixin, BaseEstimator):
+    """Frequent itemsets (support >= ``min_support`` of the rows, size <= ``max_size``) as
+    features of an L1-regularised logistic regression (with an intercept)."""
+
+    def __init__(self, min_support=0.01, max_size=5, C=1.0, tol=1e-4, max_iter=1000):
+        self.min_support = min_support
+        self.max_size = max_size
+        self.C = C
+        self.tol = tol
+        self.max_iter = max_iter
+
+    def fit(self, X, y):
+        B = self._binary(X, fit=True)
+        self.classes_ = np.unique(y)
+        minsup = max(1, math.ceil(self.min_support * B.shape[0]))
+        self.itemsets_ = frequent_itemsets(B, minsup, self.max_size).itemsets
+        Z = conjunction_matrix(B, self.itemsets_)
+        self.model_ = l1_linear("logistic", self.C, self.tol, True, self.max_iter)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            self.model_.fit(Z.tocsr(), np.asarray(y))
+        return self
+
+    def decision_function(self, X):
+        check_is_fitted(self, "model_")
+        return self.model_.decision_function(conjunction_matrix(self._binary(X, fit=False),
+                                                                self.itemsets_).tocsr())
+
+    def predict(self, X):
+        return np.where(self.decision_function(X) > 0, self.classes_[1], self.classes_[0])

@@ -1,0 +1,218 @@
+"""``CBMClassifier``: a sparse linear model over conjunctions of binary attributes (GRAB)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils.metaestimators import available_if
+from sklearn.utils.validation import check_is_fitted
+
+from .._validation import check_binary_labels, check_frame, is_binary_frame
+from ._bits import decision, flatten, pack_columns
+from .binarize import CellBinarizer
+from .grafting import LOSSES, graft
+from .wfim import TransactionMatrix
+
+__all__ = ["CBMClassifier"]
+
+
+class CBMClassifier(ClassifierMixin, BaseEstimator):
+    """Combinatorial binary model learned by GRAB (Lee, Matsushima & Yamanishi 2020).
+
+    Learns ``f(x) = sum_phi w_phi phi(x)`` over every conjunction phi of at most ``degree``
+    binary attributes by minimising eq. (2), ``C * sum_i loss(f(x_i), y_i) + ||w||_1``, with
+    grafting: weighted frequent itemset mining finds the conjunctions whose gradient
+    exceeds the L1 threshold (top ``top_k`` per iteration), coordinate descent re-optimises
+    the free weights from a warm start, and the run stops when V^t < tol * V^0.
+
+    The bias is the weight of the empty conjunction (the constant feature T of Phi), and
+    it is L1-penalised like every other weight, as eq. (2) is written.
+
+    Parameters
+    ----------
+    degree : int or None, default=2
+        Largest conjunction size k; None for every conjunction (k = d).
+    C : float, default=1.0
+        Weight of the loss against the L1 norm.
+    loss : {"logistic", "l2hinge"}, default="logistic"
+    tol : float, default=1e-2
+        eps of the stopping rule V^t < eps V^0.
+    top_k : int, default=100
+        Conjunctions added per grafting iteration (the paper's top-K; its value was lost
+        from the text).
+    binarize : {"auto", True, False}, default="auto"
+        Numeric input is cut into ``n_bins`` equal-width cells per column and one-hot
+        encoded (:class:`CellBinarizer`, the paper's Section 5.2). ``"auto"`` does this
+        only when X is not already 0/1.
+    n_bins : int, default=50
+    search : {"wfim", "naive"}, default="wfim"
+        GRAB's mining, or naive grafting (every conjunction's gradient, no pruning).
+    max_iter : int, default=10000
+        Grafting iterations.
+    time_limit : float, optional
+        Seconds; the fit stops after the iteration that crosses it (``timed_out_``).
+    random_state : int, default=0
+        Seeds the coordinate order of the inner solver.
+    verbose : bool, default=False
+
+    Attributes
+    ----------
+    classes_ : ndarray of the two labels
+    itemsets_ : list of tuples
+        The non-zero conjunctions, as column indices into ``feature_names_``.
+    coef_ : ndarray
+        Their weights (same order as ``itemsets_``, sorted by absolute weight).
+    intercept_ : float
+        The weight of the empty conjunction (0 when it is not selected).
+    feature_names_ : ndarray of str
+        Names of the binary attributes the model was learned on.
+    coef_table_ : pandas.DataFrame
+        weight, conjunction in words, size and training support of every non-zero weight,
+        sorted by absolute weight.
+    objective_ : float
+        Eq. (2) at the solution.
+    n_iter_, converged_, timed_out_, history_ : how the run went.
+    """
+
+    def __init__(self, degree=2, C=1.0, loss="logistic", tol=1e-2, top_k=100,
+                 binarize="auto", n_bins=50, search="wfim", max_iter=10_000, time_limit=None,
+                 random_state=0, verbose=False):
+        self.degree = degree
+        self.C = C
+        self.loss = loss
+        self.tol = tol
+        self.top_k = top_k
+        self.binarize = binarize
+        self.n_bins = n_bins
+        self.search = search
+        self.max_iter = max_iter
+        self.time_limit = time_limit
+        self.random_state = random_state
+        self.verbose = verbose
+
+    # ------------------------------------------------------------------ input
+    def _check_params(self):
+        if self.loss not in LOSSES:
+            raise ValueError(f"loss must be one of {sorted(LOSSES)}, got {self.loss!r}")
+        if self.degree is not None and (int(self.degree) != self.degree or self.degree < 0):
+            raise ValueError(f"degree must be a non-negative integer or None, got {self.degree!r}")
+        if not self.C > 0:
+            raise ValueError(f"C must be positive, got {self.C}")
+        if not self.tol > 0:
+            raise ValueError(f"tol must be positive, got {self.tol}")
+        if int(self.top_k) < 1:
+            raise ValueError(f"top_k must be >= 1, got {self.top_k}")
+        if self.binarize not in ("auto", True, False):
+            raise ValueError(f"binarize must be 'auto', True or False, got {self.binarize!r}")
+
+    def _binary(self, X, fit):
+        frame = check_frame(X)
+        if fit:
+            self.n_features_in_ = frame.shape[1]
+            self.feature_names_in_ = np.asarray(frame.columns, dtype=object)
+            if frame.isna().to_numpy().any():
+                raise ValueError("X contains NaN: impute or drop the missing values first")
+            already = is_binary_frame(frame)
+            if self.binarize is False and not already:
+                raise ValueError("X is not 0/1 and binarize=False: pass binarize='auto' to cut "
+                                 "numeric columns into equal-width cells")
+            if self.binarize is True or not already:
+                self.binarizer_ = CellBinarizer(n_bins=self.n_bins).fit(frame)
+            else:
+                self.binarizer_ = None
+        elif frame.shape[1] != self.n_features_in_:
+            raise ValueError(f"X has {frame.shape[1]} columns, the model was fitted on "
+                             f"{self.n_features_in_}")
+        if self.binarizer_ is not None:
+            B = self.binarizer_.transform(frame)
+            names = self.binarizer_.feature_names_out_
+        else:
+            if frame.isna().to_numpy().any():
+                raise ValueError("X contains NaN: impute or drop the missing values first")
+            if not fit and not is_binary_frame(frame):
+                raise ValueError("X must be 0/1 like the data the model was fitted on")
+            B = frame.to_numpy(dtype=np.uint8)
+            names = np.asarray([str(c) for c in frame.columns], dtype=object)
+        return B, names
+
+    # ------------------------------------------------------------------ fit
+    def fit(self, X, y):
+        self._check_params()
+        B, names = self._binary(X, fit=True)
+        y_arr = np.asarray(y)
+        self.classes_ = np.unique(y_arr)
+        if self.classes_.size != 2:
+            check_binary_labels(y_arr, B.shape[0])  # raises with a clear message
+            raise ValueError(f"y must have exactly two classes, got {self.classes_.size}")
+        if y_arr.shape[0] != B.shape[0]:
+            raise ValueError(f"X has {B.shape[0]} rows but y has {y_arr.shape[0]}: they must match")
+        ypm = np.where(y_arr == self.classes_[1], 1.0, -1.0)
+        db = TransactionMatrix(B)
+        res = graft(db, ypm, C=float(self.C), loss=self.loss,
+                    max_size=None if self.degree is None else int(self.degree),
+                    tol=float(self.tol), top_k=int(self.top_k), search=self.search,
+                    max_iter=int(self.max_iter), time_limit=self.time_limit,
+                    random_state=int(self.random_state), verbose=self.verbose)
+        nz = np.flatnonzero(res.coef)
+        order = nz[np.lexsort((np.arange(nz.size), -np.abs(res.coef[nz])))]
+        self.itemsets_ = [res.itemsets[i] for i in order]
+        self.coef_ = res.coef[order].copy()
+        self.feature_names_ = names
+        self.intercept_ = float(next((w for p, w in zip(self.itemsets_, self.coef_) if p == ()),
+                                     0.0))
+        self.coef_table_ = pd.DataFrame({
+            "weight": self.coef_,
+            "conjunction": [self._words(p) for p in self.itemsets_],
+            "size": [len(p) for p in self.itemsets_],
+            "support": res.supports[order] if res.supports is not None else np.nan,
+        })
+        self.objective_ = res.objective
+        self.n_iter_ = res.n_iter
+        self.converged_ = res.converged
+        self.timed_out_ = res.timed_out
+        self.history_ = pd.DataFrame(res.history)
+        self.n_free_ = len(res.itemsets)
+        self.result_ = res
+        self._ptr, self._items = flatten(self.itemsets_)
+        return self
+
+    def _words(self, p):
+        if len(p) == 0:
+            return "(always)"
+        return " AND ".join(str(self.feature_names_[j]) for j in p)
+
+    # ------------------------------------------------------------------ predict
+    def decision_function(self, X):
+        check_is_fitted(self, "coef_")
+        B, _ = self._binary(X, fit=False)
+        db = TransactionMatrix(B)
+        return decision(pack_columns(db), db.n_rows, self._ptr, self._items, self.coef_)
+
+    def predict(self, X):
+        return np.where(self.decision_function(X) > 0, self.classes_[1], self.classes_[0])
+
+    def _is_logistic(self):
+        return self.loss == "logistic"
+
+    @available_if(_is_logistic)
+    def predict_proba(self, X):
+        f = self.decision_function(X)
+        p = 1.0 / (1.0 + np.exp(-f))
+        return np.column_stack([1.0 - p, p])
+
+    # ------------------------------------------------------------------ words
+    def __str__(self):
+        if not hasattr(self, "coef_"):
+            return repr(self)
+        lines = [f"CBMClassifier(degree={self.degree}, C={self.C}, loss={self.loss!r}): "
+                 f"{len(self.coef_)} non-zero weights"]
+        for w, words in zip(self.coef_[:10], self.coef_table_["conjunction"][:10]):
+            lines.append(f"  {w:+.4f}  {words}")
+        if len(self.coef_) > 10:
+            lines.append(f"  ... ({len(self.coef_) - 10} more in coef_table_)")
+        return "\n".join(lines)
+
+    def complexity_(self):
+        """(number of conjunctions, total number of literals) for rulelab.evaluate."""
+        return float(len(self.coef_)), float(sum(len(p) for p in self.itemsets_))

@@ -1,0 +1,393 @@
+"""Weighted frequent itemset mining (WFIM) over a binary transaction matrix.
+
+Rows of a 0/1 matrix are transactions, columns are items, and every row carries a real
+weight alpha_i. The weighted frequency of an itemset p is ``wfrq(p) = sum of alpha_i over
+the rows that contain every item of p`` (Lee, Matsushima & Yamanishi 2020, eq. 12). With
+mixed signs it is not monotone, so the search follows the two-stage strategy of their
+Section 3.3: stage 1 enumerates, depth first, the itemsets whose weight over the
+*positive* rows exceeds theta (that part is monotone); stage 2 adds the negative rows back
+and keeps those whose full weighted frequency still exceeds theta. Both stages run in one
+compiled traversal (:mod:`rulelab.grab._mine`).
+
+Entry points
+------------
+:func:`wfim`            itemsets with wfrq > theta (or |wfrq| > theta), size <= max_size
+:func:`count_itemsets`  how many itemsets of size <= k occur at least min_support times
+:func:`frequent_itemsets`  the itemsets themselves (plain FIM, used by LRFIM)
+:func:`expand`          the explicit feature matrix of every occurring conjunction
+:class:`TopKMiner`      GRAB's top-K search with the dynamic threshold of Section 4
+:func:`wfim_bruteforce` the reference: every subset of size <= max_size checked directly
+
+Before the search, rows with zero weight are dropped (with the L2-hinge loss these are the
+points outside the margin), items that cannot pass theta on their own are removed (no
+superset can pass either), identical rows are merged (their positive and negative weights
+add up separately), and items are renumbered from rare to frequent so that the long
+occurrence lists meet few extensions.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from itertools import combinations
+
+import numpy as np
+import pandas as pd
+import scipy.sparse as sp
+
+from . import _mine
+
+__all__ = ["Itemsets", "TransactionMatrix", "wfim", "count_itemsets", "frequent_itemsets",
+           "expand", "TopKMiner", "ExhaustiveSearch", "wfim_bruteforce", "itemset_keys"]
+
+def _item_codes(n_items: int, seed: int = 0x6A5B) -> np.ndarray:
+    """Fixed random 64-bit codes per item (Zobrist hashing of itemsets)."""
+    rng = np.random.default_rng(seed)  # fixed: keys must agree between calls and objects
+    return rng.integers(1, np.iinfo(np.uint64).max, size=n_items, dtype=np.uint64,
+                        endpoint=True)
+
+
+def itemset_keys(itemsets, n_items: int) -> np.ndarray:
+    """64-bit keys of itemsets (XOR of item codes); the empty itemset has key 0."""
+    codes = _item_codes(n_items)
+    out = np.zeros(len(itemsets), dtype=np.uint64)
+    for i, p in enumerate(itemsets):
+        k = np.uint64(0)
+        for j in p:
+            k ^= codes[j]
+        out[i] = k
+    return out
+
+
+class TransactionMatrix:
+    """A binary matrix prepared for mining: CSR (rows -> items) and CSC (items -> rows).
+
+    Parameters
+    ----------
+    X : array-like, scipy sparse matrix or DataFrame of 0/1 values, shape (n_rows, n_items)
+    """
+
+    def __init__(self, X):
+        if isinstance(X, TransactionMatrix):
+            self.__dict__.update(X.__dict__)
+            return
+        if isinstance(X, pd.DataFrame):
+            X = X.to_numpy()
+        A = sp.csr_matrix(X)
+        A.sum_duplicates()
+        if A.nnz and not np.all(A.data == 1):
+            A.eliminate_zeros()
+            if not np.all(A.data == 1):
+                raise ValueError("the transaction matrix must contain only 0/1 values; "
+                                 "binarise it first (rulelab.grab.CellBinarizer)")
+        A.data = np.ones_like(A.data, dtype=np.int8)
+        A.sort_indices()
+        self.csr = A
+        self.csc = A.tocsc()
+        self.n_rows, self.n_items = A.shape
+        self.codes = _item_codes(self.n_items)
+        self.support = np.diff(self.csc.indptr)
+        # items renumbered from rare to frequent (rank), rows sorted by rank: the long
+        # occurrence lists of frequent items then meet few extensions
+        self.rank_items = np.argsort(self.support, kind="stable").astype(np.int64)
+        rank = np.empty(self.n_items, dtype=np.int64)
+        rank[self.rank_items] = np.arange(self.n_items)
+        R = sp.csr_matrix((A.data, rank[A.indices], A.indptr), shape=A.shape)
+        R.has_sorted_indices = False
+        R.sort_indices()
+        self.rank_indptr = R.indptr.astype(np.int64)
+        self.rank_indices = R.indices.astype(np.int64)
+
+    def column(self, itemset) -> np.ndarray:
+        """Indices of the rows that contain every item of ``itemset`` (all rows for ())."""
+        if len(itemset) == 0:
+            return np.arange(self.n_rows, dtype=np.int32)
+        order = sorted(itemset, key=lambda j: self.support[j])
+        rows = self.csc.indices[self.csc.indptr[order[0]]:self.csc.indptr[order[0] + 1]]
+        for j in order[1:]:
+            other = self.csc.indices[self.csc.indptr[j]:self.csc.indptr[j + 1]]
+            rows = np.intersect1d(rows, other, assume_unique=True)
+            if rows.size == 0:
+                break
+        return rows.astype(np.int32, copy=False)
+
+    def keys(self, itemsets) -> np.ndarray:
+        return itemset_keys(itemsets, self.n_items)
+
+
+@dataclass
+class Itemsets:
+    """The output of a mining call.
+
+    ``itemsets[i]`` is a tuple of column indices (``()`` is the empty conjunction, the
+    constant feature); ``values[i]`` its weighted frequency (its frequency for plain FIM);
+    ``keys[i]`` its 64-bit hash (see :func:`itemset_keys`); ``complete`` is False when
+    the search stopped at the output cap; ``theta`` the threshold used.
+    """
+
+    itemsets: list
+    values: np.ndarray
+    keys: np.ndarray
+    theta: float
+    complete: bool
+    occurrences: list | None = None
+
+    def __len__(self):
+        return len(self.itemsets)
+
+    def as_dict(self) -> dict:
+        return dict(zip(self.itemsets, self.values.tolist()))
+
+    def to_frame(self, names=None) -> pd.DataFrame:
+        def words(p):
+            if names is None:
+                return " AND ".join(map(str, p)) if p else "(always)"
+            return " AND ".join(str(names[j]) for j in p) if p else "(always)"
+        return pd.DataFrame({"itemset": self.itemsets, "size": [len(p) for p in self.itemsets],
+                             "conjunction": [words(p) for p in self.itemsets],
+                             "wfrq": self.values})
+
+
+def _max_size(max_size, db: TransactionMatrix) -> int:
+    if max_size is None:
+        return db.n_items
+    max_size = int(max_size)
+    if max_size < 0:
+        raise ValueError(f"max_size must be >= 0 or None (unbounded), got {max_size}")
+    return max_size
+
+
+def _reduce(db: TransactionMatrix, wpos, wneg, theta, mode, merge=True):
+    """Drop zero-weight rows and hopeless items, merge identical rows, renumber items."""
+    codes = db.codes[db.rank_items]
+    return _mine.reduce_db(db.rank_indptr, db.rank_indices, wpos, wneg, db.n_items,
+                           db.rank_items, float(theta), mode, merge, codes)
+
+
+def _run(db, wpos, wneg, theta, max_size, mode, max_out, store, store_occ=False):
+    k = _max_size(max_size, db)
+    # occurrence lists must refer to the original rows: no merging when they are kept
+    indptr, indices, wp, wn, items = _reduce(db, wpos, wneg, theta, mode, merge=not store_occ)
+    codes = db.codes[items] if items.size else np.zeros(1, dtype=np.uint64)
+    cap = 0 if max_out is None else int(max_out)
+    if store_occ:
+        n_out, status, item_ptr, flat, values, pos, keys, occ_ptr, occ = _mine.mine(
+            indptr, indices, wp, wn, max(len(items), 1), float(theta), k, mode, cap, store,
+            codes, True)
+    else:
+        n_out, status, item_ptr, flat, values, pos, keys = _mine.mine_reduced(
+            indptr, indices, wp, wn, max(len(items), 1), float(theta), k, mode, cap, store,
+            codes)
+        occ_ptr = occ = None
+    return n_out, status, item_ptr, flat, values, keys, occ_ptr, occ, items
+
+
+def _split(n_out, item_ptr, flat, items, which=None):
+    """Flat remapped output -> tuples of original column indices (sorted), for ``which``."""
+    which = range(n_out) if which is None else which
+    return [tuple(sorted(items[flat[item_ptr[i]:item_ptr[i + 1]]].tolist())) for i in which]
+
+
+def _weights(db, weights):
+    w = np.asarray(weights, dtype=np.float64).ravel()
+    if w.shape[0] != db.n_rows:
+        raise ValueError(f"weights has {w.shape[0]} entries but the matrix has {db.n_rows} rows")
+    if not np.all(np.isfinite(w)):
+        raise ValueError("weights contain NaN or infinity")
+    return np.maximum(w, 0.0), np.maximum(-w, 0.0)
+
+
+def wfim(X, weights, theta: float, max_size: int | None = None, *, absolute: bool = False,
+         max_out: int | None = None) -> Itemsets:
+    """All itemsets p with ``wfrq(p) > theta`` (``|wfrq(p)| > theta`` with ``absolute``).
+
+    Parameters
+    ----------
+    X : 0/1 matrix (n_rows, n_items), DataFrame, sparse matrix or :class:`TransactionMatrix`
+    weights : array of shape (n_rows,)
+        The importance alpha of each transaction, of any sign.
+    theta : float
+        Threshold; must be >= 0 (with theta < 0 every itemset that never occurs would pass).
+    max_size : int or None
+        Largest itemset size k; None for unbounded.
+    absolute : bool, default=False
+        Solve the two problems of the paper's Theorem 1 at once: wfrq for alpha and -alpha.
+    max_out : int, optional
+        Stop after this many itemsets (the output is then marked incomplete).
+
+    Returns
+    -------
+    Itemsets
+        Includes the empty itemset ``()`` when it passes (the constant feature).
+    """
+    db = TransactionMatrix(X)
+    if not theta >= 0:
+        raise ValueError(f"theta must be >= 0, got {theta}")
+    wpos, wneg = _weights(db, weights)
+    n_out, status, item_ptr, flat, values, keys, _, _, items = _run(
+        db, wpos, wneg, theta, max_size, 1 if absolute else 0, max_out, True)
+    return Itemsets(_split(n_out, item_ptr, flat, items), values[:n_out].copy(),
+                    keys[:n_out].copy(), float(theta), status == _mine.COMPLETE)
+
+
+def count_itemsets(X, max_size: int | None = None, *, min_support: int = 1,
+                   include_empty: bool = True) -> int:
+    """How many itemsets of size <= max_size occur in at least ``min_support`` rows.
+
+    With ``min_support=1`` this is the number of conjunctions in Phi(d, k) that are not
+    identically zero on the data (``include_empty`` counts the constant feature too).
+    """
+    db = TransactionMatrix(X)
+    ones = np.ones(db.n_rows)
+    n_out, *_ = _run(db, ones, np.zeros(db.n_rows), min_support - 0.5, max_size, 0, None,
+                     False)
+    if not include_empty and db.n_rows >= min_support:
+        n_out -= 1
+    return int(n_out)
+
+
+def frequent_itemsets(X, min_support: int = 1, max_size: int | None = None, *,
+                      include_empty: bool = False, occurrences: bool = False) -> Itemsets:
+    """Plain frequent itemset mining: itemsets contained in >= ``min_support`` rows.
+
+    ``values`` are the frequencies. With ``occurrences`` the row indices of every itemset
+    are returned too (``Itemsets.occurrences``), which is what :func:`expand` builds on.
+    """
+    db = TransactionMatrix(X)
+    ones = np.ones(db.n_rows)
+    n_out, status, item_ptr, flat, values, keys, occ_ptr, occ, items = _run(
+        db, ones, np.zeros(db.n_rows), min_support - 0.5, max_size, 0, None, True,
+        store_occ=occurrences)
+    sets = _split(n_out, item_ptr, flat, items)
+    vals = values[:n_out].copy()
+    keys = keys[:n_out].copy()
+    occs = None
+    if occurrences:
+        occs = (occ_ptr[: n_out + 1].copy(), occ[: occ_ptr[n_out]].copy())
+    if not include_empty and n_out and sets[0] == ():
+        sets, vals, keys = sets[1:], vals[1:], keys[1:]
+        if occs is not None:
+            occs = (occs[0][1:] - occs[0][1], occs[1][occs[0][1]:])
+    return Itemsets(sets, vals, keys, float(min_support), status == _mine.COMPLETE, occs)
+
+
+def expand(X, max_size: int | None, *, min_support: int = 1, include_empty: bool = True):
+    """The explicit expansion: one 0/1 column per conjunction of size <= max_size that occurs.
+
+    Conjunctions that never occur are identically zero and are left out (they can never
+    carry weight).
+
+    Returns
+    -------
+    Z : scipy.sparse.csc_matrix of shape (n_rows, n_features), float64
+    itemsets : list of tuples (column j of Z is the conjunction ``itemsets[j]``)
+    """
+    db = TransactionMatrix(X)
+    res = frequent_itemsets(db, min_support, max_size, include_empty=include_empty,
+                            occurrences=True)
+    ptr, occ = res.occurrences
+    Z = sp.csc_matrix((np.ones(occ.size), occ, ptr), shape=(db.n_rows, len(res)))
+    Z.has_sorted_indices = False
+    Z.sort_indices()
+    return Z, res.itemsets
+
+
+class TopKMiner:
+    """GRAB's feature search: the top-K conjunctions by ``|wfrq|`` among those above 1.
+
+    The dynamic threshold control of Section 4: WFIM runs at ``theta = 2**M``, starting
+    from ``M = 10`` and decrementing M until at least K new itemsets are found or
+    ``theta = 1``; the next call starts from the M that was used last (M never goes back
+    up). A call stops after ``max_out`` outputs (100K in the paper) and keeps the top K
+    of what it found, so the selection is then not guaranteed to be the true top K.
+
+    Parameters
+    ----------
+    X : 0/1 matrix or TransactionMatrix
+    max_size : int or None
+    top_k : int
+    M : int, default=10
+    max_out : int, default=100_000
+    """
+
+    def __init__(self, X, max_size, top_k: int, M: int = 10, max_out: int = 100_000):
+        self.db = TransactionMatrix(X)
+        self.max_size = max_size
+        self.top_k = int(top_k)
+        self.M = int(M)
+        self.max_out = int(max_out)
+        self.n_calls = 0
+
+    def search(self, weights, exclude_keys=None):
+        """Mine for ``weights`` (alpha); return (found, top) as :class:`Itemsets`.
+
+        ``found`` holds the sums of everything the final WFIM call output except the
+        excluded keys (the features already free; its ``itemsets`` is None, only the
+        values are needed for V^t); ``top`` the K largest of them by ``|wfrq|``.
+        """
+        wpos, wneg = _weights(self.db, weights)
+        excl = np.asarray(exclude_keys if exclude_keys is not None else [], dtype=np.uint64)
+        while True:
+            theta = float(2.0 ** self.M)
+            self.n_calls += 1
+            out = _run(self.db, wpos, wneg, theta, self.max_size, 1, self.max_out, True)
+            found, top = _select(out, excl, self.top_k, theta)
+            if len(top) >= self.top_k or self.M <= 0:
+                return found, top
+            self.M -= 1
+
+
+class ExhaustiveSearch:
+    """The naive feature search of Section 5.1: the gradient of every conjunction.
+
+    Visits every conjunction of size <= max_size that occurs in the data (a conjunction
+    that never occurs has zero gradient) and returns all those with ``|wfrq| > 1``;
+    nothing is pruned by weight. Same interface as :class:`TopKMiner`.
+    """
+
+    def __init__(self, X, max_size, top_k: int):
+        self.db = TransactionMatrix(X)
+        self.max_size = max_size
+        self.top_k = int(top_k)
+        self.M = 0
+        self.n_calls = 0
+
+    def search(self, weights, exclude_keys=None):
+        wpos, wneg = _weights(self.db, weights)
+        excl = np.asarray(exclude_keys if exclude_keys is not None else [], dtype=np.uint64)
+        self.n_calls += 1
+        out = _run(self.db, wpos, wneg, 1.0, self.max_size, 2, None, True)
+        return _select(out, excl, self.top_k, 1.0)
+
+
+def _select(out, excl, top_k, theta):
+    n_out, status, item_ptr, flat, values, keys, _, _, items = out
+    keys = keys[:n_out]
+    idx = np.flatnonzero(~np.isin(keys, excl)) if excl.size else np.arange(n_out)
+    vals = values[idx]
+    found = Itemsets(None, vals, keys[idx], theta, status == _mine.COMPLETE)
+    sel = (np.argpartition(-np.abs(vals), top_k - 1)[:top_k] if idx.size > top_k
+           else np.arange(idx.size))
+    # largest |wfrq| first; ties broken by key so that runs are reproducible
+    sel = sel[np.lexsort((keys[idx][sel], -np.abs(vals[sel])))]
+    top = Itemsets(_split(n_out, item_ptr, flat, items, idx[sel]), vals[sel], keys[idx][sel],
+                   theta, found.complete)
+    return found, top
+
+
+def wfim_bruteforce(X, weights, theta: float, max_size: int | None = None, *,
+                    absolute: bool = False) -> dict:
+    """Reference WFIM by checking every subset of size <= max_size (small matrices only)."""
+    A = np.asarray(X.toarray() if hasattr(X, "toarray") else X).astype(bool)
+    w = np.asarray(weights, dtype=float)
+    d = A.shape[1]
+    k = d if max_size is None else min(max_size, d)
+    out = {}
+    for size in range(k + 1):
+        for p in combinations(range(d), size):
+            rows = A[:, list(p)].all(axis=1) if p else np.ones(A.shape[0], bool)
+            if not rows.any():
+                continue
+            v = float(w[rows].sum())
+            if (abs(v) if absolute else v) > theta:
+                out[p] = v
+    return out

@@ -1,0 +1,218 @@
+"""GRAB / CBMClassifier: exact objective, optimality conditions, estimator behaviour."""
+
+import os
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.base import clone
+from sklearn.model_selection import cross_val_score
+
+from rulelab import CBMClassifier
+from rulelab.grab import CellBinarizer, count_itemsets, expand, graft
+from rulelab.grab import _cd
+
+
+def planted(seed=1, m=300, d=6):
+    rng = np.random.default_rng(seed)
+    X = (rng.random((m, d)) < 0.5).astype(np.uint8)
+    rule = (X[:, 0] & X[:, 1]) | (X[:, 2] & (1 - X[:, 3]))
+    y = np.where(rule ^ (rng.random(m) < 0.1), 1.0, -1.0)
+    return X, y
+
+
+def exact_objective(X, y, C, loss, k):
+    """Eq. (2) on the explicit expansion, solved by an interior-point method (Clarabel)."""
+    cp = pytest.importorskip("cvxpy")
+    Z, _ = expand(X, k)
+    Z = Z.toarray()
+    w = cp.Variable(Z.shape[1])
+    margin = cp.multiply(y, Z @ w)
+    data = (cp.sum(cp.logistic(-margin)) if loss == "logistic"
+            else cp.sum_squares(cp.pos(1 - margin)))
+    prob = cp.Problem(cp.Minimize(C * data + cp.norm1(w)))
+    prob.solve(solver="CLARABEL")
+    wv = w.value
+    f = Z @ wv
+    if loss == "logistic":
+        return C * np.logaddexp(0, -y * f).sum() + np.abs(wv).sum()
+    return C * (np.maximum(0, 1 - y * f) ** 2).sum() + np.abs(wv).sum()
+
+
+@pytest.mark.parametrize("loss", ["logistic", "l2hinge"])
+@pytest.mark.parametrize("k", [1, 2, None])
+@pytest.mark.parametrize("C", [0.1, 1.0, 10.0])
+def test_grab_reaches_the_exact_l1_optimum_of_the_expansion(loss, k, C):
+    X, y = planted()
+    res = graft(X, y, C=C, loss=loss, max_size=k, tol=1e-8, top_k=3)
+    ref = exact_objective(X, y, C, loss, k)
+    assert res.converged
+    assert abs(res.objective - ref) <= 1e-4 * ref
+
+
+@pytest.mark.parametrize("loss", ["logistic", "l2hinge"])
+def test_every_feature_satisfies_the_optimality_condition_at_convergence(loss):
+    X, y = planted(seed=2)
+    res = graft(X, y, C=1.0, loss=loss, max_size=3, tol=1e-8, top_k=4)
+    # free features: 0 in the subdifferential (gradient = -sign(w), or |gradient| <= 1 at 0)
+    Z, sets = expand(X, 3)
+    alpha = _cd.sample_grad(res.margins, y, 1.0, _cd.LOGISTIC if loss == "logistic" else 1)
+    grad = Z.T @ alpha
+    index = {p: j for j, p in enumerate(sets)}
+    free = {p: w for p, w in zip(res.itemsets, res.coef)}
+    for p, j in index.items():
+        w = free.get(p, 0.0)
+        if w != 0.0:
+            assert abs(grad[j] + np.sign(w)) < 1e-5
+        else:  # every feature outside the support, free or not, has |gradient| <= 1
+            assert abs(grad[j]) <= 1 + 1e-5
+
+
+def test_naive_grafting_reaches_the_same_optimum():
+    X, y = planted(seed=3)
+    a = graft(X, y, C=1.0, max_size=2, tol=1e-8, top_k=3, search="wfim")
+    b = graft(X, y, C=1.0, max_size=2, tol=1e-8, top_k=3, search="naive")
+    assert abs(a.objective - b.objective) <= 1e-6 * a.objective
+
+
+def test_liblinear_on_the_expansion_solves_the_same_logistic_problem():
+    from sklearn.linear_model import LogisticRegression
+
+    X, y = planted(seed=4)
+    Z, _ = expand(X, 2)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        est = LogisticRegression(l1_ratio=1.0, solver="liblinear", C=1.0, fit_intercept=False,
+                                 tol=1e-10, max_iter=100_000).fit(Z, y)
+    f = Z @ est.coef_.ravel()
+    lib = np.logaddexp(0, -y * f).sum() + np.abs(est.coef_).sum()
+    res = graft(X, y, C=1.0, max_size=2, tol=1e-8, top_k=3)
+    assert abs(res.objective - lib) <= 1e-6 * lib
+
+
+def test_classifier_prints_conjunctions_sorted_by_weight():
+    X, y = planted(seed=5)
+    frame = pd.DataFrame(X, columns=[f"f{j + 1}" for j in range(X.shape[1])])
+    model = CBMClassifier(degree=2, C=1.0, loss="l2hinge").fit(frame, y)
+    table = model.coef_table_
+    assert list(table.columns) == ["weight", "conjunction", "size", "support"]
+    assert np.all(np.diff(np.abs(table["weight"])) <= 0)
+    assert (table["weight"] != 0).all()
+    assert table["conjunction"].str.fullmatch(r"\(always\)|f\d( AND f\d)?").all()
+    assert "f1 AND f2" in set(table["conjunction"])   # the planted conjunction is found
+    assert str(model).startswith("CBMClassifier(degree=2")
+    assert model.score(frame, y) > 0.85
+
+
+def test_classifier_is_a_scikit_learn_estimator_with_original_labels():
+    X, y = planted(seed=6)
+    labels = np.where(y > 0, "yes", "no")
+    model = CBMClassifier(degree=2, C=1.0)
+    scores = cross_val_score(model, X, labels, cv=3)
+    assert scores.mean() > 0.8
+    fitted = clone(model).fit(X, labels)
+    assert set(fitted.predict(X)) <= {"yes", "no"}
+    proba = fitted.predict_proba(X)
+    assert np.allclose(proba.sum(axis=1), 1)
+    assert not hasattr(CBMClassifier(loss="l2hinge").fit(X, labels), "predict_proba")
+
+
+def test_decision_function_is_the_weighted_sum_of_conjunctions():
+    X, y = planted(seed=7)
+    model = CBMClassifier(degree=3, C=1.0).fit(X, y)
+    A = X.astype(bool)
+    f = np.zeros(len(X))
+    for p, w in zip(model.itemsets_, model.coef_):
+        f += w * (A[:, list(p)].all(axis=1) if p else 1.0)
+    assert np.allclose(model.decision_function(X), f)
+    assert np.allclose(model.decision_function(X), model.result_.margins)
+
+
+def test_numeric_input_is_binarised_into_equal_width_cells():
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"age": rng.uniform(20, 70, 400), "flag": rng.integers(0, 2, 400)})
+    y = ((X["age"] > 45) & (X["flag"] == 1)).astype(int)
+    model = CBMClassifier(degree=2, C=10.0, n_bins=5).fit(X, y)
+    assert model.binarizer_ is not None
+    names = set(model.feature_names_)
+    assert "age in [20, 30)" in {n.replace(".0", "") for n in names} or any(
+        n.startswith("age in [") for n in names)
+    assert "flag" in names
+    assert model.score(X, y) > 0.9
+
+
+def test_cell_binarizer_one_hots_discrete_codes():
+    X = pd.DataFrame({"url_length": [-1, 0, 1, 1, 0], "redirect": [0, 1, 0, 1, 1]})
+    keep = CellBinarizer().fit(X)
+    assert list(keep.get_feature_names_out()) == ["url_length = -1", "url_length = 0",
+                                                  "url_length = 1", "redirect"]
+    onehot = CellBinarizer(binary="onehot").fit(X)
+    assert onehot.transform(X).shape == (5, 5)
+    assert np.array_equal(onehot.transform(X).sum(axis=1), [2] * 5)
+
+
+def test_cell_binarizer_uses_equal_width_cells_and_clips_new_values():
+    X = pd.DataFrame({"v": np.linspace(0, 1, 11)})
+    B = CellBinarizer(n_bins=2).fit(X)
+    assert list(B.get_feature_names_out()) == ["v in [0, 0.5)", "v in [0.5, 1]"]
+    assert np.array_equal(B.transform(pd.DataFrame({"v": [-5.0, 0.49, 0.5, 9.0]})),
+                          [[1, 0], [1, 0], [0, 1], [0, 1]])
+
+
+@pytest.mark.parametrize("bad, message", [
+    (dict(loss="hinge"), "loss"), (dict(degree=-1), "degree"), (dict(C=0), "C"),
+    (dict(top_k=0), "top_k"), (dict(binarize="yes"), "binarize")])
+def test_bad_parameters_raise_clear_errors(bad, message):
+    X, y = planted()
+    with pytest.raises(ValueError, match=message):
+        CBMClassifier(**bad).fit(X, y)
+
+
+def test_bad_input_raises_clear_errors():
+    X, y = planted()
+    with pytest.raises(ValueError, match="one class"):
+        CBMClassifier().fit(X, np.ones(len(X)))
+    with pytest.raises(ValueError, match="NaN"):
+        CBMClassifier().fit(np.where(X == 1, np.nan, 0.0), y)
+    with pytest.raises(ValueError, match="columns"):
+        CBMClassifier().fit(X, y).predict(X[:, :3])
+
+
+def test_time_limit_stops_the_run_and_says_so():
+    X, y = planted(m=2000, d=10)
+    model = CBMClassifier(degree=None, C=100.0, top_k=1, tol=1e-9, time_limit=0.0).fit(X, y)
+    assert model.timed_out_ and not model.converged_
+
+
+@pytest.mark.data
+@pytest.mark.skipif(not os.environ.get("RULELAB_DATA"), reason="needs RULELAB_DATA")
+def test_a1a_has_5439_conjunctions_of_size_at_most_two():
+    from rulelab import load_dataset
+
+    X = pd.concat([load_dataset("a1a_train")[0], load_dataset("a1a_test")[0]])
+    assert len(X) == 32_561
+    assert count_itemsets(X.to_numpy(), 2) == 5_439     # the paper's number (incl. T)
+
+
+def test_expansion_baseline_predicts_with_its_own_conjunctions():
+    from rulelab.grab.baselines import ExpansionLinear
+
+    X, y = planted(seed=8)
+    est = ExpansionLinear(degree=2, C=1.0, tol=1e-8).fit(X, y)
+    res = graft(X, y, C=1.0, max_size=2, tol=1e-8, top_k=3)
+    assert abs(est.objective_ - res.objective) <= 1e-4 * res.objective
+    Z, sets = expand(X, 2)
+    full = np.zeros(len(sets))
+    full[[sets.index(p) for p in est.support_]] = est.coef_
+    assert np.allclose(est.decision_function(X), Z @ full)
+
+
+def test_lrfim_uses_frequent_itemsets_only():
+    from rulelab.grab.baselines import LRFIM
+
+    X, y = planted(seed=9)
+    model = LRFIM(min_support=0.2, max_size=3).fit(X, y)
+    A = X.astype(bool)
+    assert all(A[:, list(p)].all(axis=1).mean() >= 0.2 for p in model.itemsets_)
+    assert model.score(X, y) > 0.8

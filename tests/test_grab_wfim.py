@@ -1,0 +1,111 @@
+"""Weighted frequent itemset mining: brute force agrees, counts, expansion, top-K search."""
+
+from itertools import combinations
+
+import numpy as np
+import pytest
+
+from rulelab.grab import (TopKMiner, count_itemsets, expand, frequent_itemsets, wfim,
+                          wfim_bruteforce)
+from rulelab.grab.wfim import ExhaustiveSearch, TransactionMatrix, itemset_keys
+
+
+def random_case(seed):
+    rng = np.random.default_rng(seed)
+    m, d = int(rng.integers(5, 60)), int(rng.integers(1, 9))
+    X = (rng.random((m, d)) < rng.uniform(0.2, 0.8)).astype(np.uint8)
+    if seed % 2:  # repeated rows exercise the merging of identical transactions
+        X = X[rng.integers(0, m, size=m)]
+    w = rng.normal(size=m)
+    if seed % 3 == 0:  # zero weights (L2-hinge points outside the margin) are dropped
+        w[rng.random(m) < 0.3] = 0.0
+    return X, w, rng
+
+
+@pytest.mark.parametrize("seed", range(25))
+@pytest.mark.parametrize("absolute", [False, True])
+def test_wfim_equals_bruteforce_sets_and_weights(seed, absolute):
+    X, w, rng = random_case(seed)
+    for k in (None, 0, 1, 2, 3):
+        theta = float(rng.uniform(0, 1.5))
+        ours = wfim(X, w, theta, k, absolute=absolute).as_dict()
+        ref = wfim_bruteforce(X, w, theta, k, absolute=absolute)
+        assert set(ours) == set(ref)
+        assert all(abs(ours[p] - ref[p]) < 1e-9 for p in ours)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_count_and_expansion_agree_with_bruteforce(seed):
+    X, _, _ = random_case(seed)
+    A = X.astype(bool)
+    for k in (None, 1, 2, 3):
+        kk = A.shape[1] if k is None else k
+        occurring = [p for s in range(kk + 1) for p in combinations(range(A.shape[1]), s)
+                     if (A[:, list(p)].all(axis=1) if p else np.ones(len(A), bool)).any()]
+        assert count_itemsets(X, k) == len(occurring)
+        Z, sets = expand(X, k)
+        assert sorted(sets) == sorted(occurring)
+        for j, p in enumerate(sets):
+            col = A[:, list(p)].all(axis=1) if p else np.ones(len(A), bool)
+            assert np.array_equal(Z[:, j].toarray().ravel() == 1, col)
+
+
+def test_frequent_itemsets_respect_min_support():
+    rng = np.random.default_rng(3)
+    X = (rng.random((80, 7)) < 0.5).astype(np.uint8)
+    res = frequent_itemsets(X, min_support=10, max_size=3)
+    A = X.astype(bool)
+    for p, v in zip(res.itemsets, res.values):
+        assert v == A[:, list(p)].all(axis=1).sum() >= 10
+    assert len(res) == count_itemsets(X, 3, min_support=10, include_empty=False)
+
+
+def test_output_cap_marks_the_result_incomplete():
+    rng = np.random.default_rng(0)
+    X = (rng.random((50, 8)) < 0.6).astype(np.uint8)
+    res = wfim(X, np.ones(50), 0.5, 3, max_out=20)
+    assert len(res) == 20 and not res.complete
+
+
+def test_itemset_keys_match_the_miner():
+    X, w, _ = random_case(4)
+    res = wfim(X, w, 0.1, 3, absolute=True)
+    assert np.array_equal(res.keys, itemset_keys(res.itemsets, X.shape[1]))
+
+
+def test_topk_miner_finds_the_true_top_k_and_remembers_M():
+    rng = np.random.default_rng(7)
+    X = (rng.random((400, 8)) < 0.5).astype(np.uint8)
+    alpha = rng.normal(size=400) * 3
+    miner = TopKMiner(X, 3, top_k=5)
+    found, top = miner.search(alpha)
+    ref = wfim_bruteforce(X, alpha, 1.0, 3, absolute=True)
+    best = sorted(ref.values(), key=abs, reverse=True)[:5]
+    assert np.allclose(sorted(np.abs(top.values)), sorted(np.abs(best)))
+    assert miner.M < 10 and found.theta == 2.0 ** miner.M
+    M = miner.M
+    miner.search(alpha)
+    assert miner.M <= M  # the threshold only moves down between calls
+
+
+def test_topk_miner_excludes_free_features():
+    rng = np.random.default_rng(8)
+    X = (rng.random((300, 6)) < 0.5).astype(np.uint8)
+    alpha = rng.normal(size=300) * 3
+    _, top = TopKMiner(X, 2, top_k=4).search(alpha)
+    _, again = TopKMiner(X, 2, top_k=4).search(alpha, exclude_keys=top.keys)
+    assert not set(top.itemsets) & set(again.itemsets)
+
+
+def test_exhaustive_search_matches_wfim_at_threshold_one():
+    rng = np.random.default_rng(9)
+    X = (rng.random((200, 6)) < 0.5).astype(np.uint8)
+    alpha = rng.normal(size=200)
+    found, _ = ExhaustiveSearch(X, 3, top_k=3).search(alpha)
+    ref = wfim(X, alpha, 1.0, 3, absolute=True)
+    assert np.allclose(np.sort(found.values), np.sort(ref.values))
+
+
+def test_non_binary_matrix_is_rejected_with_a_clear_message():
+    with pytest.raises(ValueError, match="0/1"):
+        TransactionMatrix(np.array([[0, 2], [1, 0]]))
