@@ -15,7 +15,6 @@ import argparse
 import datetime as dt
 import json
 import os
-import shutil
 import sys
 import time
 from pathlib import Path
@@ -31,6 +30,16 @@ def discover(only: list[str] | None = None) -> list[Path]:
     if only:
         found = [p for p in found if any(p.name.startswith(o) for o in only)]
     return found
+
+
+def _save_without_injected_parameters(executed: Path, target: Path) -> None:
+    """Copy an executed notebook, dropping papermill's injected parameters cell: it would pin
+    ``QUICK = False`` and make the QUICK test run (nbval) execute the FULL experiments."""
+    import nbformat
+
+    nb = nbformat.read(executed, as_version=4)
+    nb.cells = [c for c in nb.cells if "injected-parameters" not in c.metadata.get("tags", [])]
+    nbformat.write(nb, target)
 
 
 def run(mode: str = "full", jobs: int = 2, only: list[str] | None = None,
@@ -54,7 +63,7 @@ def run(mode: str = "full", jobs: int = 2, only: list[str] | None = None,
                                 cwd=str(NOTEBOOKS), kernel_name=kernel, progress_bar=False)
             status = "ok"
             if not quick:  # committed notebooks carry the outputs of a FULL run
-                shutil.copyfile(out, nb)
+                _save_without_injected_parameters(out, nb)
         except Exception as err:  # keep going: one broken notebook must not hide the rest
             status = f"failed: {type(err).__name__}"
             print(f"[rulelab] {nb.name} failed: {err}", file=sys.stderr, flush=True)

@@ -43,13 +43,10 @@ def test_cross_validation_on_a_dask_cluster_equals_the_local_run(local_results):
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
                                   dashboard_address=None) as cluster, \
             distributed.Client(cluster) as client:
-        with joblib.parallel_config(backend="dask"):
+        with joblib.parallel_config(backend="dask"), distributed.get_task_stream(client) as stream:
             on_dask = _cv(n_jobs=2)
-        # The tasks really went through the cluster's scheduler, not a local fallback.
-        ran = client.run_on_scheduler(
-            lambda dask_scheduler: sum(p.states.get("memory", 0) + p.states.get("released", 0)
-                                       + p.states.get("forgotten", 0)
-                                       for p in dask_scheduler.task_prefixes.values()))
+        # The tasks really went through the cluster's workers, not a local fallback.
+        ran = len(stream.data)
     assert len(on_dask) == len(DATASETS) * len(_methods()) * 3
     assert ran > 0
     pd.testing.assert_frame_equal(on_dask, local_results)
