@@ -190,7 +190,25 @@ class Clause:
         return self.to_query()
 
 
-class _TwoLevel:
+class _ClauseCollection:
+    """What every rule made of several clauses reports: its size and the features it reads."""
+
+    clauses: tuple
+
+    @property
+    def n_terms(self) -> int:
+        """Number of terms over all clauses."""
+        return sum(c.n_terms for c in self.clauses)
+
+    def features(self) -> set[str]:
+        """The distinct features the rule reads."""
+        return {t.feature for c in self.clauses for t in c.terms}
+
+    def __len__(self) -> int:
+        return len(self.clauses)
+
+
+class _TwoLevel(_ClauseCollection):
     """Shared body of DNF (OR of AND-clauses) and CNF (AND of OR-clauses)."""
 
     outer: str = ""
@@ -215,17 +233,6 @@ class _TwoLevel:
         """Number of clauses."""
         return len(self.clauses)
 
-    @property
-    def n_terms(self) -> int:
-        """Number of terms over all clauses."""
-        return sum(c.n_terms for c in self.clauses)
-
-    def features(self) -> set[str]:
-        """The distinct features the rule reads."""
-        return {t.feature for c in self.clauses for t in c.terms}
-
-    def __len__(self) -> int:
-        return len(self.clauses)
 
     def __eq__(self, other) -> bool:
         return type(self) is type(other) and self.clauses == other.clauses
@@ -331,7 +338,7 @@ def rule_from_dict(d: dict | str):
     raise ValueError(f"not a rulelab rule: type {kind!r}")
 
 
-class WeightedRuleSet:
+class WeightedRuleSet(_ClauseCollection):
     """A weighted vote of AND-clauses: predict 1 where ``sum_t C_t [clause_t(x)] > 0``.
 
     The output of confidence-rated boosting (Cohen & Singer 1999; Malioutov & Varshney
@@ -375,15 +382,6 @@ class WeightedRuleSet:
         """Number of clauses (boosting rounds, default rules included)."""
         return len(self.clauses)
 
-    @property
-    def n_terms(self) -> int:
-        return sum(c.n_terms for c in self.clauses)
-
-    def features(self) -> set[str]:
-        return {t.feature for c in self.clauses for t in c.terms}
-
-    def __len__(self) -> int:
-        return len(self.clauses)
 
     def __eq__(self, other) -> bool:
         return (type(self) is type(other) and self.clauses == other.clauses

@@ -196,11 +196,6 @@ class _RuleSetBase(RuleClassifierBase):
                              f"expecting {self.n_features_in_} features as input")
         return super()._check_X(X)
 
-    def predict(self, X) -> np.ndarray:
-        """The positive class where the printed rule set holds, the other class elsewhere."""
-        X = self._check_X(X)
-        return self.classes_[self.rules_.evaluate(X).astype(int)]
-
     def decision_function(self, X) -> np.ndarray:
         """1.0 where the rule set fires, 0.0 elsewhere."""
         X = self._check_X(X)
