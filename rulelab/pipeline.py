@@ -4,7 +4,9 @@
     python -m rulelab.pipeline --mode quick --only 00    # one notebook, QUICK settings
 
 Executed copies go to ``runs/<mode>/``; a FULL run also refreshes the notebooks in
-``notebooks/`` so that the committed notebooks show the outputs of a full reproduction.
+``notebooks/`` so that the committed notebooks show the outputs of a full reproduction, and
+writes ``results/``, ``figures/``, ``REPORT.md`` and the README's results section. A QUICK
+run writes its tables, figures and report under ``runs/quick/`` and leaves those alone.
 A notebook that fails is reported and the others still run. Long experiments inside the
 notebooks cache their finished work, so running the command again resumes.
 """
@@ -42,14 +44,24 @@ def _save_without_injected_parameters(executed: Path, target: Path) -> None:
     nbformat.write(nb, target)
 
 
+def merge_log(earlier: list[dict], latest: list[dict]) -> list[dict]:
+    """The last run of every notebook: ``latest`` entries replace ``earlier`` ones of the same
+    notebook, so a run of some notebooks (``--only``) keeps the record of the others."""
+    ran = {entry["notebook"] for entry in latest}
+    kept = [entry for entry in earlier if entry["notebook"] not in ran]
+    return sorted(kept + latest, key=lambda entry: entry["notebook"])
+
+
 def run(mode: str = "full", jobs: int = 2, only: list[str] | None = None,
         kernel: str | None = None) -> int:
     """Execute the notebooks; return the number that failed."""
     import papermill as pm
 
     quick = mode == "quick"
-    # Kernels inherit the environment: interactive widgets fall back to static tables.
+    # Kernels inherit the environment: interactive widgets fall back to static tables, and
+    # a QUICK run writes its tables and figures under runs/quick (rulelab._paths).
     os.environ["RULELAB_HEADLESS"] = "1"
+    os.environ["RULELAB_QUICK"] = "1" if quick else "0"
     out_dir = ROOT / "runs" / mode
     out_dir.mkdir(parents=True, exist_ok=True)
     started, t0 = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"), time.time()
@@ -68,16 +80,21 @@ def run(mode: str = "full", jobs: int = 2, only: list[str] | None = None,
             status = f"failed: {type(err).__name__}"
             print(f"[rulelab] {nb.name} failed: {err}", file=sys.stderr, flush=True)
         seconds = round(time.time() - t, 1)
-        log.append({"notebook": nb.stem, "status": status, "seconds": seconds})
+        log.append({"notebook": nb.stem, "status": status, "seconds": seconds,
+                    "finished": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")})
         print(f"[rulelab] {nb.name}: {status} in {seconds:.0f} s", flush=True)
+    run_log = results_dir() / "run_log.json"
+    ran = {entry["notebook"] for entry in log}
+    earlier = json.loads(run_log.read_text()).get("notebooks", []) if run_log.is_file() else []
+    log = merge_log(earlier, log)
     record = {"mode": mode, "jobs": jobs, "started": started,
               "total_seconds": round(time.time() - t0, 1), "notebooks": log}
-    run_log = results_dir() / "run_log.json"
     run_log.write_text(json.dumps(record, indent=2))
     report = write_report(run_log=run_log)
-    update_readme()
-    failed = sum(entry["status"] != "ok" for entry in log)
-    print(f"[rulelab] {len(log) - failed}/{len(log)} notebooks ran; report: {report.relative_to(ROOT)}")
+    if not quick:  # the README states what the last full reproduction found
+        update_readme()
+    failed = sum(entry["status"] != "ok" for entry in log if entry["notebook"] in ran)
+    print(f"[rulelab] {len(ran) - failed}/{len(ran)} notebooks ran; report: {report}")
     return failed
 
 

@@ -7,6 +7,8 @@ from pathlib import Path
 
 import matplotlib
 
+from ._paths import output_dir
+
 STYLE = {
     "figure.figsize": (6.4, 4.2),
     "figure.dpi": 110,
@@ -33,11 +35,12 @@ def use_style() -> None:
 
 
 def figures_dir() -> Path:
-    """``RULELAB_FIGURES`` if set, else ``figures/`` at the project root."""
+    """``RULELAB_FIGURES`` if set, else ``figures/`` of the run's output root (the project
+    root in a FULL run, ``runs/quick`` in a QUICK one; see :mod:`rulelab._paths`)."""
     env = os.environ.get("RULELAB_FIGURES")
     if env:
         return Path(env)
-    return Path(__file__).resolve().parent.parent / "figures"
+    return output_dir("figures")
 
 
 def savefig(fig, name: str) -> Path:

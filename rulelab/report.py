@@ -2,7 +2,8 @@
 
 Notebooks record each claim they test with :func:`record_claims` (written to
 ``results/claims_<notebook>.csv``); :func:`write_report` gathers the claims, the run log
-of :mod:`rulelab.pipeline` and the figure gallery into ``REPORT.md``.
+of :mod:`rulelab.pipeline` and the figure gallery into ``REPORT.md``. A QUICK run keeps all
+of this under ``runs/quick/`` (see :mod:`rulelab._paths`).
 """
 
 from __future__ import annotations
@@ -12,19 +13,18 @@ from pathlib import Path
 
 import pandas as pd
 
+from ._paths import ROOT, output_dir, output_root
 from .plotting import figures_dir
 
-ROOT = Path(__file__).resolve().parent.parent
 VERDICTS = ("holds", "does not hold", "not testable")
 
 __all__ = ["record_claims", "results_dir", "write_report", "update_readme", "VERDICTS"]
 
 
 def results_dir() -> Path:
-    """``results/`` at the project root (created on demand)."""
-    path = ROOT / "results"
-    path.mkdir(exist_ok=True)
-    return path
+    """``results/`` of the run's output root: the project root in a FULL run,
+    ``runs/quick`` in a QUICK one (created on demand)."""
+    return output_dir("results")
 
 
 def record_claims(notebook: str, claims: list[dict]) -> pd.DataFrame:
@@ -53,16 +53,16 @@ def _markdown_table(frame: pd.DataFrame) -> str:
 
 def write_report(path: Path | None = None, run_log: Path | None = None) -> Path:
     """Write ``REPORT.md`` from the recorded claims, the run log and the figures."""
-    path = path or ROOT / "REPORT.md"
+    path = path or output_root() / "REPORT.md"
     run_log = run_log or results_dir() / "run_log.json"
     parts = ["# rulelab reproduction report", ""]
     if run_log.is_file():
         log = json.loads(run_log.read_text())
-        parts += [f"Mode: **{log['mode']}**, {log['jobs']} parallel jobs, started "
-                  f"{log['started']}, total {log['total_seconds'] / 60:.1f} minutes.", "",
-                  "## Notebooks", "",
-                  _markdown_table(pd.DataFrame(log["notebooks"])[["notebook", "status", "seconds"]]),
-                  ""]
+        runs = pd.DataFrame(log["notebooks"])
+        cols = [c for c in ("notebook", "status", "seconds", "finished") if c in runs]
+        parts += [f"Mode: **{log['mode']}**, {log['jobs']} parallel jobs; the last run of each "
+                  f"notebook took {runs['seconds'].sum() / 60:.1f} minutes in all.", "",
+                  "## Notebooks", "", _markdown_table(runs[cols]), ""]
     claims = sorted(results_dir().glob("claims_*.csv"))
     if claims:
         table = pd.concat([pd.read_csv(p) for p in claims], ignore_index=True)

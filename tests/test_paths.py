@@ -1,0 +1,36 @@
+"""A QUICK run never writes over the committed outputs of a full reproduction."""
+
+from __future__ import annotations
+
+from rulelab import _paths, plotting, report
+from rulelab.pipeline import merge_log
+
+
+def test_quick_runs_write_under_runs_quick(monkeypatch):
+    monkeypatch.delenv("RULELAB_OUTPUT", raising=False)
+    monkeypatch.delenv("RULELAB_FIGURES", raising=False)
+    monkeypatch.setenv("RULELAB_QUICK", "1")
+    assert _paths.output_root() == _paths.ROOT / "runs" / "quick"
+    assert report.results_dir() == _paths.ROOT / "runs" / "quick" / "results"
+    assert plotting.figures_dir() == _paths.ROOT / "runs" / "quick" / "figures"
+    monkeypatch.setenv("RULELAB_QUICK", "0")
+    assert report.results_dir() == _paths.ROOT / "results"
+    assert plotting.figures_dir() == _paths.ROOT / "figures"
+
+
+def test_output_can_be_pointed_elsewhere(monkeypatch, tmp_path):
+    monkeypatch.delenv("RULELAB_FIGURES", raising=False)
+    monkeypatch.setenv("RULELAB_QUICK", "1")
+    monkeypatch.setenv("RULELAB_OUTPUT", str(tmp_path))
+    assert report.results_dir() == tmp_path / "results" and (tmp_path / "results").is_dir()
+    assert plotting.figures_dir() == tmp_path / "figures"
+
+
+def test_a_partial_run_keeps_the_other_notebooks_in_the_log():
+    earlier = [{"notebook": "01_a", "status": "ok", "seconds": 5.0},
+               {"notebook": "02_b", "status": "ok", "seconds": 7.0}]
+    latest = [{"notebook": "02_b", "status": "failed: KeyError", "seconds": 1.0},
+              {"notebook": "03_c", "status": "ok", "seconds": 2.0}]
+    merged = merge_log(earlier, latest)
+    assert [e["notebook"] for e in merged] == ["01_a", "02_b", "03_c"]
+    assert merged[1]["status"] == "failed: KeyError" and merged[0]["seconds"] == 5.0
