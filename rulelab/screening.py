@@ -370,7 +370,8 @@ def _screen(A: np.ndarray, y: np.ndarray, lam: float, level: str, groups, dualit
 
 # ----------------------------------------------------------------- the paper's design
 
-def threshold_design(X, n_thresholds: int):
+def threshold_design(X, n_thresholds: int, *, levels: str = "inner",
+                     quantile_method: str = "linear", strict: bool = False):
     """The paper's design: ``n_thresholds`` quantile thresholds per numeric feature, both
     directions, duplicates kept; two-valued features give ``== hi`` and ``== lo``;
     constant features are dropped.
@@ -378,6 +379,23 @@ def threshold_design(X, n_thresholds: int):
     Unlike :class:`rulelab.FeatureBinarizer` (which drops repeated thresholds and those at
     the maximum), every feature gets exactly ``2 * n_thresholds`` columns, so the column
     counts are the paper's (e.g. 2 x 10 x 100 = 2000 on MAGIC).
+
+    The papers do not say how their quantile thresholds are placed; the options below span
+    the usual definitions (used by :func:`rulelab.screening_experiments.design_sweep`).
+
+    Parameters
+    ----------
+    X : DataFrame or array-like of shape (n_samples, n_features)
+    n_thresholds : int
+        Thresholds per numeric feature (T).
+    levels : {"inner", "lower", "mid", "upper", "range"}, default="inner"
+        Quantile levels ``i/(T+1)``, i = 1..T (``"inner"``); ``i/T``, i = 0..T-1
+        (``"lower"``); ``(i - 1/2)/T`` (``"mid"``); ``i/T``, i = 1..T (``"upper"``); or
+        ``"range"``: the ``"inner"`` levels spaced evenly between the minimum and maximum.
+    quantile_method : str, default="linear"
+        ``method`` of :func:`numpy.quantile` (e.g. ``"hazen"`` is Matlab's definition).
+    strict : bool, default=False
+        Use ``x < t`` / ``x >= t`` instead of ``x <= t`` / ``x > t``.
 
     Returns
     -------
@@ -390,7 +408,13 @@ def threshold_design(X, n_thresholds: int):
     from ._validation import check_frame
 
     X = check_frame(X)
-    levels = np.arange(1, n_thresholds + 1) / (n_thresholds + 1)
+    T = n_thresholds
+    grid = {"inner": np.arange(1, T + 1) / (T + 1), "lower": np.arange(T) / T,
+            "mid": (np.arange(1, T + 1) - 0.5) / T, "upper": np.arange(1, T + 1) / T,
+            "range": np.arange(1, T + 1) / (T + 1)}
+    if levels not in grid:
+        raise ValueError(f"levels must be one of {sorted(grid)}, not {levels!r}")
+    quantiles = grid[levels]
     blocks, terms, groups, n_cols = [], [], [], 0
     for col in X.columns:
         values = X[col].to_numpy(dtype=float)
@@ -403,11 +427,15 @@ def threshold_design(X, n_thresholds: int):
             terms += [Term(col, "==", float(hi)), Term(col, "==", float(lo))]
             n_cols += 2
             continue
-        cuts = np.quantile(values, levels)
+        if levels == "range":
+            cuts = values.min() + (values.max() - values.min()) * quantiles
+        else:
+            cuts = np.quantile(values, quantiles, method=quantile_method)
+        if strict:  # x < t is x <= (the float just below t): the same terms, exactly
+            cuts = np.nextafter(cuts, -np.inf)
         le = values[:, None] <= cuts[None, :]
         blocks.append(np.concatenate([le, ~le], axis=1))
         terms += [Term(col, "<=", float(t)) for t in cuts] + [Term(col, ">", float(t)) for t in cuts]
-        T = cuts.size
         groups.append(np.arange(n_cols, n_cols + T))                 # x <= t grows with t
         groups.append(np.arange(n_cols + 2 * T - 1, n_cols + T - 1, -1))  # x > t shrinks with t
         n_cols += 2 * T

@@ -25,7 +25,7 @@ from .evaluate import cache_dir, params_key
 from .lp import learn_clause
 from .screening import screen, threshold_design
 
-__all__ = ["and_problem", "count_row", "timing_row", "screening_counts", "screening_timings",
+__all__ = ["and_problem", "design_sweep", "count_row", "timing_row", "screening_counts", "screening_timings",
            "beside_counts", "table3", "plot_times", "claims", "split_counts", "PAPER_NAMES"]
 
 PAPER_NAMES = {"ionosphere": "Ionosphere", "banknote": "Banknote", "magic": "MAGIC",
@@ -34,16 +34,17 @@ _VERSION = 2  # bump when a unit's content changes, so stale cache entries are n
 
 
 def and_problem(dataset: str, n_thresholds: int, positive=None, rows: int | None = None,
-                seed: int = 0):
+                seed: int = 0, **design):
     """``A`` (paper design), ``y``, the terms and the nested groups of one dataset.
 
-    ``rows`` draws a random subset of that many samples (seeded) before binarising.
+    ``rows`` draws a random subset of that many samples (seeded) before binarising;
+    ``design`` goes to :func:`rulelab.screening.threshold_design` (threshold placement).
     """
     X, y = load_dataset(dataset, positive=positive)
     if rows is not None and rows < len(X):
         keep = np.sort(np.random.default_rng(seed).choice(len(X), rows, replace=False))
         X, y = X.iloc[keep].reset_index(drop=True), y.iloc[keep].reset_index(drop=True)
-    A, terms, groups = threshold_design(X, n_thresholds)
+    A, terms, groups = threshold_design(X, n_thresholds, **design)
     return A, y.to_numpy().astype(np.uint8), terms, groups
 
 
@@ -73,6 +74,32 @@ def count_row(dataset: str, n_thresholds: int, level: str, lam: float = 1000.0,
             "fraction": alone["fraction"], "total_sequential": seq["total"],
             "fraction_sequential": seq["fraction"], "time_screen": alone["time"],
             "time_screen_sequential": seq["time"]}
+
+
+def design_sweep(dataset: str, n_thresholds: int = 10, level: str = "basic",
+                 lam: float = 1000.0, positive=None) -> pd.DataFrame:
+    """Columns screened under every threshold placement :func:`threshold_design` knows.
+
+    The papers say "quantile thresholds" and nothing more. This counts the simple and the
+    duality test (each alone, then the union, as in the paper's tables) for each placement
+    of the levels, each :func:`numpy.quantile` method that differs on tied data, and both
+    inequality conventions, to see whether any of them gives the paper's counts.
+    """
+    rows = []
+    for levels in ("inner", "lower", "mid", "upper", "range"):
+        methods = ["linear"] if levels == "range" else ["linear", "hazen", "weibull",
+                                                         "inverted_cdf", "nearest"]
+        for method in methods:
+            for strict in (False, True):
+                A, y, _, groups = and_problem(dataset, n_thresholds, positive, levels=levels,
+                                              quantile_method=method, strict=strict)
+                rep = screen(1 - A, 1 - y, lam, level=level, groups=[g[::-1] for g in groups],
+                             sequential=False).report
+                rows.append({"levels": levels, "quantile": method,
+                             "inequality": "x < t" if strict else "x <= t",
+                             "columns": A.shape[1], "simple": rep["simple"],
+                             "duality": rep["duality"], "total": rep["total"]})
+    return pd.DataFrame(rows)
 
 
 def _rule(terms, selected) -> str:

@@ -187,3 +187,27 @@ def test_banknote_counts_match_paper_table1_row():
     _, rep = screen(1 - A, 1 - y.to_numpy(), 1000.0, level="basic",
                     groups=[g[::-1] for g in groups], sequential=False)
     assert (A.shape[1], rep["simple"], rep["duality"], rep["total"]) == (80, 36, 66, 67)
+
+
+@pytest.mark.parametrize("levels", ["inner", "lower", "mid", "upper", "range"])
+@pytest.mark.parametrize("strict", [False, True])
+def test_every_threshold_placement_matches_its_terms_and_chains(levels, strict):
+    # Ties (integer values) are where the placements and the inequality conventions differ.
+    rng = np.random.default_rng(3)
+    X = pd.DataFrame({"a": rng.integers(-2, 3, 200), "b": rng.normal(size=200),
+                      "flag": rng.integers(0, 2, 200), "constant": np.ones(200)})
+    A, terms, groups = threshold_design(X, 4, levels=levels, quantile_method="hazen",
+                                        strict=strict)
+    assert A.shape[1] == 2 * 4 * 2 + 2          # the constant feature is dropped
+    for j, term in enumerate(terms):              # each column is its term, evaluated
+        assert np.array_equal(A[:, j].astype(bool), term.evaluate(X))
+    for chain in groups:                          # each chain is nested, support increasing
+        assert (np.diff(A[:, chain].astype(int), axis=1) >= 0).all()
+    if strict:  # x < t: a value equal to a cut falls on the upper side
+        cut = np.nextafter(terms[0].value, np.inf)
+        assert not A[X["a"].to_numpy() == cut, 0].any()
+
+
+def test_unknown_threshold_placement_is_named():
+    with pytest.raises(ValueError, match="levels must be one of"):
+        threshold_design(pd.DataFrame({"a": np.arange(10.0)}), 3, levels="deciles")
