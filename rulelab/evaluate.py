@@ -51,7 +51,12 @@ def _jsonable(value):
         return {"class": type(value).__name__, **value.get_params(deep=False)}
     if isinstance(value, np.generic):
         return value.item()
-    return repr(value)
+    text = repr(value)
+    if " at 0x" in text and hasattr(value, "__dict__"):
+        # A default repr carries a memory address, different in every process, so the
+        # cache would never hit (e.g. make_column_selector): hash the attributes instead.
+        return {"class": type(value).__name__, **vars(value)}
+    return text
 
 
 def complexity(model) -> tuple[float, float]:

@@ -68,3 +68,22 @@ def test_summarize_gives_mean_and_standard_error():
     out = summarize(res)
     assert out.error.item() == pytest.approx(0.25)
     assert out.error_se.item() == pytest.approx(np.std([0.1, 0.2, 0.3, 0.4], ddof=1) / 2)
+
+
+def test_cache_keys_are_stable_across_processes_and_tell_settings_apart():
+    # The baselines hold a make_column_selector, whose repr carries a memory address: the key
+    # must not depend on it (else the cache never hits), but must see its settings.
+    import subprocess
+    import sys
+
+    from sklearn.compose import make_column_selector
+
+    from rulelab.evaluate import params_key
+
+    code = ("from rulelab.evaluate import paper1_baselines, params_key; "
+            "print(params_key(paper1_baselines()['CART']))")
+    runs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                           check=True).stdout.strip() for _ in range(2)}
+    assert len(runs) == 1 and params_key(paper1_baselines()["CART"]) in runs
+    assert params_key(make_column_selector(dtype_include="number")) != \
+        params_key(make_column_selector(dtype_include="category"))
