@@ -58,7 +58,7 @@ def test_adapters_impute_and_one_hot_raw_frames_and_keep_the_label_values():
     labels = np.where(y == 1, "sick", "healthy")
     for model in (TreePeer(max_depth=3, random_state=0), peers.ForestPeer(n_estimators=10,
                                                                           random_state=0),
-                  peers.SVMPeer()):
+                  peers.SVMPeer(), peers.GrabOnPrepared(degree=2)):
         pred = model.fit(X, labels).predict(X)
         assert set(pred) <= {"sick", "healthy"}
         assert np.mean(pred != labels) < 0.2
