@@ -80,7 +80,7 @@ def run(mode: str = "full", jobs: int = 2, only: list[str] | None = None,
             status = f"failed: {type(err).__name__}"
             print(f"[rulelab] {nb.name} failed: {err}", file=sys.stderr, flush=True)
         seconds = round(time.time() - t, 1)
-        log.append({"notebook": nb.stem, "status": status, "seconds": seconds,
+        log.append({"notebook": nb.stem, "status": status, "seconds": seconds, "jobs": jobs,
                     "finished": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")})
         print(f"[rulelab] {nb.name}: {status} in {seconds:.0f} s", flush=True)
     run_log = results_dir() / "run_log.json"

@@ -59,9 +59,10 @@ def write_report(path: Path | None = None, run_log: Path | None = None) -> Path:
     if run_log.is_file():
         log = json.loads(run_log.read_text())
         runs = pd.DataFrame(log["notebooks"])
-        cols = [c for c in ("notebook", "status", "seconds", "finished") if c in runs]
-        parts += [f"Mode: **{log['mode']}**, {log['jobs']} parallel jobs; the last run of each "
-                  f"notebook took {runs['seconds'].sum() / 60:.1f} minutes in all.", "",
+        cols = [c for c in ("notebook", "status", "seconds", "jobs", "finished") if c in runs]
+        parts += [f"Mode: **{log['mode']}**. The last run of each notebook (below, with its "
+                  f"parallel jobs) took {runs['seconds'].sum() / 60:.1f} minutes in all; a "
+                  "notebook whose experiments were cached by an earlier run is faster.", "",
                   "## Notebooks", "", _markdown_table(runs[cols]), ""]
     claims = sorted(results_dir().glob("claims_*.csv"))
     if claims:
