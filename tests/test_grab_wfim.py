@@ -109,3 +109,35 @@ def test_exhaustive_search_matches_wfim_at_threshold_one():
 def test_non_binary_matrix_is_rejected_with_a_clear_message():
     with pytest.raises(ValueError, match="0/1"):
         TransactionMatrix(np.array([[0, 2], [1, 0]]))
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_heap_search_returns_the_exact_top_k_outside_the_free_features(seed):
+    rng = np.random.default_rng(100 + seed)
+    m, d = int(rng.integers(40, 300)), int(rng.integers(4, 9))
+    X = (rng.random((m, d)) < rng.uniform(0.3, 0.7)).astype(np.uint8)
+    alpha = rng.normal(size=m) * rng.uniform(0.5, 3)
+    k = [1, 2, 3, None][seed % 4]
+    ref = wfim_bruteforce(X, alpha, 1.0, k, absolute=True)
+    free = [p for p in ref if rng.random() < 0.3]
+    rest = {p: v for p, v in ref.items() if p not in set(free)}
+    K = int(rng.integers(1, 10))
+    top = TopKMiner(X, k, top_k=K).top(alpha, itemset_keys(free, d))
+    best = sorted(map(abs, rest.values()), reverse=True)[:K]
+    assert np.allclose(np.abs(top.values), best)          # largest first
+    assert all(p in rest and np.isclose(rest[p], v) for p, v in zip(top.itemsets, top.values))
+
+
+def test_reaches_decides_whether_the_capped_sum_passes_the_target():
+    rng = np.random.default_rng(11)
+    X = (rng.random((300, 7)) < 0.5).astype(np.uint8)
+    alpha = rng.normal(size=300) * 2
+    ref = wfim_bruteforce(X, alpha, 1.0, 3, absolute=True)
+    free = list(ref)[:3]
+    total = sum(abs(v) - 1 for p, v in ref.items() if p not in set(free))
+    miner = TopKMiner(X, 3, top_k=5)
+    keys = itemset_keys(free, 7)
+    reached, s = miner.reaches(alpha, keys, total + 1.0)
+    assert not reached and np.isclose(s, total)              # the whole sum, measured
+    reached, s = miner.reaches(alpha, keys, total / 2)
+    assert reached and total / 2 <= s <= total + 1e-9        # stopped early

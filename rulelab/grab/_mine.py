@@ -33,6 +33,7 @@ from numba import njit
 # status codes returned by the kernel
 COMPLETE = 0
 CAPPED = 1       # stopped after max_out outputs (Section 4, "incomplete termination")
+REACHED = 2      # stopped once the outputs' sum of |wfrq| - 1 reached the target
 
 
 @njit(cache=True, nogil=True)
@@ -69,6 +70,15 @@ def _grow_u64(a, need):
     b = np.empty(max(need, 2 * a.shape[0]), dtype=a.dtype)
     b[: a.shape[0]] = a
     return b
+
+
+@njit(cache=True, nogil=True)
+def _excluded(sorted_keys, k):
+    n = sorted_keys.shape[0]
+    if n == 0:
+        return False
+    i = np.searchsorted(sorted_keys, k)
+    return i < n and sorted_keys[i] == k
 
 
 @njit(cache=True, nogil=True)
@@ -276,7 +286,7 @@ def mine(indptr, indices, wpos, wneg, n_items, theta, max_size, mode, max_out, s
 
 @njit(cache=True, nogil=True)
 def mine_reduced(indptr, indices, wpos, wneg, n_items, theta, max_size, mode, max_out, store,
-                 codes):
+                 codes, excl_sorted, target):
     """The same search as :func:`mine` (no occurrence lists), with database reduction.
 
     Every opened node gets its own *conditional database* (LCM's database reduction):
@@ -285,7 +295,12 @@ def mine_reduced(indptr, indices, wpos, wneg, n_items, theta, max_size, mode, ma
     there fails in every descendant), with identical transactions merged (their P and N
     parts add up) and empty ones dropped. Deep in the tree these databases collapse to a few
     short transactions, which is where a plain occurrence-list search spends its time.
-    Returns n_out, status, item_ptr, items, values, pos, keys.
+    ``target`` > 0 turns on the running sum of ``|wfrq| - 1`` over the outputs whose key is
+    not in ``excl_sorted`` (GRAB's V over the search, eq. 17): the search stops with status
+    REACHED as soon as it reaches ``target``. Outputs are met in the same order either way,
+    so "the sum over the first max_out outputs is >= target" is decided exactly, usually
+    after a fraction of them.
+    Returns n_out, status, item_ptr, items, values, pos, keys, the running sum.
     """
     m0 = indptr.shape[0] - 1
     nnz0 = indices.shape[0]
@@ -334,6 +349,7 @@ def mine_reduced(indptr, indices, wpos, wneg, n_items, theta, max_size, mode, ma
     posv = np.empty(cap0, dtype=np.float64)
     keys = np.empty(cap0, dtype=np.uint64)
     n_out = 0
+    acc = 0.0
 
     # root database = the input
     for t in range(m0 + 1):
@@ -356,11 +372,15 @@ def mine_reduced(indptr, indices, wpos, wneg, n_items, theta, max_size, mode, ma
             posv[0] = P
             keys[0] = np.uint64(0)
         n_out = 1
+        if target > 0 and not _excluded(excl_sorted, np.uint64(0)):
+            acc += abs(v) - 1.0
+            if acc >= target:
+                return n_out, REACHED, item_ptr, items, values, posv, keys, acc
         if max_out > 0 and n_out >= max_out:
-            return n_out, CAPPED, item_ptr, items, values, posv, keys
+            return n_out, CAPPED, item_ptr, items, values, posv, keys, acc
     root_open = P > theta or (mode == 1 and N > theta) or mode == 2
     if depth_cap == 0 or not root_open:
-        return n_out, COMPLETE, item_ptr, items, values, posv, keys
+        return n_out, COMPLETE, item_ptr, items, values, posv, keys, acc
 
     depth = 0
     cur[0] = -1
@@ -418,7 +438,7 @@ def mine_reduced(indptr, indices, wpos, wneg, n_items, theta, max_size, mode, ma
                     cnt[depth, ch[depth, c]] = 0
                 depth -= 1
                 if depth < 0:
-                    return n_out, COMPLETE, item_ptr, items, values, posv, keys
+                    return n_out, COMPLETE, item_ptr, items, values, posv, keys, acc
                 continue
             j = ch[depth, chpos[depth]]
             chpos[depth] += 1
@@ -444,8 +464,12 @@ def mine_reduced(indptr, indices, wpos, wneg, n_items, theta, max_size, mode, ma
                     posv[n_out] = P
                     keys[n_out] = key[depth] ^ codes[j]
                 n_out += 1
+                if target > 0 and not _excluded(excl_sorted, key[depth] ^ codes[j]):
+                    acc += abs(v) - 1.0
+                    if acc >= target:
+                        return n_out, REACHED, item_ptr, items, values, posv, keys, acc
                 if max_out > 0 and n_out >= max_out:
-                    return n_out, CAPPED, item_ptr, items, values, posv, keys
+                    return n_out, CAPPED, item_ptr, items, values, posv, keys, acc
             if not opened[depth, j]:
                 continue
             # ---- build the conditional database of the child j ----
@@ -617,3 +641,320 @@ def reduce_db(indptr, indices, wpos, wneg, n_items, rank_items, theta, mode, mer
         nt += 1
         out_ptr[nt] = w_
     return out_ptr[: nt + 1], out_idx[:w_], out_wp[:nt], out_wn[:nt], cols
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _sift_down(hv, hkey, order, n, r):
+    # min-heap on (|value|, key) over the slots order[0..n); r is the position to fix
+    while True:
+        c = 2 * r + 1
+        if c >= n:
+            return
+        if c + 1 < n:
+            a = order[c]
+            b = order[c + 1]
+            if hv[b] < hv[a] or (hv[b] == hv[a] and hkey[b] > hkey[a]):
+                c += 1
+        x = order[r]
+        y = order[c]
+        if hv[y] < hv[x] or (hv[y] == hv[x] and hkey[y] > hkey[x]):
+            order[r] = y
+            order[c] = x
+            r = c
+        else:
+            return
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _sift_up(hv, hkey, order, r):
+    while r > 0:
+        p = (r - 1) // 2
+        x = order[r]
+        y = order[p]
+        if hv[x] < hv[y] or (hv[x] == hv[y] and hkey[x] > hkey[y]):
+            order[r] = y
+            order[p] = x
+            r = p
+        else:
+            return
+
+
+@njit(cache=True, nogil=True)
+def mine_topk(indptr, indices, wpos, wneg, n_items, theta, max_size, top_k, codes,
+              excl_sorted):
+    """The K itemsets of largest ``|P - N|`` above ``theta`` (mode 1), skipping excluded keys.
+
+    GRAB only adds the top K violators per iteration (Section 4), so the search does not
+    need every itemset above theta: once K candidates are held (in a min-heap), the
+    threshold rises to the K-th best ``|wfrq|`` found so far and both the output test and
+    the stage-1 pruning (P > thr or N > thr) use it. Any superset q of p has
+    ``|wfrq(q)| <= max(P(p), N(p))``, so pruning at the raised threshold cannot lose a
+    member of the top K; the result is the exact top K of the paper's eq. (8) rather than
+    the top K among the first ``max_out`` outputs of a capped search. Itemsets whose key
+    is in ``excl_sorted`` (the free features, sorted) are never held but are still
+    expanded. Same database reduction as :func:`mine_reduced`.
+
+    Returns n (<= top_k), item_ptr, items, values, keys, ordered by |value| descending
+    (ties by key ascending), and the number of search-tree nodes opened.
+    """
+    m0 = indptr.shape[0] - 1
+    nnz0 = indices.shape[0]
+    longest = 0
+    for t in range(m0):
+        ln = indptr[t + 1] - indptr[t]
+        if ln > longest:
+            longest = ln
+    depth_cap = min(max_size, longest)
+    L = max(depth_cap, 1) + 1
+    cap_t = max(m0, 1)
+    cap_i = max(nnz0, 1)
+    tp = np.zeros((L, cap_t + 1), dtype=np.int64)
+    ti = np.empty((L, cap_i), dtype=np.int32)
+    twp = np.empty((L, cap_t), dtype=np.float64)
+    twn = np.empty((L, cap_t), dtype=np.float64)
+    nt = np.zeros(L, dtype=np.int64)
+    cnt = np.zeros((L, n_items), dtype=np.int64)
+    start = np.zeros((L, n_items), dtype=np.int64)
+    sp = np.zeros((L, n_items), dtype=np.float64)
+    sn = np.zeros((L, n_items), dtype=np.float64)
+    opened = np.zeros((L, n_items), dtype=np.bool_)
+    ch = np.empty((L, n_items), dtype=np.int32)
+    nch = np.zeros(L, dtype=np.int64)
+    chpos = np.zeros(L, dtype=np.int64)
+    occ_t = np.empty((L, cap_i), dtype=np.int64)
+    occ_p = np.empty((L, cap_i), dtype=np.int64)
+    cur = np.empty(L + 1, dtype=np.int32)
+    key = np.zeros(L + 1, dtype=np.uint64)
+    s_ptr = np.zeros(cap_t + 1, dtype=np.int64)
+    s_it = np.empty(cap_i, dtype=np.int32)
+    s_wp = np.empty(cap_t, dtype=np.float64)
+    s_wn = np.empty(cap_t, dtype=np.float64)
+    s_h = np.empty(cap_t, dtype=np.uint64)
+    nh = np.empty(cap_t, dtype=np.uint64)
+    table = np.empty(16, dtype=np.int64)
+
+    # the heap: slot s holds |value| hv[s], value hval[s], key hkey[s], size hsz[s] and
+    # the items hit[s, :hsz[s]]; order[] arranges the slots as a binary min-heap
+    K = max(top_k, 1)
+    hv = np.zeros(K, dtype=np.float64)
+    hval = np.zeros(K, dtype=np.float64)
+    hkey = np.zeros(K, dtype=np.uint64)
+    hsz = np.zeros(K, dtype=np.int64)
+    hit = np.empty((K, L), dtype=np.int32)
+    order = np.arange(K)
+    n_held = 0
+    thr = theta
+    n_nodes = 0
+
+    for t in range(m0 + 1):
+        tp[0, t] = indptr[t]
+    for q in range(nnz0):
+        ti[0, q] = indices[q]
+    P = 0.0
+    N = 0.0
+    for t in range(m0):
+        twp[0, t] = wpos[t]
+        twn[0, t] = wneg[t]
+        P += wpos[t]
+        N += wneg[t]
+    nt[0] = m0
+    v = P - N
+    # the empty itemset (the bias T) has key 0
+    if abs(v) > thr and not _excluded(excl_sorted, np.uint64(0)):
+        hv[0] = abs(v)
+        hval[0] = v
+        hkey[0] = np.uint64(0)
+        hsz[0] = 0
+        n_held = 1
+        if n_held == K:
+            thr = max(theta, hv[order[0]])
+    if depth_cap > 0 and (P > thr or N > thr):
+        depth = 0
+        cur[0] = -1
+        while True:
+            n_nodes += 1
+            n_t = nt[depth]
+            k_ch = 0
+            for t in range(n_t):
+                a = twp[depth, t]
+                b = twn[depth, t]
+                for q in range(tp[depth, t], tp[depth, t + 1]):
+                    j = ti[depth, q]
+                    if cnt[depth, j] == 0:
+                        ch[depth, k_ch] = j
+                        k_ch += 1
+                        sp[depth, j] = 0.0
+                        sn[depth, j] = 0.0
+                    cnt[depth, j] += 1
+                    sp[depth, j] += a
+                    sn[depth, j] += b
+            nch[depth] = k_ch
+            chpos[depth] = 0
+            can_open = depth + 1 < depth_cap
+            off = 0
+            any_open = False
+            for c in range(k_ch):
+                j = ch[depth, c]
+                op = can_open and (sp[depth, j] > thr or sn[depth, j] > thr)
+                opened[depth, j] = op
+                if op:
+                    any_open = True
+                    start[depth, j] = off
+                    off += cnt[depth, j]
+            if any_open:
+                for t in range(n_t):
+                    for q in range(tp[depth, t], tp[depth, t + 1]):
+                        j = ti[depth, q]
+                        if opened[depth, j]:
+                            s = start[depth, j]
+                            occ_t[depth, s] = t
+                            occ_p[depth, s] = q
+                            start[depth, j] = s + 1
+                for c in range(k_ch):
+                    j = ch[depth, c]
+                    if opened[depth, j]:
+                        start[depth, j] -= cnt[depth, j]
+
+            descended = False
+            while not descended:
+                if chpos[depth] >= nch[depth]:
+                    for c in range(nch[depth]):
+                        cnt[depth, ch[depth, c]] = 0
+                    depth -= 1
+                    if depth < 0:
+                        break
+                    continue
+                j = ch[depth, chpos[depth]]
+                chpos[depth] += 1
+                P = sp[depth, j]
+                N = sn[depth, j]
+                v = P - N
+                av = abs(v)
+                if av > thr:
+                    kj = key[depth] ^ codes[j]
+                    if not _excluded(excl_sorted, kj):
+                        filling = n_held < K
+                        if filling:
+                            s = n_held       # a new slot, at heap position n_held
+                            n_held += 1
+                        else:
+                            s = order[0]     # evict the smallest
+                        hv[s] = av
+                        hval[s] = v
+                        hkey[s] = kj
+                        hsz[s] = depth + 1
+                        for r in range(depth):
+                            hit[s, r] = cur[r + 1]
+                        hit[s, depth] = j
+                        if filling:
+                            _sift_up(hv, hkey, order, n_held - 1)
+                        else:
+                            _sift_down(hv, hkey, order, n_held, 0)
+                        if n_held == K:
+                            thr = max(theta, hv[order[0]])
+                # the threshold may have risen since this node's children were scanned
+                if not opened[depth, j] or not (P > thr or N > thr):
+                    continue
+                ns = 0
+                s_ptr[0] = 0
+                w_ = 0
+                for r in range(start[depth, j], start[depth, j] + cnt[depth, j]):
+                    t = occ_t[depth, r]
+                    h = np.uint64(0)
+                    for q in range(occ_p[depth, r] + 1, tp[depth, t + 1]):
+                        i = ti[depth, q]
+                        # items that cannot pass the current threshold are cut
+                        if sp[depth, i] > thr or sn[depth, i] > thr:
+                            s_it[w_] = i
+                            w_ += 1
+                            h += codes[i]
+                    if w_ > s_ptr[ns]:
+                        s_wp[ns] = twp[depth, t]
+                        s_wn[ns] = twn[depth, t]
+                        s_h[ns] = h
+                        ns += 1
+                        s_ptr[ns] = w_
+                if ns == 0:
+                    continue
+                d1 = depth + 1
+                n_new = 0
+                w_ = 0
+                tp[d1, 0] = 0
+                if d1 + 1 < depth_cap and ns > 1:
+                    size_t = 1
+                    while size_t < 2 * ns:
+                        size_t *= 2
+                    if table.shape[0] < size_t:
+                        table = np.empty(size_t, dtype=np.int64)
+                    mask = np.uint64(size_t - 1)
+                    table[:size_t] = -1
+                    for u in range(ns):
+                        a0 = s_ptr[u]
+                        a1 = s_ptr[u + 1]
+                        slot = s_h[u] & mask
+                        while True:
+                            g = table[slot]
+                            if g < 0:
+                                table[slot] = n_new
+                                for z in range(a0, a1):
+                                    ti[d1, w_] = s_it[z]
+                                    w_ += 1
+                                twp[d1, n_new] = s_wp[u]
+                                twn[d1, n_new] = s_wn[u]
+                                nh[n_new] = s_h[u]
+                                n_new += 1
+                                tp[d1, n_new] = w_
+                                break
+                            if nh[g] == s_h[u] and tp[d1, g + 1] - tp[d1, g] == a1 - a0:
+                                b0 = tp[d1, g]
+                                same = True
+                                for z in range(a1 - a0):
+                                    if ti[d1, b0 + z] != s_it[a0 + z]:
+                                        same = False
+                                        break
+                                if same:
+                                    twp[d1, g] += s_wp[u]
+                                    twn[d1, g] += s_wn[u]
+                                    break
+                            slot = (slot + np.uint64(1)) & mask
+                else:
+                    for u in range(ns):
+                        for z in range(s_ptr[u], s_ptr[u + 1]):
+                            ti[d1, w_] = s_it[z]
+                            w_ += 1
+                        twp[d1, n_new] = s_wp[u]
+                        twn[d1, n_new] = s_wn[u]
+                        n_new += 1
+                        tp[d1, n_new] = w_
+                nt[d1] = n_new
+                cur[d1] = j
+                key[d1] = key[depth] ^ codes[j]
+                depth = d1
+                descended = True
+            if depth < 0:
+                break
+
+    # largest |value| first, ties by key (reproducible)
+    sel = np.empty(n_held, dtype=np.int64)
+    for s in range(n_held):
+        sel[s] = s
+    for a in range(1, n_held):          # insertion sort: K is small
+        x = sel[a]
+        b = a - 1
+        while b >= 0 and (hv[sel[b]] < hv[x] or (hv[sel[b]] == hv[x] and hkey[sel[b]] > hkey[x])):
+            sel[b + 1] = sel[b]
+            b -= 1
+        sel[b + 1] = x
+    item_ptr = np.zeros(n_held + 1, dtype=np.int64)
+    for a in range(n_held):
+        item_ptr[a + 1] = item_ptr[a] + hsz[sel[a]]
+    items = np.empty(max(item_ptr[n_held], 1), dtype=np.int32)
+    values = np.empty(n_held, dtype=np.float64)
+    keys = np.empty(n_held, dtype=np.uint64)
+    for a in range(n_held):
+        s = sel[a]
+        for r in range(hsz[s]):
+            items[item_ptr[a] + r] = hit[s, r]
+        values[a] = hval[s]
+        keys[a] = hkey[s]
+    return n_held, item_ptr, items, values, keys, n_nodes

@@ -163,7 +163,8 @@ def _reduce(db: TransactionMatrix, wpos, wneg, theta, mode, merge=True):
                            db.rank_items, float(theta), mode, merge, codes)
 
 
-def _run(db, wpos, wneg, theta, max_size, mode, max_out, store, store_occ=False):
+def _run(db, wpos, wneg, theta, max_size, mode, max_out, store, store_occ=False,
+         excl_sorted=None, target=0.0):
     k = _max_size(max_size, db)
     # occurrence lists must refer to the original rows: no merging when they are kept
     indptr, indices, wp, wn, items = _reduce(db, wpos, wneg, theta, mode, merge=not store_occ)
@@ -174,9 +175,11 @@ def _run(db, wpos, wneg, theta, max_size, mode, max_out, store, store_occ=False)
             indptr, indices, wp, wn, max(len(items), 1), float(theta), k, mode, cap, store,
             codes, True)
     else:
-        n_out, status, item_ptr, flat, values, pos, keys = _mine.mine_reduced(
+        if excl_sorted is None:
+            excl_sorted = np.zeros(0, dtype=np.uint64)
+        n_out, status, item_ptr, flat, values, pos, keys, _ = _mine.mine_reduced(
             indptr, indices, wp, wn, max(len(items), 1), float(theta), k, mode, cap, store,
-            codes)
+            codes, excl_sorted, float(target))
         occ_ptr = occ = None
     return n_out, status, item_ptr, flat, values, keys, occ_ptr, occ, items
 
@@ -333,6 +336,55 @@ class TopKMiner:
             found, top = _select(out, excl, self.top_k, theta)
             if len(top) >= self.top_k or self.M <= 0:
                 return found, top
+            self.M -= 1
+
+
+    def reaches(self, weights, exclude_keys, target: float) -> tuple[bool, float]:
+        """Does the paper's V over the search reach ``target``?
+
+        Eq. (17)'s second term as GRAB measures it: the sum of ``|wfrq| - 1`` over the
+        features outside ``exclude_keys`` that one WFIM call at theta = 1 returns (the first
+        ``max_out`` outputs). The call stops as soon as the running sum reaches
+        ``target``, which decides the question exactly without listing the rest. Returns
+        (reached, the sum so far: the full measured sum when not reached). M is untouched.
+        """
+        wpos, wneg = _weights(self.db, weights)
+        excl = np.sort(np.asarray(exclude_keys if exclude_keys is not None else [],
+                                  dtype=np.uint64))
+        k = _max_size(self.max_size, self.db)
+        indptr, indices, wp, wn, items = _reduce(self.db, wpos, wneg, 1.0, 1)
+        codes = self.db.codes[items] if items.size else np.zeros(1, dtype=np.uint64)
+        self.n_calls += 1
+        res = _mine.mine_reduced(indptr, indices, wp, wn, max(len(items), 1), 1.0, k, 1,
+                                 self.max_out, False, codes, excl, float(max(target, 1e-300)))
+        status, total = res[1], res[7]
+        return status == _mine.REACHED, float(total)
+
+    def top(self, weights, exclude_keys=None):
+        """The exact top K itemsets by ``|wfrq| > 1`` outside ``exclude_keys``, as :class:`Itemsets`.
+
+        The same dynamic threshold control as :meth:`search` (theta = 2**M, M decremented
+        until K itemsets are found or theta = 1, M remembered), but each WFIM call keeps
+        only the best K in a heap and raises its threshold to the K-th best value found so
+        far (:func:`rulelab.grab._mine.mine_topk`). No output cap is needed and the result
+        is the true top K among the features outside F, which :meth:`search` only gives
+        when it is not capped. It does not return every violator: the caller uses the sum
+        over the top K as a lower bound of V's search part and calls :meth:`search` at
+        theta = 1 when that bound no longer proves V^t >= eps V^0.
+        """
+        wpos, wneg = _weights(self.db, weights)
+        excl = np.sort(np.asarray(exclude_keys if exclude_keys is not None else [],
+                                  dtype=np.uint64))
+        k = _max_size(self.max_size, self.db)
+        while True:
+            theta = float(2.0 ** self.M)
+            self.n_calls += 1
+            indptr, indices, wp, wn, items = _reduce(self.db, wpos, wneg, theta, 1)
+            codes = self.db.codes[items] if items.size else np.zeros(1, dtype=np.uint64)
+            n, item_ptr, flat, values, keys, self.n_nodes = _mine.mine_topk(
+                indptr, indices, wp, wn, max(len(items), 1), theta, k, self.top_k, codes, excl)
+            if n >= self.top_k or self.M <= 0:
+                return Itemsets(_split(n, item_ptr, flat, items), values, keys, theta, True)
             self.M -= 1
 
 
