@@ -122,7 +122,7 @@ def test_heap_search_returns_the_exact_top_k_outside_the_free_features(seed):
     free = [p for p in ref if rng.random() < 0.3]
     rest = {p: v for p, v in ref.items() if p not in set(free)}
     K = int(rng.integers(1, 10))
-    top = TopKMiner(X, k, top_k=K).top(alpha, itemset_keys(free, d))
+    top, _, _ = TopKMiner(X, k, top_k=K).top(alpha, itemset_keys(free, d))
     best = sorted(map(abs, rest.values()), reverse=True)[:K]
     assert np.allclose(np.abs(top.values), best)          # largest first
     assert all(p in rest and np.isclose(rest[p], v) for p, v in zip(top.itemsets, top.values))
@@ -141,3 +141,6 @@ def test_reaches_decides_whether_the_capped_sum_passes_the_target():
     assert not reached and np.isclose(s, total)              # the whole sum, measured
     reached, s = miner.reaches(alpha, keys, total / 2)
     assert reached and total / 2 <= s <= total + 1e-9        # stopped early
+    for target in (total / 3, total + 1.0):   # the top-K call measures the same in passing
+        _, r1, s1 = TopKMiner(X, 3, top_k=5).top(alpha, keys, target=target)
+        assert (r1, s1) == miner.reaches(alpha, keys, target)

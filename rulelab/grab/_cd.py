@@ -161,15 +161,19 @@ def cd_solve(ptr, rows, w, f, y, C, loss, tol, max_epochs, seed):
             s_pos = 0.0   # sum of sigmoid(-y f) over rows with y = +1 (logistic)
             s_neg = 0.0
             if loss == LOGISTIC:
+                # branch-free on the label (the rows' labels are in random order, so a
+                # branch per entry is mispredicted often): sum s and y s, then split
+                s_all = 0.0
+                s_y = 0.0
                 for q in range(ptr[j], ptr[j + 1]):
                     i = rows[q]
                     si = 1.0 / (1.0 + e[i])
                     h += si * (1.0 - si)
-                    if y[i] > 0:
-                        s_pos += si
-                    else:
-                        s_neg += si
-                g = C * (s_neg - s_pos)
+                    s_all += si
+                    s_y += y[i] * si
+                s_pos = 0.5 * (s_all + s_y)
+                s_neg = 0.5 * (s_all - s_y)
+                g = -C * s_y
                 h = C * h
             else:
                 for q in range(ptr[j], ptr[j + 1]):

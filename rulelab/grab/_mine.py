@@ -681,7 +681,7 @@ def _sift_up(hv, hkey, order, r):
 
 @njit(cache=True, nogil=True)
 def mine_topk(indptr, indices, wpos, wneg, n_items, theta, max_size, top_k, codes,
-              excl_sorted):
+              excl_sorted, target, max_out):
     """The K itemsets of largest ``|P - N|`` above ``theta`` (mode 1), skipping excluded keys.
 
     GRAB only adds the top K violators per iteration (Section 4), so the search does not
@@ -694,8 +694,17 @@ def mine_topk(indptr, indices, wpos, wneg, n_items, theta, max_size, top_k, code
     is in ``excl_sorted`` (the free features, sorted) are never held but are still
     expanded. Same database reduction as :func:`mine_reduced`.
 
+    With ``target`` > 0 the same traversal also measures V's search part the way
+    :func:`mine_reduced` does at threshold 1 (mode 1, the database reduced at 1 by the
+    caller): until the running sum of ``|wfrq| - 1`` over the non-excluded outputs reaches
+    ``target`` or ``max_out`` outputs have been counted, nodes are opened and children
+    kept at threshold 1, so the outputs are met in exactly the order of that call; from
+    then on only the heap's threshold applies. The measuring part and the top-K part
+    share their nodes, which costs about as much as the larger of the two separate calls.
+
     Returns n (<= top_k), item_ptr, items, values, keys, ordered by |value| descending
-    (ties by key ascending), and the number of search-tree nodes opened.
+    (ties by key ascending), the number of search-tree nodes opened, the measuring
+    status (COMPLETE, CAPPED or REACHED; COMPLETE when ``target`` <= 0) and the sum.
     """
     m0 = indptr.shape[0] - 1
     nnz0 = indices.shape[0]
@@ -745,6 +754,11 @@ def mine_topk(indptr, indices, wpos, wneg, n_items, theta, max_size, top_k, code
     n_held = 0
     thr = theta
     n_nodes = 0
+    measuring = target > 0
+    status = COMPLETE
+    acc = 0.0
+    n_out = 0
+    othr = 1.0 if measuring else thr     # the threshold that opens nodes and keeps items
 
     for t in range(m0 + 1):
         tp[0, t] = indptr[t]
@@ -760,7 +774,18 @@ def mine_topk(indptr, indices, wpos, wneg, n_items, theta, max_size, top_k, code
     nt[0] = m0
     v = P - N
     # the empty itemset (the bias T) has key 0
-    if abs(v) > thr and not _excluded(excl_sorted, np.uint64(0)):
+    root_excl = _excluded(excl_sorted, np.uint64(0))
+    if measuring and abs(v) > 1.0:
+        n_out = 1
+        if not root_excl:
+            acc += abs(v) - 1.0
+        if acc >= target:
+            measuring = False
+            status = REACHED
+        elif max_out > 0 and n_out >= max_out:
+            measuring = False
+            status = CAPPED
+    if abs(v) > thr and not root_excl:
         hv[0] = abs(v)
         hval[0] = v
         hkey[0] = np.uint64(0)
@@ -768,7 +793,8 @@ def mine_topk(indptr, indices, wpos, wneg, n_items, theta, max_size, top_k, code
         n_held = 1
         if n_held == K:
             thr = max(theta, hv[order[0]])
-    if depth_cap > 0 and (P > thr or N > thr):
+    othr = 1.0 if measuring else thr
+    if depth_cap > 0 and (P > othr or N > othr):
         depth = 0
         cur[0] = -1
         while True:
@@ -795,7 +821,7 @@ def mine_topk(indptr, indices, wpos, wneg, n_items, theta, max_size, top_k, code
             any_open = False
             for c in range(k_ch):
                 j = ch[depth, c]
-                op = can_open and (sp[depth, j] > thr or sn[depth, j] > thr)
+                op = can_open and (sp[depth, j] > othr or sn[depth, j] > othr)
                 opened[depth, j] = op
                 if op:
                     any_open = True
@@ -830,6 +856,17 @@ def mine_topk(indptr, indices, wpos, wneg, n_items, theta, max_size, top_k, code
                 N = sn[depth, j]
                 v = P - N
                 av = abs(v)
+                if measuring and av > 1.0:
+                    # the paper's measurement: every output at threshold 1, in order
+                    n_out += 1
+                    if not _excluded(excl_sorted, key[depth] ^ codes[j]):
+                        acc += av - 1.0
+                    if acc >= target:
+                        measuring = False
+                        status = REACHED
+                    elif max_out > 0 and n_out >= max_out:
+                        measuring = False
+                        status = CAPPED
                 if av > thr:
                     kj = key[depth] ^ codes[j]
                     if not _excluded(excl_sorted, kj):
@@ -852,8 +889,9 @@ def mine_topk(indptr, indices, wpos, wneg, n_items, theta, max_size, top_k, code
                             _sift_down(hv, hkey, order, n_held, 0)
                         if n_held == K:
                             thr = max(theta, hv[order[0]])
+                othr = 1.0 if measuring else thr
                 # the threshold may have risen since this node's children were scanned
-                if not opened[depth, j] or not (P > thr or N > thr):
+                if not opened[depth, j] or not (P > othr or N > othr):
                     continue
                 ns = 0
                 s_ptr[0] = 0
@@ -864,7 +902,7 @@ def mine_topk(indptr, indices, wpos, wneg, n_items, theta, max_size, top_k, code
                     for q in range(occ_p[depth, r] + 1, tp[depth, t + 1]):
                         i = ti[depth, q]
                         # items that cannot pass the current threshold are cut
-                        if sp[depth, i] > thr or sn[depth, i] > thr:
+                        if sp[depth, i] > othr or sn[depth, i] > othr:
                             s_it[w_] = i
                             w_ += 1
                             h += codes[i]
@@ -957,4 +995,4 @@ def mine_topk(indptr, indices, wpos, wneg, n_items, theta, max_size, top_k, code
             items[item_ptr[a] + r] = hit[s, r]
         values[a] = hval[s]
         keys[a] = hkey[s]
-    return n_held, item_ptr, items, values, keys, n_nodes
+    return n_held, item_ptr, items, values, keys, n_nodes, status, acc

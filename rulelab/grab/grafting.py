@@ -31,12 +31,11 @@ different things:
   k = 5 is a near-arbitrary 100K of about 440K violators; the exact top K halved the
   number of iterations there (161 -> 76 at K = 100).
 - *measuring* V's search part as the paper does (the sum of ``|grad| - 1`` over what one
-  WFIM call at threshold 1 returns, at most max_out features) is only needed when the
-  rule could fire. The top K's own sum is a lower bound; when it does not already show
-  V^t >= eps V^0, :meth:`TopKMiner.reaches` runs the paper's call and stops it as soon
-  as the running sum shows V^t >= eps V^0, which decides the test exactly. When the rule
-  fires, V was measured at threshold 1 (so features with 1 < |grad| <= theta cannot be
-  missed by the stopping test).
+  WFIM call at threshold 1 returns, at most max_out features) runs in the same traversal
+  (the outputs are met in the order of that call) and stops as soon as the running sum
+  shows V^t >= eps V^0, which decides the test exactly; it only runs to the end of the
+  call (or the cap) when the rule may fire, so features with 1 < |grad| <= theta cannot
+  be missed by the stopping test.
 
 ``history`` records, per iteration, V with ``V_measured`` telling whether its search part
 is the full measurement or a lower bound that already proved the rule cannot fire.
@@ -171,22 +170,19 @@ def graft(X, y, *, C: float = 1.0, loss: str = "logistic", max_size: int | None 
         if search == "wfim":
             # the exact top K by a heap-pruned WFIM call (the paper's dynamic threshold,
             # M remembered between calls); the sum over it is a lower bound of V's search
-            # part
-            top = searcher.top(alpha, keys)
-            theta, n_found = top.theta, len(top)
-            V_search = float(np.maximum(np.abs(top.values) - 1.0, 0.0).sum())
+            # part. The same traversal measures V's search part as the paper does (the
+            # sum of |grad| - 1 over what one WFIM call at threshold 1 returns, at most
+            # max_out features), stopping the measurement as soon as the sum reaches
+            # `need`: then V >= eps V^0 for sure and the rest of the list would not change
+            # the decision.
             need = tol * V0 - V_free
-            # top holds every violator when it ran at threshold 1 and found fewer than K
-            measured = theta <= 1.0 and len(top) < top_k
-            if not measured and V_search < need:
-                # the rule might fire: measure V's search part as the paper does, over
-                # the features one WFIM call at threshold 1 returns (at most max_out),
-                # stopping the call as soon as the sum reaches `need` (then V >= eps V^0
-                # for sure and the rest of the list would not change the decision)
-                reached, total = searcher.reaches(alpha, keys, need)
-                V_search = max(V_search, total)
-                measured = not reached
-                theta = 1.0
+            top, reached, total = searcher.top(alpha, keys, target=max(need, 0.0))
+            theta, n_found = top.theta, len(top)
+            lower = float(np.maximum(np.abs(top.values) - 1.0, 0.0).sum())
+            if need <= 0:
+                V_search, measured = lower, False       # V_free alone keeps V >= eps V^0
+            else:
+                V_search, measured = max(lower, total), not reached
         else:
             found, top = searcher.search(alpha, keys)
             theta, n_found = found.theta, len(found.values)

@@ -360,31 +360,46 @@ class TopKMiner:
         status, total = res[1], res[7]
         return status == _mine.REACHED, float(total)
 
-    def top(self, weights, exclude_keys=None):
-        """The exact top K itemsets by ``|wfrq| > 1`` outside ``exclude_keys``, as :class:`Itemsets`.
+    def top(self, weights, exclude_keys=None, target: float = 0.0):
+        """The exact top K itemsets by ``|wfrq| > 1`` outside ``exclude_keys``.
 
         The same dynamic threshold control as :meth:`search` (theta = 2**M, M decremented
         until K itemsets are found or theta = 1, M remembered), but each WFIM call keeps
         only the best K in a heap and raises its threshold to the K-th best value found so
         far (:func:`rulelab.grab._mine.mine_topk`). No output cap is needed and the result
         is the true top K among the features outside F, which :meth:`search` only gives
-        when it is not capped. It does not return every violator: the caller uses the sum
-        over the top K as a lower bound of V's search part and calls :meth:`search` at
-        theta = 1 when that bound no longer proves V^t >= eps V^0.
+        when it is not capped.
+
+        With ``target`` > 0 the first call also answers :meth:`reaches` for that target in
+        the same traversal (GRAB needs both in one iteration; the shared nodes are visited
+        once).
+
+        Returns
+        -------
+        top : Itemsets
+        reached, total : as :meth:`reaches` (False, 0.0 without a target)
         """
         wpos, wneg = _weights(self.db, weights)
         excl = np.sort(np.asarray(exclude_keys if exclude_keys is not None else [],
                                   dtype=np.uint64))
         k = _max_size(self.max_size, self.db)
+        reached, total = False, 0.0
+        measure = target > 0
         while True:
             theta = float(2.0 ** self.M)
             self.n_calls += 1
-            indptr, indices, wp, wn, items = _reduce(self.db, wpos, wneg, theta, 1)
+            # measuring runs at threshold 1, so its database must be reduced at 1 too
+            indptr, indices, wp, wn, items = _reduce(self.db, wpos, wneg,
+                                                     1.0 if measure else theta, 1)
             codes = self.db.codes[items] if items.size else np.zeros(1, dtype=np.uint64)
-            n, item_ptr, flat, values, keys, self.n_nodes = _mine.mine_topk(
-                indptr, indices, wp, wn, max(len(items), 1), theta, k, self.top_k, codes, excl)
+            n, item_ptr, flat, values, keys, self.n_nodes, status, acc = _mine.mine_topk(
+                indptr, indices, wp, wn, max(len(items), 1), theta, k, self.top_k, codes, excl,
+                float(target) if measure else 0.0, self.max_out)
+            if measure:
+                reached, total, measure = status == _mine.REACHED, float(acc), False
             if n >= self.top_k or self.M <= 0:
-                return Itemsets(_split(n, item_ptr, flat, items), values, keys, theta, True)
+                top = Itemsets(_split(n, item_ptr, flat, items), values, keys, theta, True)
+                return top, reached, total
             self.M -= 1
 
 
