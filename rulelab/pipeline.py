@@ -2,6 +2,7 @@
 
     python -m rulelab.pipeline --mode full  --jobs 2     # the main job (make reproduce)
     python -m rulelab.pipeline --mode quick --only 00    # one notebook, QUICK settings
+    python -m rulelab.pipeline --only 02 --param "DATASETS=[pima, sonar]"   # other parameters
 
 Executed copies go to ``runs/<mode>/``; a FULL run also refreshes the notebooks in
 ``notebooks/`` so that the committed notebooks show the outputs of a full reproduction, and
@@ -52,9 +53,27 @@ def merge_log(earlier: list[dict], latest: list[dict]) -> list[dict]:
     return sorted(kept + latest, key=lambda entry: entry["notebook"])
 
 
+def parse_params(pairs: list[str] | None) -> dict:
+    """``["DATASETS=[pima, sonar]", "LAM=100"]`` -> ``{"DATASETS": ["pima", "sonar"], "LAM": 100}``
+    (each value read as YAML, as papermill's ``-y`` does)."""
+    import yaml
+
+    params = {}
+    for pair in pairs or []:
+        name, sep, value = pair.partition("=")
+        if not sep or not name.isidentifier():
+            raise ValueError(f"--param expects NAME=VALUE, got {pair!r}")
+        params[name] = yaml.safe_load(value)
+    return params
+
+
 def run(mode: str = "full", jobs: int = 2, only: list[str] | None = None,
-        kernel: str | None = None) -> int:
-    """Execute the notebooks; return the number that failed."""
+        kernel: str | None = None, params: dict | None = None) -> int:
+    """Execute the notebooks; return the number that failed.
+
+    ``params`` override parameters of every notebook run (e.g. ``DATASETS``); the run log
+    records them.
+    """
     import papermill as pm
 
     quick = mode == "quick"
@@ -71,7 +90,8 @@ def run(mode: str = "full", jobs: int = 2, only: list[str] | None = None,
         print(f"[rulelab] {nb.name} ({mode}) ...", flush=True)
         t = time.time()
         try:
-            pm.execute_notebook(str(nb), str(out), parameters={"QUICK": quick, "N_JOBS": jobs},
+            pm.execute_notebook(str(nb), str(out),
+                                parameters={"QUICK": quick, "N_JOBS": jobs, **(params or {})},
                                 cwd=str(NOTEBOOKS), kernel_name=kernel, progress_bar=False)
             status = "ok"
             if not quick:  # committed notebooks carry the outputs of a FULL run
@@ -81,6 +101,7 @@ def run(mode: str = "full", jobs: int = 2, only: list[str] | None = None,
             print(f"[rulelab] {nb.name} failed: {err}", file=sys.stderr, flush=True)
         seconds = round(time.time() - t, 1)
         log.append({"notebook": nb.stem, "status": status, "seconds": seconds, "jobs": jobs,
+                    "params": ", ".join(f"{k}={v}" for k, v in (params or {}).items()),
                     "finished": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")})
         print(f"[rulelab] {nb.name}: {status} in {seconds:.0f} s", flush=True)
     run_log = results_dir() / "run_log.json"
@@ -104,8 +125,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2, help="parallel jobs inside each notebook")
     parser.add_argument("--only", nargs="*", help="notebook name prefixes, e.g. 00 02")
     parser.add_argument("--kernel", default=None, help="Jupyter kernel (default: the notebook's)")
+    parser.add_argument("--param", action="append", metavar="NAME=VALUE",
+                        help="override a notebook parameter (YAML value), e.g. "
+                             "--param 'DATASETS=[pima, sonar]'; repeatable")
     args = parser.parse_args(argv)
-    return 1 if run(args.mode, args.jobs, args.only, args.kernel) else 0
+    return 1 if run(args.mode, args.jobs, args.only, args.kernel, parse_params(args.param)) else 0
 
 
 if __name__ == "__main__":

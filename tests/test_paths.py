@@ -34,3 +34,15 @@ def test_a_partial_run_keeps_the_other_notebooks_in_the_log():
     merged = merge_log(earlier, latest)
     assert [e["notebook"] for e in merged] == ["01_a", "02_b", "03_c"]
     assert merged[1]["status"] == "failed: KeyError" and merged[0]["seconds"] == 5.0
+
+
+def test_pipeline_parameters_are_read_as_yaml_and_bad_ones_named():
+    import pytest
+
+    from rulelab.pipeline import parse_params
+
+    assert parse_params(["DATASETS=[pima, sonar]", "LAM=100", "NOTE=a=b"]) == {
+        "DATASETS": ["pima", "sonar"], "LAM": 100, "NOTE": "a=b"}
+    assert parse_params(None) == {}
+    with pytest.raises(ValueError, match="NAME=VALUE"):
+        parse_params(["DATASETS"])
