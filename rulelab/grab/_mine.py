@@ -284,6 +284,67 @@ def mine(indptr, indices, wpos, wneg, n_items, theta, max_size, mode, max_out, s
                 descended = True
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _child_database(d1, merge, ns, s_ptr, s_it, s_wp, s_wn, s_h, ti, twp, twn, tp, nh, table):
+    """Write the ``ns`` projected transactions (``s_*``) as the database of depth ``d1``.
+
+    With ``merge`` (the child's database will be scanned again below it), identical
+    transactions are merged first through an open-addressing hash table on their 64-bit
+    sums; otherwise the child's children are leaves, one scan suffices and merging would
+    not pay. Returns the (possibly grown) hash table and the child's transaction count.
+    """
+    n_new = 0
+    w_ = 0
+    tp[d1, 0] = 0
+    if merge:
+        size_t = 1
+        while size_t < 2 * ns:
+            size_t *= 2
+        if table.shape[0] < size_t:
+            table = np.empty(size_t, dtype=np.int64)
+        mask = np.uint64(size_t - 1)
+        table[:size_t] = -1
+        for u in range(ns):
+            a0 = s_ptr[u]
+            a1 = s_ptr[u + 1]
+            slot = s_h[u] & mask
+            while True:
+                g = table[slot]
+                if g < 0:
+                    table[slot] = n_new
+                    for z in range(a0, a1):
+                        ti[d1, w_] = s_it[z]
+                        w_ += 1
+                    twp[d1, n_new] = s_wp[u]
+                    twn[d1, n_new] = s_wn[u]
+                    nh[n_new] = s_h[u]
+                    n_new += 1
+                    tp[d1, n_new] = w_
+                    break
+                if nh[g] == s_h[u] and tp[d1, g + 1] - tp[d1, g] == a1 - a0:
+                    b0 = tp[d1, g]
+                    same = True
+                    for z in range(a1 - a0):
+                        if ti[d1, b0 + z] != s_it[a0 + z]:
+                            same = False
+                            break
+                    if same:
+                        twp[d1, g] += s_wp[u]
+                        twn[d1, g] += s_wn[u]
+                        break
+                slot = (slot + np.uint64(1)) & mask
+    else:
+        for u in range(ns):
+            for z in range(s_ptr[u], s_ptr[u + 1]):
+                ti[d1, w_] = s_it[z]
+                w_ += 1
+            twp[d1, n_new] = s_wp[u]
+            twn[d1, n_new] = s_wn[u]
+            n_new += 1
+            tp[d1, n_new] = w_
+    return table, n_new
+
+
 @njit(cache=True, nogil=True)
 def mine_reduced(indptr, indices, wpos, wneg, n_items, theta, max_size, mode, max_out, store,
                  codes, excl_sorted, target):
@@ -494,58 +555,8 @@ def mine_reduced(indptr, indices, wpos, wneg, n_items, theta, max_size, mode, ma
             if ns == 0:
                 continue
             d1 = depth + 1
-            n_new = 0
-            w_ = 0
-            tp[d1, 0] = 0
-            if d1 + 1 < depth_cap and ns > 1:
-                # the child's database will be scanned again below it: merge identical
-                # transactions first (open-addressing hash table on the 64-bit sums)
-                size_t = 1
-                while size_t < 2 * ns:
-                    size_t *= 2
-                if table.shape[0] < size_t:
-                    table = np.empty(size_t, dtype=np.int64)
-                mask = np.uint64(size_t - 1)
-                table[:size_t] = -1
-                for u in range(ns):
-                    a0 = s_ptr[u]
-                    a1 = s_ptr[u + 1]
-                    slot = s_h[u] & mask
-                    while True:
-                        g = table[slot]
-                        if g < 0:
-                            table[slot] = n_new
-                            for z in range(a0, a1):
-                                ti[d1, w_] = s_it[z]
-                                w_ += 1
-                            twp[d1, n_new] = s_wp[u]
-                            twn[d1, n_new] = s_wn[u]
-                            nh[n_new] = s_h[u]
-                            n_new += 1
-                            tp[d1, n_new] = w_
-                            break
-                        if nh[g] == s_h[u] and tp[d1, g + 1] - tp[d1, g] == a1 - a0:
-                            b0 = tp[d1, g]
-                            same = True
-                            for z in range(a1 - a0):
-                                if ti[d1, b0 + z] != s_it[a0 + z]:
-                                    same = False
-                                    break
-                            if same:
-                                twp[d1, g] += s_wp[u]
-                                twn[d1, g] += s_wn[u]
-                                break
-                        slot = (slot + np.uint64(1)) & mask
-            else:
-                # the child's children are leaves: one scan, merging would not pay
-                for u in range(ns):
-                    for z in range(s_ptr[u], s_ptr[u + 1]):
-                        ti[d1, w_] = s_it[z]
-                        w_ += 1
-                    twp[d1, n_new] = s_wp[u]
-                    twn[d1, n_new] = s_wn[u]
-                    n_new += 1
-                    tp[d1, n_new] = w_
+            table, n_new = _child_database(d1, d1 + 1 < depth_cap and ns > 1, ns, s_ptr, s_it,
+                                           s_wp, s_wn, s_h, ti, twp, twn, tp, nh, table)
             nt[d1] = n_new
             cur[d1] = j
             key[d1] = key[depth] ^ codes[j]
@@ -915,55 +926,8 @@ def mine_topk(indptr, indices, wpos, wneg, n_items, theta, max_size, top_k, code
                 if ns == 0:
                     continue
                 d1 = depth + 1
-                n_new = 0
-                w_ = 0
-                tp[d1, 0] = 0
-                if d1 + 1 < depth_cap and ns > 1:
-                    size_t = 1
-                    while size_t < 2 * ns:
-                        size_t *= 2
-                    if table.shape[0] < size_t:
-                        table = np.empty(size_t, dtype=np.int64)
-                    mask = np.uint64(size_t - 1)
-                    table[:size_t] = -1
-                    for u in range(ns):
-                        a0 = s_ptr[u]
-                        a1 = s_ptr[u + 1]
-                        slot = s_h[u] & mask
-                        while True:
-                            g = table[slot]
-                            if g < 0:
-                                table[slot] = n_new
-                                for z in range(a0, a1):
-                                    ti[d1, w_] = s_it[z]
-                                    w_ += 1
-                                twp[d1, n_new] = s_wp[u]
-                                twn[d1, n_new] = s_wn[u]
-                                nh[n_new] = s_h[u]
-                                n_new += 1
-                                tp[d1, n_new] = w_
-                                break
-                            if nh[g] == s_h[u] and tp[d1, g + 1] - tp[d1, g] == a1 - a0:
-                                b0 = tp[d1, g]
-                                same = True
-                                for z in range(a1 - a0):
-                                    if ti[d1, b0 + z] != s_it[a0 + z]:
-                                        same = False
-                                        break
-                                if same:
-                                    twp[d1, g] += s_wp[u]
-                                    twn[d1, g] += s_wn[u]
-                                    break
-                            slot = (slot + np.uint64(1)) & mask
-                else:
-                    for u in range(ns):
-                        for z in range(s_ptr[u], s_ptr[u + 1]):
-                            ti[d1, w_] = s_it[z]
-                            w_ += 1
-                        twp[d1, n_new] = s_wp[u]
-                        twn[d1, n_new] = s_wn[u]
-                        n_new += 1
-                        tp[d1, n_new] = w_
+                table, n_new = _child_database(d1, d1 + 1 < depth_cap and ns > 1, ns, s_ptr, s_it,
+                                               s_wp, s_wn, s_h, ti, twp, twn, tp, nh, table)
                 nt[d1] = n_new
                 cur[d1] = j
                 key[d1] = key[depth] ^ codes[j]
