@@ -6,7 +6,7 @@ jobs on a shared machine), their ratio, and the objective each reached (both sol
 GRAB stops at V^t < 1e-2 V^0, LIBLINEAR at its own default 1e-2 criterion), then GRAB with
 k = None (every conjunction).
 
-    python benchmarks/bench_grab.py [--degrees 1 2 3 4 5 6] [--C 1] [--top-k 100]
+    python benchmarks/bench_grab.py [--degrees 1 2 3 4 5 6] [--C 1] [--top-k 1000]
                                     [--no-unbounded] [--liblinear-limit SECONDS]
 
 The expansion of a degree is skipped (reported as such) when the previous degree's
@@ -28,7 +28,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--degrees", type=int, nargs="+", default=[1, 2, 3, 4, 5, 6])
     ap.add_argument("--C", type=float, default=1.0)
-    ap.add_argument("--top-k", type=int, default=100)
+    ap.add_argument("--top-k", type=int, default=1000)
     ap.add_argument("--tol", type=float, default=1e-2)
     ap.add_argument("--no-unbounded", action="store_true")
     ap.add_argument("--liblinear-limit", type=float, default=3600.0)

@@ -27,7 +27,7 @@ from sklearn.model_selection import StratifiedKFold
 
 from .data import load_dataset
 
-__all__ = ["cross_validate", "complexity", "cache_dir", "params_key", "summarize",
+__all__ = ["cross_validate", "complexity", "cache_dir", "params_key", "summarize", "merge_runs",
            "RipperClassifier", "paper1_baselines", "compare_to_paper", "agreement",
            "side_by_side", "plot_comparison"]
 
@@ -178,6 +178,44 @@ def cross_validate(methods: Mapping[str, object], datasets: Sequence[str], *, n_
     frame = frame.sort_values(["dataset", "method", "fold"],
                               key=lambda s: s.map(order) if s.name == "method" else s)
     return frame.reset_index(drop=True)
+
+
+def merge_runs(results: pd.DataFrame, previous: str | Path, run: str) -> pd.DataFrame:
+    """Add to this run's fold records the other datasets' records of an earlier run.
+
+    A reproduction over all datasets can take hours; running the missing datasets alone and
+    keeping the others from the results file of an earlier run of the same notebook lets a
+    long table be finished in parts. Rows of datasets this run computed always come from this
+    run. Every row carries a ``run`` label (``run`` for this run's rows; earlier rows keep
+    theirs, or ``"earlier"`` where the file had none), so a table says where each number
+    came from.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        This run's records from :func:`cross_validate`.
+    previous : str or Path
+        The results file (CSV) an earlier run wrote; a missing file adds nothing.
+    run : str
+        Label of this run, e.g. its date.
+
+    Returns
+    -------
+    pandas.DataFrame
+        This run's rows followed by the earlier rows of the other datasets.
+    """
+    results = results.assign(run=run)
+    previous = Path(previous)
+    if not previous.is_file():
+        return results
+    earlier = pd.read_csv(previous)
+    missing = {"dataset", "method", "fold"} - set(earlier.columns)
+    if missing:
+        raise ValueError(f"{previous} is not a fold-records file: it lacks {sorted(missing)}")
+    if "run" not in earlier.columns:
+        earlier["run"] = "earlier"
+    earlier = earlier[~earlier["dataset"].isin(results["dataset"].unique())]
+    return pd.concat([results, earlier], ignore_index=True)
 
 
 def _safe(name: str) -> str:

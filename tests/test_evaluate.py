@@ -8,7 +8,7 @@ import pytest
 
 from rulelab import SetCoverRules
 from rulelab.evaluate import (RipperClassifier, agreement, compare_to_paper, cross_validate,
-                              paper1_baselines, summarize)
+                              merge_runs, paper1_baselines, summarize)
 
 
 def toy(n=120, seed=0):
@@ -33,6 +33,21 @@ def test_cross_validate_caches_folds_and_resumes(tmp_path, monkeypatch):
                             progress=False)
     pd.testing.assert_frame_equal(first.drop(columns="fit_time"), second.drop(columns="fit_time"))
     assert len(list((tmp_path / "results" / "cv").glob("*.json"))) == 3
+
+
+def test_merge_runs_keeps_only_the_other_datasets_of_an_earlier_run(tmp_path):
+    rows = lambda ds, err: pd.DataFrame({"dataset": ds, "method": "m", "fold": [0, 1],  # noqa: E731
+                                         "error": err})
+    earlier = pd.concat([rows("a", 0.1), rows("b", 0.2)]).assign(run="monday")
+    earlier.to_csv(tmp_path / "folds.csv", index=False)
+    merged = merge_runs(rows("b", 0.3), tmp_path / "folds.csv", run="tuesday")
+    assert sorted(zip(merged.dataset, merged.run, merged.error)) == [
+        ("a", "monday", 0.1), ("a", "monday", 0.1), ("b", "tuesday", 0.3), ("b", "tuesday", 0.3)]
+    fresh = merge_runs(rows("b", 0.3), tmp_path / "none.csv", run="tuesday")
+    assert set(fresh.run) == {"tuesday"} and len(fresh) == 2
+    pd.DataFrame({"x": [1]}).to_csv(tmp_path / "bad.csv", index=False)
+    with pytest.raises(ValueError, match="lacks"):
+        merge_runs(rows("b", 0.3), tmp_path / "bad.csv", run="tuesday")
 
 
 def test_baselines_handle_categorical_and_missing_columns():

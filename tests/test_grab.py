@@ -216,3 +216,25 @@ def test_lrfim_uses_frequent_itemsets_only():
     A = X.astype(bool)
     assert all(A[:, list(p)].all(axis=1).mean() >= 0.2 for p in model.itemsets_)
     assert model.score(X, y) > 0.8
+
+
+@pytest.mark.data
+@pytest.mark.skipif(not os.environ.get("RULELAB_DATA"), reason="needs RULELAB_DATA")
+def test_table1_and_table2_runs_are_cached_so_an_interrupted_run_resumes(tmp_path, monkeypatch):
+    from sklearn.tree import DecisionTreeClassifier
+
+    from rulelab.grab import experiments as ex
+
+    monkeypatch.setenv("RULELAB_CACHE", str(tmp_path))
+    methods = {"DT": (DecisionTreeClassifier(random_state=0), {"max_depth": [2, 4]}, "raw")}
+    first = ex.tuned_accuracy("fourclass", methods, folds=2, max_train=200)
+    assert len(list((tmp_path / "results" / "grab").glob("table1-*.json"))) == 1
+    again = ex.tuned_accuracy("fourclass", methods, folds=2, max_train=200)
+    pd.testing.assert_frame_equal(first, again)          # seconds too: nothing was refitted
+    fresh = ex.tuned_accuracy("fourclass", methods, folds=2, max_train=200, cache=False)
+    assert fresh.accuracy.tolist() == first.accuracy.tolist()
+    tol = ex.tolerance_study("fourclass", 2, tols=(1e-4, 1e-2), max_train=200)
+    assert len(list((tmp_path / "results" / "grab").glob("table2-*.json"))) == 2
+    pd.testing.assert_frame_equal(tol, ex.tolerance_study("fourclass", 2, tols=(1e-4, 1e-2),
+                                                          max_train=200))
+    assert tol["|Phi \\ Phi_eps|"].iloc[0] == 0          # the tightest fit is the reference
