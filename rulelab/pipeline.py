@@ -42,7 +42,25 @@ def _save_without_injected_parameters(executed: Path, target: Path) -> None:
 
     nb = nbformat.read(executed, as_version=4)
     nb.cells = [c for c in nb.cells if "injected-parameters" not in c.metadata.get("tags", [])]
+    drop_solver_banners(nb)
     nbformat.write(nb, target)
+
+
+# HiGHS prints its banner once per process, in whichever cell first calls it: kept in a
+# committed output it makes nbval's checked cells depend on the order of execution.
+SOLVER_BANNER = ("Running HiGHS ", "Includes third-party software components")
+
+
+def drop_solver_banners(nb) -> None:
+    """Remove the solver's banner lines from every stream output of ``nb`` (in place)."""
+    for cell in nb.cells:
+        for out in cell.get("outputs", []):
+            if out.get("output_type") == "stream":
+                lines = out["text"].splitlines(keepends=True)
+                out["text"] = "".join(ln for ln in lines if not ln.startswith(SOLVER_BANNER))
+        if "outputs" in cell:
+            cell["outputs"] = [o for o in cell["outputs"]
+                               if o.get("output_type") != "stream" or o["text"]]
 
 
 def merge_log(earlier: list[dict], latest: list[dict]) -> list[dict]:

@@ -46,3 +46,22 @@ def test_pipeline_parameters_are_read_as_yaml_and_bad_ones_named():
     assert parse_params(None) == {}
     with pytest.raises(ValueError, match="NAME=VALUE"):
         parse_params(["DATASETS"])
+
+
+def test_solver_banner_is_dropped_from_saved_outputs_and_the_rest_kept():
+    import nbformat
+
+    from rulelab.pipeline import drop_solver_banners
+
+    nb = nbformat.v4.new_notebook()
+    cell = nbformat.v4.new_code_cell("fit()")
+    cell.outputs = [
+        nbformat.v4.new_output("stream", name="stdout", text=(
+            "Running HiGHS 1.16.0 (git hash: f3f113d): Copyright (c) 2026\n"
+            "Includes third-party software components, see THIRD_PARTY_NOTICES.md\n"
+            "BCD: objective 27\n")),
+        nbformat.v4.new_output("stream", name="stderr", text="Running HiGHS 1.16.0\n"),
+    ]
+    nb.cells.append(cell)
+    drop_solver_banners(nb)
+    assert [o["text"] for o in nb.cells[0].outputs] == ["BCD: objective 27\n"]
