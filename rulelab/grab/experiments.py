@@ -105,10 +105,15 @@ def time_methods(X, y, *, Cs=(0.1, 1.0), degrees=range(1, 7),
     ``skip_after_timeout`` the larger degrees of that method are then not attempted
     (recorded as time-outs too, ``attempted=False``). LIBLINEAR has no time limit of its
     own: its degree is skipped when the expansion of the previous degree took longer than
-    the limit.
+    the limit. The compiled kernels are warmed up before anything is timed.
     """
     y = np.where(np.asarray(y) == 1, 1.0, -1.0)
     B = np.asarray(X, dtype=np.uint8)
+    # compile the numba kernels (and load liblinear) first: otherwise the first timed
+    # run of each method pays for the compilation
+    for search in ("wfim", "naive"):
+        graft(B[:500], y[:500], C=1.0, max_size=2, top_k=top_k, search=search)
+    ExpansionLinear(degree=1, C=1.0, tol=tol).fit(B[:500], y[:500])
     rows = []
     for C in Cs:
         for method in methods:
