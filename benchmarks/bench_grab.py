@@ -36,14 +36,12 @@ def main():
 
     from rulelab.grab import count_itemsets, graft
     from rulelab.grab.baselines import ExpansionLinear
-    from rulelab.grab.experiments import load_a1a_all
+    from rulelab.grab.experiments import load_a1a_all, warm_up
 
     X, y = load_a1a_all()
     B = X.to_numpy(dtype=np.uint8)
     ypm = np.where(y.to_numpy() == 1, 1.0, -1.0)
-    # warm the compiled kernels so that no method pays the JIT
-    graft(B[:500], ypm[:500], C=args.C, max_size=2, top_k=args.top_k)
-    ExpansionLinear(degree=1, C=args.C).fit(B[:500], ypm[:500])
+    warm_up(B, ypm, methods=("GRAB", "LIBLINEAR"), top_k=args.top_k)
     print(f"a1a: {B.shape[0]} rows, {B.shape[1]} attributes, C = {args.C}, "
           f"top-K = {args.top_k}, eps = {args.tol}")
     print(f"{'k':>4} {'|Phi| occurring':>16} {'GRAB s':>9} {'LIBLINEAR s':>12} {'ratio':>7} "

@@ -27,7 +27,7 @@ from .binarize import CellBinarizer
 from .classifier import CBMClassifier
 from .grafting import graft
 
-__all__ = ["load_a1a_all", "load_split", "binarized_split", "time_methods",
+__all__ = ["load_a1a_all", "load_split", "binarized_split", "warm_up", "time_methods",
            "accuracy_vs_size", "table1_methods", "tuned_accuracy", "tolerance_study",
            "representative_sets", "PolySVC"]
 
@@ -96,6 +96,17 @@ def binarized_split(name: str, seed: int = 0):
     return B, y, Bt, yt
 
 
+def warm_up(B, y, *, methods=("GRAB", "Grafting", "LIBLINEAR"), top_k: int = 100) -> None:
+    """Compile the numba kernels (and load liblinear) on 500 rows of ``B`` (0/1) and ``y``
+    (-1/+1), so that no timed run of ``methods`` pays for the compilation."""
+    for method in methods:
+        if method == "LIBLINEAR":
+            ExpansionLinear(degree=1, C=1.0).fit(B[:500], y[:500])
+        else:
+            graft(B[:500], y[:500], C=1.0, max_size=2, top_k=top_k,
+                  search="wfim" if method == "GRAB" else "naive")
+
+
 def time_methods(X, y, *, Cs=(0.1, 1.0), degrees=range(1, 7),
                  methods=("GRAB", "Grafting", "LIBLINEAR"), top_k=100, tol=1e-2,
                  time_limit=600.0, skip_after_timeout=True, progress=None):
@@ -109,11 +120,7 @@ def time_methods(X, y, *, Cs=(0.1, 1.0), degrees=range(1, 7),
     """
     y = np.where(np.asarray(y) == 1, 1.0, -1.0)
     B = np.asarray(X, dtype=np.uint8)
-    # compile the numba kernels (and load liblinear) first: otherwise the first timed
-    # run of each method pays for the compilation
-    for search in ("wfim", "naive"):
-        graft(B[:500], y[:500], C=1.0, max_size=2, top_k=top_k, search=search)
-    ExpansionLinear(degree=1, C=1.0, tol=tol).fit(B[:500], y[:500])
+    warm_up(B, y, methods=methods, top_k=top_k)
     rows = []
     for C in Cs:
         for method in methods:
