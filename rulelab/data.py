@@ -90,7 +90,8 @@ def _verify(path: Path, info: Dataset) -> None:
     _verified[path] = mtime
 
 
-def load_dataset(name: str, *, positive=None, with_meta: bool = False, fetch: bool = True):
+def load_dataset(name: str, *, positive=None, with_meta: bool = False, fetch: bool = True,
+                 readable: bool = False):
     """Load a benchmark dataset as ``X`` (DataFrame) and ``y`` (0/1 Series).
 
     Parameters
@@ -104,6 +105,10 @@ def load_dataset(name: str, *, positive=None, with_meta: bool = False, fetch: bo
         the gas data, ``split`` of the text sets) as a third DataFrame.
     fetch : bool, default=True
         Fetch the set from its public source when no local copy is found.
+    readable : bool, default=False
+        Name the columns by their meaning where the file only numbers them (a1a's
+        ``f1``..``f123`` become ``age=1/5``, ``workclass=Private``, ...; see
+        :func:`rulelab._registry.platt_adult_labels`). Other sets keep their names.
 
     Returns
     -------
@@ -140,6 +145,8 @@ def load_dataset(name: str, *, positive=None, with_meta: bool = False, fetch: bo
     X = frame[list(info.columns)].copy()
     for col in info.categorical:
         X[col] = X[col].astype("category")
+    if readable and info.labels:
+        X.columns = list(info.labels)
     X.attrs["dataset"] = info.name
     if with_meta:
         return X, y, frame[list(info.meta_columns)].copy()

@@ -156,3 +156,19 @@ def test_load_csv_reads_a_users_own_file(tmp_path):
         rulelab.load_csv(path, label="nope", positive="yes")
     with pytest.raises(ValueError, match="one class"):
         rulelab.load_csv(path, label="outcome", positive="maybe")
+
+
+@needs_data
+def test_a1a_readable_names_follow_platts_adult_layout():
+    X, _ = data.load_dataset("a1a_train", readable=True)
+    assert X.shape[1] == 123 and X.columns[0] == "age=1/5" and X.columns[-1].startswith(
+        "native-country=")
+    attributes = pd.Index(X.columns.str.split("=").str[0])
+    for attribute in attributes.unique():
+        ones = X.loc[:, attributes == attribute].sum(axis=1)
+        # one column per value or cell: at most one is set (none where Adult had '?')
+        assert ones.max() == 1, attribute
+        if attribute not in ("workclass", "occupation", "native-country"):
+            assert ones.min() == 1, attribute
+    plain, _ = data.load_dataset("a1a_train")
+    assert (plain.to_numpy() == X.to_numpy()).all() and plain.columns[0] == "f1"

@@ -238,3 +238,12 @@ def test_table1_and_table2_runs_are_cached_so_an_interrupted_run_resumes(tmp_pat
     pd.testing.assert_frame_equal(tol, ex.tolerance_study("fourclass", 2, tols=(1e-4, 1e-2),
                                                           max_train=200))
     assert tol["|Phi \\ Phi_eps|"].iloc[0] == 0          # the tightest fit is the reference
+
+
+def test_expansion_liblinear_is_deterministic_given_random_state():
+    from rulelab.grab.baselines import ExpansionLinear
+
+    X, y = planted(seed=4)
+    a = ExpansionLinear(degree=2, C=1.0, random_state=3).fit(X, y)
+    b = ExpansionLinear(degree=2, C=1.0, random_state=3).fit(X, y)
+    assert a.support_ == b.support_ and np.array_equal(a.coef_, b.coef_)

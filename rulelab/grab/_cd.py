@@ -102,43 +102,52 @@ def _grad_hess(ptr, rows, j, f, y, C, loss):
 
 
 @njit(cache=True, nogil=True)
+def free_gradients(ptr, rows, alpha):
+    """Per free feature: its gradient ``sum of alpha_i over its rows`` (alpha from
+    :func:`sample_grad`: one transcendental per row, then only sums)."""
+    n = ptr.shape[0] - 1
+    g = np.empty(n)
+    for j in range(n):
+        s = 0.0
+        for q in range(ptr[j], ptr[j + 1]):
+            s += alpha[rows[q]]
+        g[j] = s
+    return g
+
+
+def min_norm_subgradient(g, w):
+    """Per feature: the norm of the minimum-norm subgradient of G (v_phi of eq. 17)."""
+    return np.where(w > 0, np.abs(g + 1.0),
+                    np.where(w < 0, np.abs(g - 1.0), np.maximum(np.abs(g) - 1.0, 0.0)))
+
+
 def violations(ptr, rows, w, f, y, C, loss):
     """Per free feature: the norm of the minimum-norm subgradient (v_phi of eq. 17)."""
-    alpha = sample_grad(f, y, C, loss)   # one transcendental per row, then only sums
-    n = w.shape[0]
-    v = np.empty(n)
-    for j in range(n):
-        g = 0.0
-        for q in range(ptr[j], ptr[j + 1]):
-            g += alpha[rows[q]]
-        if w[j] > 0:
-            v[j] = abs(g + 1.0)
-        elif w[j] < 0:
-            v[j] = abs(g - 1.0)
-        else:
-            v[j] = max(abs(g) - 1.0, 0.0)
-    return v
+    return min_norm_subgradient(free_gradients(ptr, rows, sample_grad(f, y, C, loss)), w)
 
 
 @njit(cache=True, nogil=True)
-def cd_solve(ptr, rows, w, f, y, C, loss, tol, max_epochs, seed):
+def cd_solve(ptr, rows, w, f, y, C, loss, tol, max_epochs, seed, active, confirm=True):
     """Coordinate descent from the given w (warm start); f = Z w is updated in place.
 
-    Stops when the sum over free features of the minimum-norm subgradient, measured during
-    an epoch, is below ``tol`` (or after ``max_epochs``). Returns (epochs, last sum).
-    Features that sit at zero with a gradient well inside [-1, 1] are skipped after the
-    first epoch until the end (shrinking, as in LIBLINEAR), then rechecked once. An epoch
-    in which no step passes the line search ends the solve (round-off floor).
+    Epochs visit the features marked in ``active`` (updated in place) and stop when the
+    sum of their minimum-norm subgradients, measured during an epoch, is below ``tol`` (or
+    after ``max_epochs``). A feature that sits at zero with a gradient well inside [-1, 1]
+    leaves the active set (shrinking, as in LIBLINEAR). With ``confirm`` the solve ends
+    with passes over every feature until the sum over all of them is below ``tol``; GRAB
+    passes ``confirm=False`` because it measures every free feature's violation itself
+    right after (:func:`free_gradients`) and starts the next solve from those. An epoch in
+    which no step passes the line search ends the solve (round-off floor). Returns
+    (epochs, last sum).
 
-    For the logistic loss e_i = exp(y_i f_i) is cached, as LIBLINEAR does: a column is 0/1,
-    so a step multiplies e_i by one of two constants and no exponential is evaluated per
-    row; the line search first tries the bound log1p(x) <= x, which needs no logarithm.
+    For the logistic loss e_i = exp(y_i f_i) is cached, as LIBLINEAR does: a column is
+    0/1, so a step multiplies e_i by one of two constants and no exponential is evaluated
+    per row; the line search first tries the bound log1p(x) <= x, which needs no logarithm.
     """
     n = w.shape[0]
     m = f.shape[0]
     np.random.seed(seed)
     order = np.arange(n)
-    active = np.ones(n, dtype=np.bool_)
     e = np.empty(m)
     if loss == LOGISTIC:
         for i in range(m):
@@ -152,9 +161,11 @@ def cd_solve(ptr, rows, w, f, y, C, loss, tol, max_epochs, seed):
         np.random.shuffle(order)
         vsum = 0.0
         moved = False
+        skipped = False
         for oi in range(n):
             j = order[oi]
             if not active[j] and not full_check:
+                skipped = True
                 continue
             g = 0.0
             h = 0.0
@@ -191,8 +202,9 @@ def cd_solve(ptr, rows, w, f, y, C, loss, tol, max_epochs, seed):
                 vj = abs(g - 1.0)
             else:
                 vj = max(abs(g) - 1.0, 0.0)
-                if abs(g) < 1.0 - 1e-3 and epoch > 1:
+                if abs(g) < 1.0 - 1e-3 and (epoch > 1 or not confirm):
                     active[j] = False
+                    skipped = True
                     continue
             active[j] = True
             vsum += vj
@@ -251,7 +263,8 @@ def cd_solve(ptr, rows, w, f, y, C, loss, tol, max_epochs, seed):
                 for q in range(ptr[j], ptr[j + 1]):
                     f[rows[q]] += step
         if vsum <= tol:
-            if full_check:
+            if full_check or not skipped or not confirm:
+                # every feature was measured in this epoch, or the caller measures them
                 break
             # converged on the shrunk set: one full pass over every feature to confirm
             full_check = True

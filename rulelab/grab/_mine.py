@@ -285,6 +285,23 @@ def mine(indptr, indices, wpos, wneg, n_items, theta, max_size, mode, max_out, s
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _order_by_bound(ch, sp, sn, depth, k_ch):
+    """Sort the children ``ch[depth, :k_ch]`` by descending ``max(P, N)`` (stable).
+
+    Mode 1 searches (GRAB's) visit children in this order, so the outputs of largest
+    ``|wfrq|`` tend to come first; :func:`mine_reduced` and :func:`mine_topk` use the same
+    order, so their outputs (and GRAB's running sums over them) are met identically."""
+    for a in range(1, k_ch):
+        x = ch[depth, a]
+        bx = max(sp[depth, x], sn[depth, x])
+        b = a - 1
+        while b >= 0 and max(sp[depth, ch[depth, b]], sn[depth, ch[depth, b]]) < bx:
+            ch[depth, b + 1] = ch[depth, b]
+            b -= 1
+        ch[depth, b + 1] = x
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _child_database(d1, merge, ns, s_ptr, s_it, s_wp, s_wn, s_h, ti, twp, twn, tp, nh, table):
     """Write the ``ns`` projected transactions (``s_*``) as the database of depth ``d1``.
 
@@ -464,6 +481,8 @@ def mine_reduced(indptr, indices, wpos, wneg, n_items, theta, max_size, mode, ma
                 sn[depth, j] += b
         nch[depth] = k_ch
         chpos[depth] = 0
+        if mode == 1:
+            _order_by_bound(ch, sp, sn, depth, k_ch)
         can_open = depth + 1 < depth_cap
         off = 0
         any_open = False
@@ -745,6 +764,8 @@ def mine_topk(indptr, indices, wpos, wneg, n_items, theta, max_size, top_k, code
     occ_p = np.empty((L, cap_i), dtype=np.int64)
     cur = np.empty(L + 1, dtype=np.int32)
     key = np.zeros(L + 1, dtype=np.uint64)
+    keep_pos = np.zeros(L + 1, dtype=np.bool_)   # per depth: which sides the node passes
+    keep_neg = np.zeros(L + 1, dtype=np.bool_)
     s_ptr = np.zeros(cap_t + 1, dtype=np.int64)
     s_it = np.empty(cap_i, dtype=np.int32)
     s_wp = np.empty(cap_t, dtype=np.float64)
@@ -812,21 +833,50 @@ def mine_topk(indptr, indices, wpos, wneg, n_items, theta, max_size, top_k, code
             n_nodes += 1
             n_t = nt[depth]
             k_ch = 0
-            for t in range(n_t):
-                a = twp[depth, t]
-                b = twn[depth, t]
-                for q in range(tp[depth, t], tp[depth, t + 1]):
-                    j = ti[depth, q]
-                    if cnt[depth, j] == 0:
-                        ch[depth, k_ch] = j
-                        k_ch += 1
-                        sp[depth, j] = 0.0
-                        sn[depth, j] = 0.0
-                    cnt[depth, j] += 1
-                    sp[depth, j] += a
-                    sn[depth, j] += b
+            if depth > 0 and depth + 1 == depth_cap:
+                # the node's children are leaves, so its database would be scanned once:
+                # read its transactions straight from the parent's occurrence lists (the
+                # same items, cut the same way) instead of copying them first
+                pd = depth - 1
+                jj = cur[depth]
+                kp = keep_pos[depth]
+                kn = keep_neg[depth]
+                for r in range(start[pd, jj], start[pd, jj] + cnt[pd, jj]):
+                    t = occ_t[pd, r]
+                    a = twp[pd, t]
+                    b = twn[pd, t]
+                    for q in range(occ_p[pd, r] + 1, tp[pd, t + 1]):
+                        j = ti[pd, q]
+                        if (kp and sp[pd, j] > othr) or (kn and sn[pd, j] > othr):
+                            if cnt[depth, j] == 0:
+                                ch[depth, k_ch] = j
+                                k_ch += 1
+                                sp[depth, j] = 0.0
+                                sn[depth, j] = 0.0
+                            cnt[depth, j] += 1
+                            sp[depth, j] += a
+                            sn[depth, j] += b
+                if k_ch == 0:
+                    n_nodes -= 1     # no item survived the cut: not a node, as below
+            else:
+                for t in range(n_t):
+                    a = twp[depth, t]
+                    b = twn[depth, t]
+                    for q in range(tp[depth, t], tp[depth, t + 1]):
+                        j = ti[depth, q]
+                        if cnt[depth, j] == 0:
+                            ch[depth, k_ch] = j
+                            k_ch += 1
+                            sp[depth, j] = 0.0
+                            sn[depth, j] = 0.0
+                        cnt[depth, j] += 1
+                        sp[depth, j] += a
+                        sn[depth, j] += b
             nch[depth] = k_ch
             chpos[depth] = 0
+            # children in descending order of their bound max(P, N): the large values are
+            # met first, so the heap's threshold rises early and prunes the rest harder
+            _order_by_bound(ch, sp, sn, depth, k_ch)
             can_open = depth + 1 < depth_cap
             off = 0
             any_open = False
@@ -907,13 +957,26 @@ def mine_topk(indptr, indices, wpos, wneg, n_items, theta, max_size, top_k, code
                 ns = 0
                 s_ptr[0] = 0
                 w_ = 0
+                # an item i is kept only where p + i could still pass on a side that p
+                # itself passes: P(p + i) <= min(P(p), P(parent + i)), the same for N
+                keep_p = P > othr
+                keep_n = N > othr
+                d1 = depth + 1
+                if d1 + 1 == depth_cap:
+                    # a leaf parent: scanned from this node's occurrence lists (above)
+                    keep_pos[d1] = keep_p
+                    keep_neg[d1] = keep_n
+                    cur[d1] = j
+                    key[d1] = key[depth] ^ codes[j]
+                    depth = d1
+                    descended = True
+                    continue
                 for r in range(start[depth, j], start[depth, j] + cnt[depth, j]):
                     t = occ_t[depth, r]
                     h = np.uint64(0)
                     for q in range(occ_p[depth, r] + 1, tp[depth, t + 1]):
                         i = ti[depth, q]
-                        # items that cannot pass the current threshold are cut
-                        if sp[depth, i] > othr or sn[depth, i] > othr:
+                        if (keep_p and sp[depth, i] > othr) or (keep_n and sn[depth, i] > othr):
                             s_it[w_] = i
                             w_ += 1
                             h += codes[i]
@@ -925,7 +988,6 @@ def mine_topk(indptr, indices, wpos, wneg, n_items, theta, max_size, top_k, code
                         s_ptr[ns] = w_
                 if ns == 0:
                     continue
-                d1 = depth + 1
                 table, n_new = _child_database(d1, d1 + 1 < depth_cap and ns > 1, ns, s_ptr, s_it,
                                                s_wp, s_wn, s_h, ti, twp, twn, tp, nh, table)
                 nt[d1] = n_new

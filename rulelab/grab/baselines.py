@@ -37,14 +37,20 @@ def conjunction_matrix(B, itemsets) -> sp.csc_matrix:
     return sp.csc_matrix((np.ones(rows.size), rows, col_ptr), shape=(db.n_rows, len(itemsets)))
 
 
-def l1_linear(loss: str, C: float, tol: float, fit_intercept: bool, max_iter: int = 1000):
-    """LIBLINEAR's L1-regularised solver for eq. (2) with the given loss."""
+def l1_linear(loss: str, C: float, tol: float, fit_intercept: bool, max_iter: int = 1000,
+              random_state=0):
+    """LIBLINEAR's L1-regularised solver for eq. (2) with the given loss.
+
+    LIBLINEAR visits the coordinates in a random order; ``random_state`` seeds it (without
+    a seed two fits of the same data can stop at different points)."""
     if loss == "logistic":
         return LogisticRegression(l1_ratio=1.0, solver="liblinear", C=C, tol=tol,
-                                  fit_intercept=fit_intercept, max_iter=max_iter)
+                                  fit_intercept=fit_intercept, max_iter=max_iter,
+                                  random_state=random_state)
     if loss == "l2hinge":
         return LinearSVC(penalty="l1", loss="squared_hinge", dual=False, C=C, tol=tol,
-                         fit_intercept=fit_intercept, max_iter=max_iter)
+                         fit_intercept=fit_intercept, max_iter=max_iter,
+                         random_state=random_state)
     raise ValueError(f"loss must be 'logistic' or 'l2hinge', got {loss!r}")
 
 
@@ -66,12 +72,14 @@ class ExpansionLinear(_BinaryInput, ClassifierMixin, BaseEstimator):
     gradient's 1-norm relative to its value at w = 0); 1e-2 is LIBLINEAR's default for them.
     """
 
-    def __init__(self, degree=2, C=1.0, loss="logistic", tol=1e-2, max_iter=1000):
+    def __init__(self, degree=2, C=1.0, loss="logistic", tol=1e-2, max_iter=1000,
+                 random_state=0):
         self.degree = degree
         self.C = C
         self.loss = loss
         self.tol = tol
         self.max_iter = max_iter
+        self.random_state = random_state
 
     def fit(self, X, y):
         B = self._binary(X, fit=True)
@@ -79,7 +87,8 @@ class ExpansionLinear(_BinaryInput, ClassifierMixin, BaseEstimator):
         self.classes_ = np.unique(y)
         Z, self.itemsets_ = expand(B, self.degree)
         self.n_expanded_ = Z.shape[1]
-        self.model_ = l1_linear(self.loss, self.C, self.tol, False, self.max_iter)
+        self.model_ = l1_linear(self.loss, self.C, self.tol, False, self.max_iter,
+                                self.random_state)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
             self.model_.fit(Z.tocsr(), y)
@@ -107,12 +116,14 @@ class LRFIM(_BinaryInput, ClassifierMixin, BaseEstimator):
     """Frequent itemsets (support >= ``min_support`` of the rows, size <= ``max_size``) as
     features of an L1-regularised logistic regression (with an intercept)."""
 
-    def __init__(self, min_support=0.01, max_size=5, C=1.0, tol=1e-4, max_iter=1000):
+    def __init__(self, min_support=0.01, max_size=5, C=1.0, tol=1e-4, max_iter=1000,
+                 random_state=0):
         self.min_support = min_support
         self.max_size = max_size
         self.C = C
         self.tol = tol
         self.max_iter = max_iter
+        self.random_state = random_state
 
     def fit(self, X, y):
         B = self._binary(X, fit=True)
@@ -120,7 +131,8 @@ class LRFIM(_BinaryInput, ClassifierMixin, BaseEstimator):
         minsup = max(1, math.ceil(self.min_support * B.shape[0]))
         self.itemsets_ = frequent_itemsets(B, minsup, self.max_size).itemsets
         Z = conjunction_matrix(B, self.itemsets_)
-        self.model_ = l1_linear("logistic", self.C, self.tol, True, self.max_iter)
+        self.model_ = l1_linear("logistic", self.C, self.tol, True, self.max_iter,
+                                self.random_state)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
             self.model_.fit(Z.tocsr(), np.asarray(y))

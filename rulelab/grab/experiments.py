@@ -56,10 +56,12 @@ def _cached(key: dict, compute: Callable[[], dict], cache: bool = True) -> dict:
     return json.loads(path.read_text())  # the same types whether computed or reused
 
 
-def load_a1a_all():
-    """All 32,561 a1a rows (a1a_train + a1a_test), as the paper's Section 5.1 uses them."""
-    X1, y1 = load_dataset("a1a_train")
-    X2, y2 = load_dataset("a1a_test")
+def load_a1a_all(readable: bool = False):
+    """All 32,561 a1a rows (a1a_train + a1a_test), as the paper's Section 5.1 uses them.
+
+    ``readable=True`` names the columns by their Adult meaning (``age=1/5``, ...)."""
+    X1, y1 = load_dataset("a1a_train", readable=readable)
+    X2, y2 = load_dataset("a1a_test", readable=readable)
     return pd.concat([X1, X2], ignore_index=True), pd.concat([y1, y2], ignore_index=True)
 
 
