@@ -127,8 +127,31 @@ def violations(ptr, rows, w, f, y, C, loss):
 
 
 @njit(cache=True, nogil=True)
-def cd_solve(ptr, rows, w, f, y, C, loss, tol, max_epochs, seed, active, confirm=True):
+def _first_negative(ptr, rows, n_pos):
+    """Per column: the position of its first row >= n_pos (rows are sorted ascending)."""
+    n = ptr.shape[0] - 1
+    split = np.empty(n, dtype=np.int64)
+    for j in range(n):
+        lo = ptr[j]
+        hi = ptr[j + 1]
+        while lo < hi:
+            mid = (lo + hi) >> 1
+            if rows[mid] < n_pos:
+                lo = mid + 1
+            else:
+                hi = mid
+        split[j] = lo
+    return split
+
+
+@njit(cache=True, nogil=True)
+def cd_solve(ptr, rows, w, f, n_pos, C, loss, tol, max_epochs, seed, active, confirm=True):
     """Coordinate descent from the given w (warm start); f = Z w is updated in place.
+
+    The rows are ordered by label: rows ``0 .. n_pos - 1`` have y = +1, the rest y = -1
+    (:func:`rulelab.grab.grafting.graft` sorts them so), and each column's row list is
+    sorted, so it splits into a positive and a negative run: the loops then need neither
+    the labels nor a branch on them.
 
     Epochs visit the features marked in ``active`` (updated in place) and stop when the
     sum of their minimum-norm subgradients, measured during an epoch, is below ``tol`` (or
@@ -142,16 +165,21 @@ def cd_solve(ptr, rows, w, f, y, C, loss, tol, max_epochs, seed, active, confirm
 
     For the logistic loss e_i = exp(y_i f_i) is cached, as LIBLINEAR does: a column is
     0/1, so a step multiplies e_i by one of two constants and no exponential is evaluated
-    per row; the line search first tries the bound log1p(x) <= x, which needs no logarithm.
+    per row (f itself is recovered from e at the end); the line search first tries the
+    bound log1p(x) <= x, which needs no logarithm.
     """
     n = w.shape[0]
     m = f.shape[0]
     np.random.seed(seed)
     order = np.arange(n)
+    split = _first_negative(ptr, rows, n_pos)
     e = np.empty(m)
+    log_e0 = np.empty(m)
     if loss == LOGISTIC:
         for i in range(m):
-            e[i] = np.exp(min(max(y[i] * f[i], -700.0), 700.0))
+            yf = f[i] if i < n_pos else -f[i]
+            log_e0[i] = min(max(yf, -700.0), 700.0)
+            e[i] = np.exp(log_e0[i])
     sigma = 0.01
     epoch = 0
     vsum = np.inf
@@ -167,31 +195,34 @@ def cd_solve(ptr, rows, w, f, y, C, loss, tol, max_epochs, seed, active, confirm
             if not active[j] and not full_check:
                 skipped = True
                 continue
+            p0 = ptr[j]
+            p1 = split[j]
+            p2 = ptr[j + 1]
             g = 0.0
             h = 0.0
-            s_pos = 0.0   # sum of sigmoid(-y f) over rows with y = +1 (logistic)
+            s_pos = 0.0   # sum of sigmoid(-y f) over the column's rows with y = +1 (logistic)
             s_neg = 0.0
             if loss == LOGISTIC:
-                # branch-free on the label (the rows' labels are in random order, so a
-                # branch per entry is mispredicted often): sum s and y s, then split
-                s_all = 0.0
-                s_y = 0.0
-                for q in range(ptr[j], ptr[j + 1]):
-                    i = rows[q]
-                    si = 1.0 / (1.0 + e[i])
+                for q in range(p0, p1):
+                    si = 1.0 / (1.0 + e[rows[q]])
                     h += si * (1.0 - si)
-                    s_all += si
-                    s_y += y[i] * si
-                s_pos = 0.5 * (s_all + s_y)
-                s_neg = 0.5 * (s_all - s_y)
-                g = -C * s_y
+                    s_pos += si
+                for q in range(p1, p2):
+                    si = 1.0 / (1.0 + e[rows[q]])
+                    h += si * (1.0 - si)
+                    s_neg += si
+                g = -C * (s_pos - s_neg)
                 h = C * h
             else:
-                for q in range(ptr[j], ptr[j + 1]):
-                    i = rows[q]
-                    b = 1.0 - y[i] * f[i]
+                for q in range(p0, p1):
+                    b = 1.0 - f[rows[q]]
                     if b > 0:
-                        g -= 2.0 * y[i] * b
+                        g -= 2.0 * b
+                        h += 2.0
+                for q in range(p1, p2):
+                    b = 1.0 + f[rows[q]]
+                    if b > 0:
+                        g += 2.0 * b
                         h += 2.0
                 g *= C
                 h *= C
@@ -225,6 +256,7 @@ def cd_solve(ptr, rows, w, f, y, C, loss, tol, max_epochs, seed, active, confirm
             for _ in range(60):
                 step = lam * d
                 change = abs(wj + step) - abs(wj)
+                acc = 0.0
                 if loss == LOGISTIC:
                     ep = np.expm1(-step)   # rows with y = +1
                     en = np.expm1(step)    # rows with y = -1
@@ -232,17 +264,16 @@ def cd_solve(ptr, rows, w, f, y, C, loss, tol, max_epochs, seed, active, confirm
                     if change + C * (s_pos * ep + s_neg * en) <= sigma * lam * delta:
                         accepted = True
                         break
-                    acc = 0.0
-                    for q in range(ptr[j], ptr[j + 1]):
-                        i = rows[q]
-                        acc += np.log1p((ep if y[i] > 0 else en) / (1.0 + e[i]))
-                    change += C * acc
+                    for q in range(p0, p1):
+                        acc += np.log1p(ep / (1.0 + e[rows[q]]))
+                    for q in range(p1, p2):
+                        acc += np.log1p(en / (1.0 + e[rows[q]]))
                 else:
-                    acc = 0.0
-                    for q in range(ptr[j], ptr[j + 1]):
-                        i = rows[q]
-                        acc += _loss_change(y[i], f[i], step, loss)
-                    change += C * acc
+                    for q in range(p0, p1):
+                        acc += _loss_change(1.0, f[rows[q]], step, loss)
+                    for q in range(p1, p2):
+                        acc += _loss_change(-1.0, f[rows[q]], step, loss)
+                change += C * acc
                 if change <= sigma * lam * delta:
                     accepted = True
                     break
@@ -253,14 +284,15 @@ def cd_solve(ptr, rows, w, f, y, C, loss, tol, max_epochs, seed, active, confirm
             step = lam * d
             w[j] = wj + step
             if loss == LOGISTIC:
+                # only e moves; f is recovered from it once, at the end
                 fp = np.exp(step)
                 fn = np.exp(-step)
-                for q in range(ptr[j], ptr[j + 1]):
-                    i = rows[q]
-                    f[i] += step
-                    e[i] *= fp if y[i] > 0 else fn
+                for q in range(p0, p1):
+                    e[rows[q]] *= fp
+                for q in range(p1, p2):
+                    e[rows[q]] *= fn
             else:
-                for q in range(ptr[j], ptr[j + 1]):
+                for q in range(p0, p2):
                     f[rows[q]] += step
         if vsum <= tol:
             if full_check or not skipped or not confirm:
@@ -273,4 +305,8 @@ def cd_solve(ptr, rows, w, f, y, C, loss, tol, max_epochs, seed, active, confirm
             break
         else:
             full_check = False
+    if loss == LOGISTIC:
+        for i in range(m):
+            moved_by = np.log(e[i]) - log_e0[i]     # y_i times the change of f_i
+            f[i] += moved_by if i < n_pos else -moved_by
     return epoch, vsum

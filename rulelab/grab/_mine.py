@@ -732,6 +732,10 @@ def mine_topk(indptr, indices, wpos, wneg, n_items, theta, max_size, top_k, code
     then on only the heap's threshold applies. The measuring part and the top-K part
     share their nodes, which costs about as much as the larger of the two separate calls.
 
+    ``seen`` sums ``|wfrq| - 1`` over every itemset of size >= 1 met with ``|wfrq| > 1``,
+    excluded or not (no key lookups): minus the free features' own excess it is a lower
+    bound of V's search part that costs nothing extra.
+
     Returns n (<= top_k), item_ptr, items, values, keys, ordered by |value| descending
     (ties by key ascending), the number of search-tree nodes opened, the measuring
     status (COMPLETE, CAPPED or REACHED; COMPLETE when ``target`` <= 0) and the sum.
@@ -786,6 +790,7 @@ def mine_topk(indptr, indices, wpos, wneg, n_items, theta, max_size, top_k, code
     n_held = 0
     thr = theta
     n_nodes = 0
+    seen = 0.0
     measuring = target > 0
     status = COMPLETE
     acc = 0.0
@@ -917,6 +922,8 @@ def mine_topk(indptr, indices, wpos, wneg, n_items, theta, max_size, top_k, code
                 N = sn[depth, j]
                 v = P - N
                 av = abs(v)
+                if av > 1.0:
+                    seen += av - 1.0
                 if measuring and av > 1.0:
                     # the paper's measurement: every output at threshold 1, in order
                     n_out += 1
@@ -1021,4 +1028,4 @@ def mine_topk(indptr, indices, wpos, wneg, n_items, theta, max_size, top_k, code
             items[item_ptr[a] + r] = hit[s, r]
         values[a] = hval[s]
         keys[a] = hkey[s]
-    return n_held, item_ptr, items, values, keys, n_nodes, status, acc
+    return n_held, item_ptr, items, values, keys, n_nodes, status, acc, seen

@@ -373,8 +373,9 @@ class TopKMiner:
         the search took 20 % less time without the restarts). M is untouched.
 
         With ``target`` > 0 the call also answers :meth:`reaches` for that target in the
-        same traversal (GRAB needs both in one iteration; the shared nodes are visited
-        once).
+        same traversal (the shared nodes are visited once). After the call ``self.seen``
+        holds the sum of ``|wfrq| - 1`` over every itemset met with ``|wfrq| > 1``, the
+        excluded ones included (see :func:`rulelab.grab._mine.mine_topk`).
 
         Returns
         -------
@@ -389,7 +390,7 @@ class TopKMiner:
         indptr, indices, wp, wn, items = _reduce(self.db, wpos, wneg, 1.0, 1)
         codes = self.db.codes[items] if items.size else np.zeros(1, dtype=np.uint64)
         self.n_calls += 1
-        n, item_ptr, flat, values, keys, self.n_nodes, status, acc = _mine.mine_topk(
+        n, item_ptr, flat, values, keys, self.n_nodes, status, acc, self.seen = _mine.mine_topk(
             indptr, indices, wp, wn, max(len(items), 1), 1.0, k, self.top_k, codes, excl,
             float(target) if measure else 0.0, self.max_out)
         reached, total = (status == _mine.REACHED, float(acc)) if measure else (False, 0.0)
