@@ -69,6 +69,24 @@ def test_every_feature_satisfies_the_optimality_condition_at_convergence(loss):
             assert abs(grad[j]) <= 1 + 1e-5
 
 
+@pytest.mark.parametrize("top_k", [3, 10_000])
+def test_the_recorded_stopping_measure_is_the_exhaustive_one(top_k):
+    # with K above the number of violators the top-K heap never fills, and that one call
+    # is taken as the measurement: V must still be exactly the exhaustive sum
+    X, y = planted(seed=4)
+    res = graft(X, y, C=1.0, max_size=3, tol=1e-3, top_k=top_k)
+    assert res.converged
+    Z, sets = expand(X, 3)
+    grad = Z.T @ _cd.sample_grad(res.margins, y, 1.0, _cd.LOGISTIC)
+    free = {p: w for p, w in zip(res.itemsets, res.coef)}
+    V = sum(abs(g + np.sign(free[p])) if free.get(p, 0.0) != 0.0 else max(abs(g) - 1.0, 0.0)
+            for p, g in zip(sets, grad))
+    last = res.history[-1]
+    assert last["V_measured"]
+    assert last["V"] == pytest.approx(V, rel=1e-9, abs=1e-12)
+    assert last["V"] < 1e-3 * res.V0
+
+
 def test_naive_grafting_reaches_the_same_optimum():
     X, y = planted(seed=3)
     a = graft(X, y, C=1.0, max_size=2, tol=1e-8, top_k=3, search="wfim")

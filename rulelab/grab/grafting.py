@@ -219,7 +219,12 @@ def graft(X, y, *, C: float = 1.0, loss: str = "logistic", max_size: int | None 
             likely = need > 0 and last_lower < 2.0 * need
             top, reached, total = searcher.top(alpha, keys, target=need if likely else 0.0)
             lower = lower_bound(top)
-            if need <= 0 or lower >= need:
+            if len(top) < searcher.top_k:
+                # the heap never filled, so its threshold stayed at 1 and the call met
+                # every violator outside F: the top K *is* the measurement (a second
+                # traversal cost madelon at k = 2 as much again)
+                V_search = float(np.maximum(np.abs(top.values) - 1.0, 0.0).sum())
+            elif need <= 0 or lower >= need:
                 V_search, measured = lower, False       # V >= eps V^0 already
             else:
                 if not likely:
