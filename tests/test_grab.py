@@ -265,3 +265,17 @@ def test_expansion_liblinear_is_deterministic_given_random_state():
     a = ExpansionLinear(degree=2, C=1.0, random_state=3).fit(X, y)
     b = ExpansionLinear(degree=2, C=1.0, random_state=3).fit(X, y)
     assert a.support_ == b.support_ and np.array_equal(a.coef_, b.coef_)
+
+
+def test_bitset_columns_match_the_rows_each_conjunction_holds_on():
+    from rulelab.grab._bits import columns, flatten, pack_columns
+    from rulelab.grab.wfim import TransactionMatrix
+
+    rng = np.random.default_rng(5)
+    X = (rng.random((130, 7)) < 0.6).astype(np.uint8)     # 130 rows: a padded last word
+    itemsets = [(), (0,), (1, 3), (0, 2, 4), (5, 6), (0, 1, 2, 3, 4, 5, 6)]
+    ptr, items = flatten(itemsets)
+    col_ptr, rows = columns(pack_columns(TransactionMatrix(X)), X.shape[0], ptr, items)
+    for c, p in enumerate(itemsets):
+        expected = np.flatnonzero(X[:, list(p)].all(axis=1)) if p else np.arange(X.shape[0])
+        assert np.array_equal(rows[col_ptr[c]:col_ptr[c + 1]], expected)
