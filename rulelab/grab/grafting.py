@@ -51,12 +51,10 @@ import time
 from dataclasses import dataclass, field
 
 import numpy as np
-import pandas as pd
-import scipy.sparse as sp
 
 from . import _cd
 from ._bits import columns, flatten, pack_columns
-from .wfim import ExhaustiveSearch, TopKMiner, TransactionMatrix
+from .wfim import ExhaustiveSearch, TopKMiner, TransactionMatrix, as_csr
 
 LOSSES = {"logistic": _cd.LOGISTIC, "l2hinge": _cd.L2HINGE}
 
@@ -76,6 +74,11 @@ class GraftResult:
     history: list = field(default_factory=list)   # one dict per iteration
     supports: np.ndarray | None = None            # training rows per free feature
     margins: np.ndarray | None = None             # f(x_i) on the training rows
+
+
+def _excess(grads) -> float:
+    """Sum of ``|grad| - 1`` over the violators: their part of V (eq. 17) at w = 0."""
+    return float(np.maximum(np.abs(grads) - 1.0, 0.0).sum())
 
 
 def graft(X, y, *, C: float = 1.0, loss: str = "logistic", max_size: int | None = 2,
@@ -114,8 +117,7 @@ def graft(X, y, *, C: float = 1.0, loss: str = "logistic", max_size: int | None 
     # without reading a label (f is returned in the caller's row order)
     row_order = np.argsort(-y, kind="stable")
     n_pos = int(np.count_nonzero(y > 0))
-    csr = X.csr if isinstance(X, TransactionMatrix) else sp.csr_matrix(
-        X.to_numpy() if isinstance(X, pd.DataFrame) else X)
+    csr = as_csr(X)
     if csr.shape[0] != y.shape[0]:
         raise ValueError(f"X has {csr.shape[0]} rows but y has {y.shape[0]} labels")
     db = TransactionMatrix(csr[row_order])
@@ -160,7 +162,7 @@ def graft(X, y, *, C: float = 1.0, loss: str = "logistic", max_size: int | None 
     alpha = _cd.sample_grad(f, y, C, lid)
     found, top = searcher.search(alpha, keys)
     t_mine = time.perf_counter() - t0
-    V0 = float(np.maximum(np.abs(found.values) - 1.0, 0.0).sum())
+    V0 = _excess(found.values)
     V = V0
     history.append({"iter": 0, "n_free": 0, "n_nonzero": 0, "V": V0, "V_free": 0.0,
                     "V_search": V0, "theta": found.theta, "n_found": len(found.values),
@@ -208,28 +210,24 @@ def graft(X, y, *, C: float = 1.0, loss: str = "logistic", max_size: int | None 
             # (or the cap) only when the rule may fire, so features with 1 < |grad| <=
             # theta cannot be missed by the stopping test.
             need = tol * V0 - V_free
-            free_excess = float(np.maximum(np.abs(g_free) - 1.0, 0.0).sum())
-
-            def lower_bound(top):
-                return max(float(np.maximum(np.abs(top.values) - 1.0, 0.0).sum()),
-                           searcher.seen - free_excess)
-
+            free_excess = _excess(g_free)
             # once the last bound came within 2x of `need`, measure in the same traversal
             # (about 15 % dearer than the top K alone, far cheaper than a second call)
             likely = need > 0 and last_lower < 2.0 * need
             top, reached, total = searcher.top(alpha, keys, target=need if likely else 0.0)
-            lower = lower_bound(top)
+            top_excess = _excess(top.values)
+            lower = max(top_excess, searcher.seen - free_excess)
             if len(top) < searcher.top_k:
                 # the heap never filled, so its threshold stayed at 1 and the call met
                 # every violator outside F: the top K *is* the measurement (a second
                 # traversal cost madelon at k = 2 as much again)
-                V_search = float(np.maximum(np.abs(top.values) - 1.0, 0.0).sum())
+                V_search = top_excess
             elif need <= 0 or lower >= need:
                 V_search, measured = lower, False       # V >= eps V^0 already
             else:
                 if not likely:
                     top, reached, total = searcher.top(alpha, keys, target=need)
-                    lower = lower_bound(top)
+                    lower = max(_excess(top.values), searcher.seen - free_excess)
                 V_search, measured = max(lower, total), not reached
             last_lower = lower
             # the heap's final threshold: the K-th largest |grad| outside F
@@ -238,7 +236,7 @@ def graft(X, y, *, C: float = 1.0, loss: str = "logistic", max_size: int | None 
         else:
             found, top = searcher.search(alpha, keys)
             theta, n_found = found.theta, len(found.values)
-            V_search = float(np.maximum(np.abs(found.values) - 1.0, 0.0).sum())
+            V_search = _excess(found.values)
         V = V_free + V_search
         t_mine = time.perf_counter() - t0
         elapsed = time.perf_counter() - t_start

@@ -58,6 +58,13 @@ def itemset_keys(itemsets, n_items: int) -> np.ndarray:
     return out
 
 
+def as_csr(X) -> sp.csr_matrix:
+    """``X`` (array, sparse matrix, DataFrame or :class:`TransactionMatrix`) as CSR."""
+    if isinstance(X, TransactionMatrix):
+        return X.csr
+    return sp.csr_matrix(X.to_numpy() if isinstance(X, pd.DataFrame) else X)
+
+
 class TransactionMatrix:
     """A binary matrix prepared for mining: CSR (rows -> items) and CSC (items -> rows).
 
@@ -70,9 +77,7 @@ class TransactionMatrix:
         if isinstance(X, TransactionMatrix):
             self.__dict__.update(X.__dict__)
             return
-        if isinstance(X, pd.DataFrame):
-            X = X.to_numpy()
-        A = sp.csr_matrix(X)
+        A = as_csr(X)
         A.sum_duplicates()
         if A.nnz and not np.all(A.data == 1):
             A.eliminate_zeros()
