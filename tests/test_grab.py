@@ -279,3 +279,21 @@ def test_bitset_columns_match_the_rows_each_conjunction_holds_on():
     for c, p in enumerate(itemsets):
         expected = np.flatnonzero(X[:, list(p)].all(axis=1)) if p else np.arange(X.shape[0])
         assert np.array_equal(rows[col_ptr[c]:col_ptr[c + 1]], expected)
+
+
+def test_appended_columns_keep_the_earlier_rows_when_the_buffer_grows():
+    from rulelab.grab._bits import append_columns, flatten, pack_columns
+    from rulelab.grab.wfim import TransactionMatrix
+
+    rng = np.random.default_rng(6)
+    X = (rng.random((200, 6)) < 0.5).astype(np.uint8)
+    bits = pack_columns(TransactionMatrix(X))
+    rows, end, bounds = np.full(3, -1, dtype=np.int32), 0, [0]
+    batches = [[(0,), (1, 2)], [(), (3, 4, 5)], [(0, 5)]]
+    for batch in batches:                      # the 3-slot buffer must grow on the way
+        rows, col_ptr = append_columns(bits, 200, *flatten(batch), rows, end)
+        end = int(col_ptr[-1])
+        bounds += col_ptr[1:].tolist()
+    for c, p in enumerate(p for batch in batches for p in batch):
+        expected = np.flatnonzero(X[:, list(p)].all(axis=1)) if p else np.arange(200)
+        assert np.array_equal(rows[bounds[c]:bounds[c + 1]], expected)

@@ -144,3 +144,16 @@ def test_reaches_decides_whether_the_capped_sum_passes_the_target():
     for target in (total / 3, total + 1.0):   # the top-K call measures the same in passing
         _, r1, s1 = TopKMiner(X, 3, top_k=5).top(alpha, keys, target=target)
         assert (r1, s1) == miner.reaches(alpha, keys, target)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_flat_itemsets_are_the_tuples_the_expansion_lists(seed):
+    from rulelab.grab.wfim import itemset_tuples, take_itemsets
+
+    X, _, rng = random_case(seed)
+    for include_empty in (True, False):
+        Z, sets = expand(X, 3, include_empty=include_empty)
+        Z2, (ptr, cols) = expand(X, 3, include_empty=include_empty, flat=True)
+        assert (Z != Z2).nnz == 0 and itemset_tuples(ptr, cols) == sets
+        which = rng.permutation(len(sets))[: len(sets) // 2]
+        assert itemset_tuples(*take_itemsets(ptr, cols, which)) == [sets[i] for i in which]

@@ -64,63 +64,75 @@ def decision(bits, n_rows, ptr, items, coef):
     return f
 
 
+# De Bruijn multiplication: the index of the lowest set bit of a word without a loop
+# (the top 6 bits of DEBRUIJN << i differ for every i, so they index a table)
+_DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
+_DEBRUIJN_INDEX = np.empty(64, dtype=np.int64)
+_DEBRUIJN_INDEX[[((0x03F79D71B4CB0A89 << i) & (2**64 - 1)) >> 58 for i in range(64)]] = np.arange(64)
+
+
 @njit(cache=True, inline="always")
 def _ctz(low):
     # index of the single set bit in `low`
-    n = 0
-    if low & np.uint64(0xFFFFFFFF) == 0:
-        n += 32
-        low >>= np.uint64(32)
-    if low & np.uint64(0xFFFF) == 0:
-        n += 16
-        low >>= np.uint64(16)
-    if low & np.uint64(0xFF) == 0:
-        n += 8
-        low >>= np.uint64(8)
-    if low & np.uint64(0xF) == 0:
-        n += 4
-        low >>= np.uint64(4)
-    if low & np.uint64(0x3) == 0:
-        n += 2
-        low >>= np.uint64(2)
-    if low & np.uint64(0x1) == 0:
-        n += 1
-    return n
+    return _DEBRUIJN_INDEX[(low * _DEBRUIJN) >> np.uint64(58)]
+
+
+@njit(cache=True, inline="always")
+def _popcount(x):
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return (x * np.uint64(0x0101010101010101)) >> np.uint64(56)
 
 
 @njit(cache=True)
-def columns(bits, n_rows, ptr, items):
-    """Row indices of every conjunction, as CSC arrays (col_ptr, rows)."""
+def append_columns(bits, n_rows, ptr, items, rows, end):
+    """Append the row indices of every conjunction to ``rows`` from position ``end``.
+
+    ``rows`` is grown (doubled, copied) only when it is too short, so a caller that keeps
+    appending can reserve a large buffer once: pages that are never written cost nothing.
+    Returns (rows, col_ptr) with ``col_ptr`` the new columns' bounds in ``rows``.
+    """
     n_words = bits.shape[1]
     n_feat = ptr.shape[0] - 1
-    acc = np.empty((n_feat, n_words), dtype=np.uint64)
+    acc = np.empty(n_words, dtype=np.uint64)
     full = ~np.uint64(0)
-    col_ptr = np.zeros(n_feat + 1, dtype=np.int64)
+    if n_rows & 63:
+        # the last word's padding bits are never rows
+        last = (np.uint64(1) << np.uint64(n_rows & 63)) - np.uint64(1)
+    else:
+        last = full
+    col_ptr = np.empty(n_feat + 1, dtype=np.int64)
+    col_ptr[0] = end
+    o = end
     for c in range(n_feat):
-        acc[c, :] = full
+        acc[:] = full
         for q in range(ptr[c], ptr[c + 1]):
             j = items[q]
             for b in range(n_words):
-                acc[c, b] &= bits[j, b]
+                acc[b] &= bits[j, b]
+        if n_words:
+            acc[n_words - 1] &= last
         cnt = 0
         for b in range(n_words):
-            x = acc[c, b]
-            while x:
-                low = x & (~x + np.uint64(1))
-                if (b << 6) + _ctz(low) < n_rows:
-                    cnt += 1
-                x ^= low
-        col_ptr[c + 1] = col_ptr[c] + cnt
-    rows = np.empty(col_ptr[n_feat], dtype=np.int32)
-    for c in range(n_feat):
-        o = col_ptr[c]
+            cnt += _popcount(acc[b])
+        if o + cnt > rows.shape[0]:
+            grown = np.empty(max(2 * rows.shape[0], o + cnt), dtype=rows.dtype)
+            grown[:o] = rows[:o]
+            rows = grown
         for b in range(n_words):
-            x = acc[c, b]
+            x = acc[b]
+            base = b << 6
             while x:
                 low = x & (~x + np.uint64(1))
-                r = (b << 6) + _ctz(low)
-                if r < n_rows:
-                    rows[o] = r
-                    o += 1
+                rows[o] = base + _ctz(low)
+                o += 1
                 x ^= low
-    return col_ptr, rows
+        col_ptr[c + 1] = o
+    return rows, col_ptr
+
+
+def columns(bits, n_rows, ptr, items):
+    """Row indices of every conjunction, as CSC arrays (col_ptr, rows)."""
+    rows, col_ptr = append_columns(bits, n_rows, ptr, items, np.empty(0, dtype=np.int32), 0)
+    return col_ptr, rows[:col_ptr[-1]]

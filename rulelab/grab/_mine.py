@@ -350,6 +350,12 @@ def _child_database(d1, merge, ns, s_ptr, s_it, s_wp, s_wn, s_h, ti, twp, twn, t
                         twn[d1, g] += s_wn[u]
                         break
                 slot = (slot + np.uint64(1)) & mask
+        # netting: a merged transaction adds wp - wn to every itemset that contains it,
+        # so only its net weight can count towards P or N (a tighter bound, same wfrq)
+        for g in range(n_new):
+            d = twp[d1, g] - twn[d1, g]
+            twp[d1, g] = d if d > 0.0 else 0.0
+            twn[d1, g] = -d if d < 0.0 else 0.0
     else:
         for u in range(ns):
             for z in range(s_ptr[u], s_ptr[u + 1]):
@@ -670,6 +676,11 @@ def reduce_db(indptr, indices, wpos, wneg, n_items, rank_items, theta, mode, mer
         out_wn[nt] = b
         nt += 1
         out_ptr[nt] = w_
+    if merge and mode != 2:
+        for g in range(nt):
+            d = out_wp[g] - out_wn[g]
+            out_wp[g] = d if d > 0.0 else 0.0
+            out_wn[g] = -d if d < 0.0 else 0.0
     return out_ptr[: nt + 1], out_idx[:w_], out_wp[:nt], out_wn[:nt], cols
 
 

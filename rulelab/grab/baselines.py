@@ -24,7 +24,7 @@ from sklearn.utils.validation import check_is_fitted
 from .._validation import check_frame, is_binary_frame
 from ._bits import columns, flatten, pack_columns
 from .binarize import CellBinarizer
-from .wfim import TransactionMatrix, expand, frequent_itemsets
+from .wfim import TransactionMatrix, expand, frequent_itemsets, itemset_tuples, take_itemsets
 
 __all__ = ["ExpansionLinear", "LRFIM", "conjunction_matrix", "l1_linear"]
 
@@ -70,6 +70,15 @@ class ExpansionLinear(_BinaryInput, ClassifierMixin, BaseEstimator):
 
     ``tol`` is LIBLINEAR's own stopping tolerance (for its L1 solvers: the projected
     gradient's 1-norm relative to its value at w = 0); 1e-2 is LIBLINEAR's default for them.
+
+    Attributes
+    ----------
+    n_expanded_ : int
+        Columns of the expansion (every occurring conjunction of size <= degree).
+    support_ : list of tuples
+        The conjunctions with non-zero weight, aligned with ``coef_``.
+    objective_ : float
+        G(w) of eq. (2) at LIBLINEAR's solution.
     """
 
     def __init__(self, degree=2, C=1.0, loss="logistic", tol=1e-2, max_iter=1000,
@@ -85,7 +94,9 @@ class ExpansionLinear(_BinaryInput, ClassifierMixin, BaseEstimator):
         B = self._binary(X, fit=True)
         y = np.asarray(y)
         self.classes_ = np.unique(y)
-        Z, self.itemsets_ = expand(B, self.degree)
+        # the expansion is timed as the method: no tuple is built for the millions of
+        # columns, only for the few with a weight
+        Z, (ptr, cols) = expand(B, self.degree, flat=True)
         self.n_expanded_ = Z.shape[1]
         self.model_ = l1_linear(self.loss, self.C, self.tol, False, self.max_iter,
                                 self.random_state)
@@ -95,7 +106,7 @@ class ExpansionLinear(_BinaryInput, ClassifierMixin, BaseEstimator):
         coef = self.model_.coef_.ravel()
         nz = np.flatnonzero(coef)
         self.coef_ = coef[nz]
-        self.support_ = [self.itemsets_[j] for j in nz]
+        self.support_ = itemset_tuples(*take_itemsets(ptr, cols, nz))
         ypm = np.where(y == self.classes_[1], 1.0, -1.0)
         f = Z @ coef
         data = (np.logaddexp(0, -ypm * f) if self.loss == "logistic"

@@ -53,8 +53,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from . import _cd
-from ._bits import columns, flatten, pack_columns
-from .wfim import ExhaustiveSearch, TopKMiner, TransactionMatrix, as_csr
+from ._bits import append_columns, pack_columns
+from .wfim import ExhaustiveSearch, TopKMiner, TransactionMatrix, as_csr, itemset_tuples
 
 LOSSES = {"logistic": _cd.LOGISTIC, "l2hinge": _cd.L2HINGE}
 
@@ -132,30 +132,27 @@ def graft(X, y, *, C: float = 1.0, loss: str = "logistic", max_size: int | None 
         raise ValueError(f"search must be 'wfim' or 'naive', got {search!r}")
     bits = pack_columns(db)
 
-    sets: list = []
+    # the free features flat (ptr, cols as in Itemsets); their tuples are built at the end
+    set_ptr = np.zeros(1, dtype=np.int64)
+    set_cols = np.zeros(0, dtype=np.int64)
     keys = np.zeros(0, dtype=np.uint64)
     w = np.zeros(0)
     f = np.zeros(m)
     col_ptr = np.zeros(1, dtype=np.int64)
-    # the free columns' row lists live in a buffer that grows geometrically: appending K
-    # columns by concatenation copied every earlier column in every iteration
-    row_buf = np.zeros(1 << 16, dtype=np.int32)
+    # the free columns' row lists live in one buffer that the new columns are written
+    # into directly; it is reserved large (untouched pages cost nothing) so that it is
+    # rarely grown and copied
+    row_buf = np.empty(max(1 << 16, min(1 << 26, top_k * m)), dtype=np.int32)
     history = []
 
     def add(top):
-        nonlocal sets, keys, w, col_ptr, row_buf
-        ptr, items = flatten(top.itemsets)
-        cp, rr = columns(bits, m, ptr, items)
-        sets = sets + list(top.itemsets)
+        nonlocal set_ptr, set_cols, keys, w, col_ptr, row_buf
+        row_buf, cp = append_columns(bits, m, top.ptr, top.cols, row_buf, col_ptr[-1])
+        set_ptr = np.concatenate([set_ptr, set_ptr[-1] + top.ptr[1:]])
+        set_cols = np.concatenate([set_cols, top.cols])
         keys = np.concatenate([keys, top.keys])
         w = np.concatenate([w, np.zeros(len(top))])
-        end = int(col_ptr[-1])
-        if end + rr.size > row_buf.size:
-            grown = np.empty(max(2 * row_buf.size, end + rr.size), dtype=np.int32)
-            grown[:end] = row_buf[:end]
-            row_buf = grown
-        row_buf[end:end + rr.size] = rr
-        col_ptr = np.concatenate([col_ptr, end + cp[1:]])
+        col_ptr = np.concatenate([col_ptr, cp[1:]])
 
     # t = 0: w = 0, nothing free
     t0 = time.perf_counter()
@@ -240,7 +237,7 @@ def graft(X, y, *, C: float = 1.0, loss: str = "logistic", max_size: int | None 
         V = V_free + V_search
         t_mine = time.perf_counter() - t0
         elapsed = time.perf_counter() - t_start
-        history.append({"iter": it, "n_free": len(sets), "n_nonzero": int(np.count_nonzero(w)),
+        history.append({"iter": it, "n_free": len(w), "n_nonzero": int(np.count_nonzero(w)),
                         "V": V, "V_free": V_free, "V_search": V_search, "theta": theta,
                         "n_found": n_found, "V_measured": measured,
                         "objective": float(_cd.objective(f, y, w, C, lid)),
@@ -270,5 +267,6 @@ def graft(X, y, *, C: float = 1.0, loss: str = "logistic", max_size: int | None 
     supports = np.diff(col_ptr)
     margins = np.empty(m)
     margins[row_order] = f
-    return GraftResult(sets, w, float(_cd.objective(f, y, w, C, lid)), converged, timed_out,
+    return GraftResult(itemset_tuples(set_ptr, set_cols), w,
+                       float(_cd.objective(f, y, w, C, lid)), converged, timed_out,
                        it, V0, V, history, supports, margins)

@@ -37,7 +37,8 @@ import scipy.sparse as sp
 from . import _mine
 
 __all__ = ["Itemsets", "TransactionMatrix", "wfim", "count_itemsets", "frequent_itemsets",
-           "expand", "TopKMiner", "ExhaustiveSearch", "wfim_bruteforce", "itemset_keys"]
+           "expand", "TopKMiner", "ExhaustiveSearch", "wfim_bruteforce", "itemset_keys",
+           "itemset_tuples"]
 
 def _item_codes(n_items: int, seed: int = 0x6A5B) -> np.ndarray:
     """Fixed random 64-bit codes per item (Zobrist hashing of itemsets)."""
@@ -126,7 +127,9 @@ class Itemsets:
     ``itemsets[i]`` is a tuple of column indices (``()`` is the empty conjunction, the
     constant feature); ``values[i]`` its weighted frequency (its frequency for plain FIM);
     ``keys[i]`` its 64-bit hash (see :func:`itemset_keys`); ``complete`` is False when
-    the search stopped at the output cap; ``theta`` the threshold used.
+    the search stopped at the output cap; ``theta`` the threshold used. ``ptr`` and
+    ``cols``, where given, hold the same itemsets flat (``cols[ptr[i]:ptr[i + 1]]``), the
+    form the compiled kernels take.
     """
 
     itemsets: list
@@ -135,6 +138,8 @@ class Itemsets:
     theta: float
     complete: bool
     occurrences: list | None = None
+    ptr: np.ndarray | None = None
+    cols: np.ndarray | None = None
 
     def __len__(self):
         return len(self.itemsets)
@@ -189,10 +194,48 @@ def _run(db, wpos, wneg, theta, max_size, mode, max_out, store, store_occ=False,
     return n_out, status, item_ptr, flat, values, keys, occ_ptr, occ, items
 
 
+def take_itemsets(ptr, cols, which):
+    """The itemsets ``which`` of the flat pair (ptr, cols), as a new flat pair."""
+    which = np.asarray(which, dtype=np.int64)
+    lens = ptr[which + 1] - ptr[which]
+    out_ptr = np.zeros(which.size + 1, dtype=np.int64)
+    np.cumsum(lens, out=out_ptr[1:])
+    # the position of every item: its itemset's start plus its offset within it
+    pos = np.repeat(ptr[which] - out_ptr[:-1], lens) + np.arange(out_ptr[-1])
+    return out_ptr, cols[pos]
+
+
+def _gather(n_out, item_ptr, flat, items, which=None):
+    """Flat remapped output -> (ptr, cols): the outputs ``which`` as original column ids,
+    each itemset sorted ascending."""
+    which = np.arange(n_out) if which is None else which
+    ptr, cols = take_itemsets(item_ptr, flat, which)
+    cols = items[cols].astype(np.int64, copy=False)
+    lens = np.diff(ptr)
+    for size in np.unique(lens):
+        if size > 1:
+            at = ptr[np.flatnonzero(lens == size)][:, None] + np.arange(size)
+            cols[at] = np.sort(cols[at], axis=1)
+    return ptr, cols
+
+
+def itemset_tuples(ptr, cols) -> list:
+    """Flat itemsets (``cols[ptr[i]:ptr[i + 1]]``) as a list of tuples of ints.
+
+    Built one size at a time from a 2-D array: a Python loop per itemset costs seconds
+    for the millions of itemsets of an expansion."""
+    lens = np.diff(ptr)
+    out = np.empty(lens.size, dtype=object)
+    for size in np.unique(lens):
+        sel = np.flatnonzero(lens == size)
+        block = cols[ptr[sel][:, None] + np.arange(size)].tolist()
+        out[sel] = np.fromiter(map(tuple, block), dtype=object, count=sel.size)
+    return out.tolist()
+
+
 def _split(n_out, item_ptr, flat, items, which=None):
     """Flat remapped output -> tuples of original column indices (sorted), for ``which``."""
-    which = range(n_out) if which is None else which
-    return [tuple(sorted(items[flat[item_ptr[i]:item_ptr[i + 1]]].tolist())) for i in which]
+    return itemset_tuples(*_gather(n_out, item_ptr, flat, items, which))
 
 
 def _weights(db, weights):
@@ -278,7 +321,8 @@ def frequent_itemsets(X, min_support: int = 1, max_size: int | None = None, *,
     return Itemsets(sets, vals, keys, float(min_support), status == _mine.COMPLETE, occs)
 
 
-def expand(X, max_size: int | None, *, min_support: int = 1, include_empty: bool = True):
+def expand(X, max_size: int | None, *, min_support: int = 1, include_empty: bool = True,
+           flat: bool = False):
     """The explicit expansion: one 0/1 column per conjunction of size <= max_size that occurs.
 
     Conjunctions that never occur are identically zero and are left out (they can never
@@ -287,16 +331,24 @@ def expand(X, max_size: int | None, *, min_support: int = 1, include_empty: bool
     Returns
     -------
     Z : scipy.sparse.csc_matrix of shape (n_rows, n_features), float64
-    itemsets : list of tuples (column j of Z is the conjunction ``itemsets[j]``)
+    itemsets : list of tuples (column j of Z is the conjunction ``itemsets[j]``), or with
+        ``flat`` the pair (ptr, cols) of :class:`Itemsets` (no tuple is built: an
+        expansion has millions of columns and a fit needs the words of few of them)
     """
     db = TransactionMatrix(X)
-    res = frequent_itemsets(db, min_support, max_size, include_empty=include_empty,
-                            occurrences=True)
-    ptr, occ = res.occurrences
-    Z = sp.csc_matrix((np.ones(occ.size), occ, ptr), shape=(db.n_rows, len(res)))
+    ones = np.ones(db.n_rows)
+    n_out, _, item_ptr, fl, _, _, occ_ptr, occ, items = _run(
+        db, ones, np.zeros(db.n_rows), min_support - 0.5, max_size, 0, None, True,
+        store_occ=True)
+    first = 0 if include_empty or n_out == 0 or item_ptr[1] > 0 else 1
+    ptr, cols = _gather(n_out, item_ptr, fl, items, np.arange(first, n_out))
+    lo = occ_ptr[first]
+    occ = occ[lo:occ_ptr[n_out]]
+    occ_ptr = occ_ptr[first:n_out + 1] - lo
+    Z = sp.csc_matrix((np.ones(occ.size), occ, occ_ptr), shape=(db.n_rows, n_out - first))
     Z.has_sorted_indices = False
     Z.sort_indices()
-    return Z, res.itemsets
+    return Z, ((ptr, cols) if flat else itemset_tuples(ptr, cols))
 
 
 class TopKMiner:
@@ -399,7 +451,8 @@ class TopKMiner:
             indptr, indices, wp, wn, max(len(items), 1), 1.0, k, self.top_k, codes, excl,
             float(target) if measure else 0.0, self.max_out)
         reached, total = (status == _mine.REACHED, float(acc)) if measure else (False, 0.0)
-        top = Itemsets(_split(n, item_ptr, flat, items), values, keys, 1.0, True)
+        ptr, cols = _gather(n, item_ptr, flat, items)
+        top = Itemsets(itemset_tuples(ptr, cols), values, keys, 1.0, True, ptr=ptr, cols=cols)
         return top, reached, total
 
 
@@ -436,8 +489,9 @@ def _select(out, excl, top_k, theta):
            else np.arange(idx.size))
     # largest |wfrq| first; ties broken by key so that runs are reproducible
     sel = sel[np.lexsort((keys[idx][sel], -np.abs(vals[sel])))]
-    top = Itemsets(_split(n_out, item_ptr, flat, items, idx[sel]), vals[sel], keys[idx][sel],
-                   theta, found.complete)
+    ptr, cols = _gather(n_out, item_ptr, flat, items, idx[sel])
+    top = Itemsets(itemset_tuples(ptr, cols), vals[sel], keys[idx][sel], theta, found.complete,
+                   ptr=ptr, cols=cols)
     return found, top
 
 
