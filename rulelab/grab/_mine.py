@@ -302,69 +302,85 @@ def _order_by_bound(ch, sp, sn, depth, k_ch):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _child_database(d1, merge, ns, s_ptr, s_it, s_wp, s_wn, s_h, ti, twp, twn, tp, nh, table):
-    """Write the ``ns`` projected transactions (``s_*``) as the database of depth ``d1``.
+def _project(depth, j, merge, start, cnt, occ_t, occ_p, tp, ti, twp, twn, use_alive, alive,
+             sp, sn, keep_p, keep_n, thr, codes, nh, table):
+    """Write the conditional database of the child ``j`` of the node at ``depth``.
 
-    With ``merge`` (the child's database will be scanned again below it), identical
-    transactions are merged first through an open-addressing hash table on their 64-bit
-    sums; otherwise the child's children are leaves, one scan suffices and merging would
-    not pay. Returns the (possibly grown) hash table and the child's transaction count.
+    The child's transactions are those of the node that contain j, cut to the items after
+    j that are still alive: ``alive[depth, i]`` with ``use_alive``, else an item that
+    passes ``thr`` (P or N, on a side the child itself passes: ``keep_p``, ``keep_n``).
+    Empty ones are dropped. With ``merge`` (the child's database will be scanned again
+    below it) identical transactions are merged as they are written, through an
+    open-addressing hash table on their 64-bit sums, and each merged transaction is
+    netted. Returns the (possibly grown) hash table and the child's transaction count.
     """
-    n_new = 0
-    w_ = 0
-    tp[d1, 0] = 0
+    d1 = depth + 1
+    r0 = start[depth, j]
+    n_occ = cnt[depth, j]
+    mask = np.uint64(0)
     if merge:
         size_t = 1
-        while size_t < 2 * ns:
+        while size_t < 2 * n_occ:
             size_t *= 2
         if table.shape[0] < size_t:
             table = np.empty(size_t, dtype=np.int64)
         mask = np.uint64(size_t - 1)
         table[:size_t] = -1
-        for u in range(ns):
-            a0 = s_ptr[u]
-            a1 = s_ptr[u + 1]
-            slot = s_h[u] & mask
+    n_new = 0
+    w_ = 0
+    tp[d1, 0] = 0
+    for r in range(r0, r0 + n_occ):
+        t = occ_t[depth, r]
+        s0 = w_
+        h = np.uint64(0)
+        for q in range(occ_p[depth, r] + 1, tp[depth, t + 1]):
+            i = ti[depth, q]
+            if use_alive:
+                ok = alive[depth, i]
+            else:
+                ok = (keep_p and sp[depth, i] > thr) or (keep_n and sn[depth, i] > thr)
+            if ok:
+                ti[d1, w_] = i
+                w_ += 1
+                h += codes[i]
+        if w_ == s0:            # empty transactions have no extensions
+            continue
+        if merge:
+            slot = h & mask
+            found = False
             while True:
                 g = table[slot]
                 if g < 0:
                     table[slot] = n_new
-                    for z in range(a0, a1):
-                        ti[d1, w_] = s_it[z]
-                        w_ += 1
-                    twp[d1, n_new] = s_wp[u]
-                    twn[d1, n_new] = s_wn[u]
-                    nh[n_new] = s_h[u]
-                    n_new += 1
-                    tp[d1, n_new] = w_
                     break
-                if nh[g] == s_h[u] and tp[d1, g + 1] - tp[d1, g] == a1 - a0:
+                if nh[g] == h and tp[d1, g + 1] - tp[d1, g] == w_ - s0:
                     b0 = tp[d1, g]
                     same = True
-                    for z in range(a1 - a0):
-                        if ti[d1, b0 + z] != s_it[a0 + z]:
+                    for z in range(w_ - s0):
+                        if ti[d1, b0 + z] != ti[d1, s0 + z]:
                             same = False
                             break
                     if same:
-                        twp[d1, g] += s_wp[u]
-                        twn[d1, g] += s_wn[u]
+                        twp[d1, g] += twp[depth, t]
+                        twn[d1, g] += twn[depth, t]
+                        found = True
                         break
                 slot = (slot + np.uint64(1)) & mask
+            if found:
+                w_ = s0
+                continue
+        twp[d1, n_new] = twp[depth, t]
+        twn[d1, n_new] = twn[depth, t]
+        nh[n_new] = h
+        n_new += 1
+        tp[d1, n_new] = w_
+    if merge:
         # netting: a merged transaction adds wp - wn to every itemset that contains it,
         # so only its net weight can count towards P or N (a tighter bound, same wfrq)
         for g in range(n_new):
             d = twp[d1, g] - twn[d1, g]
             twp[d1, g] = d if d > 0.0 else 0.0
             twn[d1, g] = -d if d < 0.0 else 0.0
-    else:
-        for u in range(ns):
-            for z in range(s_ptr[u], s_ptr[u + 1]):
-                ti[d1, w_] = s_it[z]
-                w_ += 1
-            twp[d1, n_new] = s_wp[u]
-            twn[d1, n_new] = s_wn[u]
-            n_new += 1
-            tp[d1, n_new] = w_
     return table, n_new
 
 
@@ -417,12 +433,6 @@ def mine_reduced(indptr, indices, wpos, wneg, n_items, theta, max_size, mode, ma
     occ_p = np.empty((L, cap_i), dtype=np.int64)   # position of the child item in it
     cur = np.empty(L + 1, dtype=np.int32)
     key = np.zeros(L + 1, dtype=np.uint64)
-    # scratch for building a child database before merging
-    s_ptr = np.zeros(cap_t + 1, dtype=np.int64)
-    s_it = np.empty(cap_i, dtype=np.int32)
-    s_wp = np.empty(cap_t, dtype=np.float64)
-    s_wn = np.empty(cap_t, dtype=np.float64)
-    s_h = np.empty(cap_t, dtype=np.uint64)
     nh = np.empty(cap_t, dtype=np.uint64)
     table = np.empty(16, dtype=np.int64)
 
@@ -559,29 +569,12 @@ def mine_reduced(indptr, indices, wpos, wneg, n_items, theta, max_size, mode, ma
             if not opened[depth, j]:
                 continue
             # ---- build the conditional database of the child j ----
-            ns = 0
-            s_ptr[0] = 0
-            w_ = 0
-            for r in range(start[depth, j], start[depth, j] + cnt[depth, j]):
-                t = occ_t[depth, r]
-                h = np.uint64(0)
-                for q in range(occ_p[depth, r] + 1, tp[depth, t + 1]):
-                    i = ti[depth, q]
-                    if alive[depth, i]:
-                        s_it[w_] = i
-                        w_ += 1
-                        h += codes[i]
-                if w_ > s_ptr[ns]:            # empty transactions have no extensions
-                    s_wp[ns] = twp[depth, t]
-                    s_wn[ns] = twn[depth, t]
-                    s_h[ns] = h
-                    ns += 1
-                    s_ptr[ns] = w_
-            if ns == 0:
-                continue
             d1 = depth + 1
-            table, n_new = _child_database(d1, d1 + 1 < depth_cap and ns > 1, ns, s_ptr, s_it,
-                                           s_wp, s_wn, s_h, ti, twp, twn, tp, nh, table)
+            table, n_new = _project(depth, j, d1 + 1 < depth_cap and cnt[depth, j] > 1, start,
+                                    cnt, occ_t, occ_p, tp, ti, twp, twn, True, alive, sp, sn,
+                                    False, False, theta, codes, nh, table)
+            if n_new == 0:
+                continue
             nt[d1] = n_new
             cur[d1] = j
             key[d1] = key[depth] ^ codes[j]
@@ -781,11 +774,6 @@ def mine_topk(indptr, indices, wpos, wneg, n_items, theta, max_size, top_k, code
     key = np.zeros(L + 1, dtype=np.uint64)
     keep_pos = np.zeros(L + 1, dtype=np.bool_)   # per depth: which sides the node passes
     keep_neg = np.zeros(L + 1, dtype=np.bool_)
-    s_ptr = np.zeros(cap_t + 1, dtype=np.int64)
-    s_it = np.empty(cap_i, dtype=np.int32)
-    s_wp = np.empty(cap_t, dtype=np.float64)
-    s_wn = np.empty(cap_t, dtype=np.float64)
-    s_h = np.empty(cap_t, dtype=np.uint64)
     nh = np.empty(cap_t, dtype=np.uint64)
     table = np.empty(16, dtype=np.int64)
 
@@ -972,9 +960,6 @@ def mine_topk(indptr, indices, wpos, wneg, n_items, theta, max_size, top_k, code
                 # the threshold may have risen since this node's children were scanned
                 if not opened[depth, j] or not (P > othr or N > othr):
                     continue
-                ns = 0
-                s_ptr[0] = 0
-                w_ = 0
                 # an item i is kept only where p + i could still pass on a side that p
                 # itself passes: P(p + i) <= min(P(p), P(parent + i)), the same for N
                 keep_p = P > othr
@@ -989,25 +974,11 @@ def mine_topk(indptr, indices, wpos, wneg, n_items, theta, max_size, top_k, code
                     depth = d1
                     descended = True
                     continue
-                for r in range(start[depth, j], start[depth, j] + cnt[depth, j]):
-                    t = occ_t[depth, r]
-                    h = np.uint64(0)
-                    for q in range(occ_p[depth, r] + 1, tp[depth, t + 1]):
-                        i = ti[depth, q]
-                        if (keep_p and sp[depth, i] > othr) or (keep_n and sn[depth, i] > othr):
-                            s_it[w_] = i
-                            w_ += 1
-                            h += codes[i]
-                    if w_ > s_ptr[ns]:
-                        s_wp[ns] = twp[depth, t]
-                        s_wn[ns] = twn[depth, t]
-                        s_h[ns] = h
-                        ns += 1
-                        s_ptr[ns] = w_
-                if ns == 0:
+                table, n_new = _project(depth, j, cnt[depth, j] > 1, start, cnt, occ_t, occ_p,
+                                        tp, ti, twp, twn, False, opened, sp, sn, keep_p, keep_n,
+                                        othr, codes, nh, table)
+                if n_new == 0:
                     continue
-                table, n_new = _child_database(d1, d1 + 1 < depth_cap and ns > 1, ns, s_ptr, s_it,
-                                               s_wp, s_wn, s_h, ti, twp, twn, tp, nh, table)
                 nt[d1] = n_new
                 cur[d1] = j
                 key[d1] = key[depth] ^ codes[j]

@@ -129,10 +129,11 @@ class Itemsets:
     ``keys[i]`` its 64-bit hash (see :func:`itemset_keys`); ``complete`` is False when
     the search stopped at the output cap; ``theta`` the threshold used. ``ptr`` and
     ``cols``, where given, hold the same itemsets flat (``cols[ptr[i]:ptr[i + 1]]``), the
-    form the compiled kernels take.
+    form the compiled kernels take; the tuples are then built on first use (GRAB's
+    iterations never need them).
     """
 
-    itemsets: list
+    _itemsets: list | None
     values: np.ndarray
     keys: np.ndarray
     theta: float
@@ -141,8 +142,14 @@ class Itemsets:
     ptr: np.ndarray | None = None
     cols: np.ndarray | None = None
 
+    @property
+    def itemsets(self) -> list | None:
+        if self._itemsets is None and self.ptr is not None:
+            self._itemsets = itemset_tuples(self.ptr, self.cols)
+        return self._itemsets
+
     def __len__(self):
-        return len(self.itemsets)
+        return len(self.values)
 
     def as_dict(self) -> dict:
         return dict(zip(self.itemsets, self.values.tolist()))
@@ -452,7 +459,7 @@ class TopKMiner:
             float(target) if measure else 0.0, self.max_out)
         reached, total = (status == _mine.REACHED, float(acc)) if measure else (False, 0.0)
         ptr, cols = _gather(n, item_ptr, flat, items)
-        top = Itemsets(itemset_tuples(ptr, cols), values, keys, 1.0, True, ptr=ptr, cols=cols)
+        top = Itemsets(None, values, keys, 1.0, True, ptr=ptr, cols=cols)
         return top, reached, total
 
 
@@ -490,8 +497,7 @@ def _select(out, excl, top_k, theta):
     # largest |wfrq| first; ties broken by key so that runs are reproducible
     sel = sel[np.lexsort((keys[idx][sel], -np.abs(vals[sel])))]
     ptr, cols = _gather(n_out, item_ptr, flat, items, idx[sel])
-    top = Itemsets(itemset_tuples(ptr, cols), vals[sel], keys[idx][sel], theta, found.complete,
-                   ptr=ptr, cols=cols)
+    top = Itemsets(None, vals[sel], keys[idx][sel], theta, found.complete, ptr=ptr, cols=cols)
     return found, top
 
 
