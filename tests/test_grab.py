@@ -297,3 +297,15 @@ def test_appended_columns_keep_the_earlier_rows_when_the_buffer_grows():
     for c, p in enumerate(p for batch in batches for p in batch):
         expected = np.flatnonzero(X[:, list(p)].all(axis=1)) if p else np.arange(200)
         assert np.array_equal(rows[bounds[c]:bounds[c + 1]], expected)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_line_search_bound_is_an_upper_bound_of_the_logistic_loss_change(seed):
+    from rulelab.grab._cd import _log1p_bound
+
+    rng = np.random.default_rng(seed)
+    s = rng.uniform(1e-6, 1 - 1e-6, size=200)
+    for step in (-3.0, -0.5, -1e-3, 1e-3, 0.5, 3.0):
+        x = np.expm1(step)                        # x > -1 for every step
+        exact = np.log1p(s * x).sum()
+        assert exact <= _log1p_bound(x, s.sum(), (s ** 2).sum(), (s ** 3).sum()) + 1e-9
