@@ -774,6 +774,9 @@ def mine_topk(indptr, indices, wpos, wneg, n_items, theta, max_size, top_k, code
     key = np.zeros(L + 1, dtype=np.uint64)
     keep_pos = np.zeros(L + 1, dtype=np.bool_)   # per depth: which sides the node passes
     keep_neg = np.zeros(L + 1, dtype=np.bool_)
+    db_p = np.zeros(L + 1)     # per depth: P and N summed over the node's whole database
+    db_n = np.zeros(L + 1)
+    viable = np.zeros(n_items, dtype=np.bool_)
     nh = np.empty(cap_t, dtype=np.uint64)
     table = np.empty(16, dtype=np.int64)
 
@@ -808,6 +811,8 @@ def mine_topk(indptr, indices, wpos, wneg, n_items, theta, max_size, top_k, code
         P += wpos[t]
         N += wneg[t]
     nt[0] = m0
+    db_p[0] = P
+    db_n[0] = N
     v = P - N
     # the empty itemset (the bias T) has key 0
     root_excl = _excluded(excl_sorted, np.uint64(0))
@@ -843,15 +848,32 @@ def mine_topk(indptr, indices, wpos, wneg, n_items, theta, max_size, top_k, code
                 # same items, cut the same way) instead of copying them first
                 pd = depth - 1
                 jj = cur[depth]
-                kp = keep_pos[depth]
-                kn = keep_neg[depth]
-                for r in range(start[pd, jj], start[pd, jj] + cnt[pd, jj]):
+                # the leaves are exact itemsets p + jj + i, so inclusion-exclusion bounds
+                # them on both sides: P(p+jj+i) <= min(P(p+jj), P(p+i)) and
+                # N(p+jj+i) >= N(p+jj) + N(p+i) - N(p), all over p's database; an item
+                # whose leaf cannot pass othr either way is not counted, and the scan is
+                # skipped when no item can pass
+                pj = sp[pd, jj]
+                nj = sn[pd, jj]
+                n_viable = 0
+                for c in range(nch[pd]):
+                    i = ch[pd, c]
+                    ok = False
+                    if i > jj:
+                        pi = sp[pd, i]
+                        ni = sn[pd, i]
+                        ok = (min(pj, pi) - max(0.0, nj + ni - db_n[pd]) > othr
+                              or min(nj, ni) - max(0.0, pj + pi - db_p[pd]) > othr)
+                    viable[i] = ok
+                    if ok:
+                        n_viable += 1
+                for r in range(start[pd, jj], start[pd, jj] + cnt[pd, jj] if n_viable else 0):
                     t = occ_t[pd, r]
                     a = twp[pd, t]
                     b = twn[pd, t]
                     for q in range(occ_p[pd, r] + 1, tp[pd, t + 1]):
                         j = ti[pd, q]
-                        if (kp and sp[pd, j] > othr) or (kn and sn[pd, j] > othr):
+                        if viable[j]:
                             if cnt[depth, j] == 0:
                                 ch[depth, k_ch] = j
                                 k_ch += 1
@@ -980,6 +1002,13 @@ def mine_topk(indptr, indices, wpos, wneg, n_items, theta, max_size, top_k, code
                 if n_new == 0:
                     continue
                 nt[d1] = n_new
+                PP = 0.0
+                NN = 0.0
+                for g in range(n_new):
+                    PP += twp[d1, g]
+                    NN += twn[d1, g]
+                db_p[d1] = PP
+                db_n[d1] = NN
                 cur[d1] = j
                 key[d1] = key[depth] ^ codes[j]
                 depth = d1
