@@ -128,6 +128,26 @@ def test_heap_search_returns_the_exact_top_k_outside_the_free_features(seed):
     assert all(p in rest and np.isclose(rest[p], v) for p, v in zip(top.itemsets, top.values))
 
 
+@pytest.mark.parametrize("seed", range(12))
+def test_heap_search_is_exact_on_deep_trees_over_repeated_rows(seed):
+    # repeated rows with both signs are merged and netted inside the search, every depth
+    # reuses its parent's counts for its occurrence lists, and leaf parents prune by
+    # inclusion-exclusion: the top K must still be the brute-force top K
+    rng = np.random.default_rng(500 + seed)
+    m, d = int(rng.integers(60, 400)), int(rng.integers(6, 11))
+    X = (rng.random((int(m / 3), d)) < rng.uniform(0.3, 0.7)).astype(np.uint8)
+    X = X[rng.integers(0, X.shape[0], size=m)]
+    alpha = rng.normal(size=m) * rng.uniform(0.3, 2)
+    k = [3, 4, 5, None][seed % 4]
+    ref = wfim_bruteforce(X, alpha, 1.0, k, absolute=True)
+    free = [p for p in ref if rng.random() < 0.2]
+    rest = sorted((abs(v) for p, v in ref.items() if p not in set(free)), reverse=True)
+    for K in (1, 7, 40):
+        top, _, _ = TopKMiner(X, k, top_k=K).top(alpha, itemset_keys(free, d))
+        assert np.allclose(np.abs(top.values), rest[:K])
+        assert all(np.isclose(ref[p], v) for p, v in zip(top.itemsets, top.values))
+
+
 def test_reaches_decides_whether_the_capped_sum_passes_the_target():
     rng = np.random.default_rng(11)
     X = (rng.random((300, 7)) < 0.5).astype(np.uint8)

@@ -302,14 +302,13 @@ def _order_by_bound(ch, sp, sn, depth, k_ch):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _project(depth, j, merge, start, cnt, occ_t, occ_p, tp, ti, twp, twn, use_alive, alive,
-             sp, sn, keep_p, keep_n, thr, codes, nh, table):
+def _project(depth, j, merge, start, cnt, occ_t, occ_p, tp, ti, twp, twn, keep, codes, nh,
+             table):
     """Write the conditional database of the child ``j`` of the node at ``depth``.
 
     The child's transactions are those of the node that contain j, cut to the items after
-    j that are still alive: ``alive[depth, i]`` with ``use_alive``, else an item that
-    passes ``thr`` (P or N, on a side the child itself passes: ``keep_p``, ``keep_n``).
-    Empty ones are dropped. With ``merge`` (the child's database will be scanned again
+    j that are kept (``keep[i]``, decided once per child by the caller rather than per
+    entry). Empty ones are dropped. With ``merge`` (the child's database will be scanned again
     below it) identical transactions are merged as they are written, through an
     open-addressing hash table on their 64-bit sums, and each merged transaction is
     netted. Returns the (possibly grown) hash table and the child's transaction count.
@@ -335,11 +334,7 @@ def _project(depth, j, merge, start, cnt, occ_t, occ_p, tp, ti, twp, twn, use_al
         h = np.uint64(0)
         for q in range(occ_p[depth, r] + 1, tp[depth, t + 1]):
             i = ti[depth, q]
-            if use_alive:
-                ok = alive[depth, i]
-            else:
-                ok = (keep_p and sp[depth, i] > thr) or (keep_n and sn[depth, i] > thr)
-            if ok:
+            if keep[i]:
                 ti[d1, w_] = i
                 w_ += 1
                 h += codes[i]
@@ -571,8 +566,8 @@ def mine_reduced(indptr, indices, wpos, wneg, n_items, theta, max_size, mode, ma
             # ---- build the conditional database of the child j ----
             d1 = depth + 1
             table, n_new = _project(depth, j, d1 + 1 < depth_cap and cnt[depth, j] > 1, start,
-                                    cnt, occ_t, occ_p, tp, ti, twp, twn, True, alive, sp, sn,
-                                    False, False, theta, codes, nh, table)
+                                    cnt, occ_t, occ_p, tp, ti, twp, twn, alive[depth], codes,
+                                    nh, table)
             if n_new == 0:
                 continue
             nt[d1] = n_new
@@ -777,6 +772,7 @@ def mine_topk(indptr, indices, wpos, wneg, n_items, theta, max_size, top_k, code
     db_p = np.zeros(L + 1)     # per depth: P and N summed over the node's whole database
     db_n = np.zeros(L + 1)
     viable = np.zeros(n_items, dtype=np.bool_)
+    kept = np.zeros(n_items, dtype=np.bool_)
     nh = np.empty(cap_t, dtype=np.uint64)
     table = np.empty(16, dtype=np.int64)
 
@@ -884,6 +880,35 @@ def mine_topk(indptr, indices, wpos, wneg, n_items, theta, max_size, top_k, code
                             sn[depth, j] += b
                 if k_ch == 0:
                     n_nodes -= 1     # no item survived the cut: not a node, as below
+            elif depth > 0:
+                # the occurrence lists are delivered in the same sweep as the counts: an
+                # item occurs in this database at most as often as in the parent's (merging
+                # only lowers counts), so the parent's counts lay out the buckets
+                pd = depth - 1
+                jj = cur[depth]
+                off = 0
+                for c in range(nch[pd]):
+                    i = ch[pd, c]
+                    if i > jj:
+                        start[depth, i] = off
+                        off += cnt[pd, i]
+                for t in range(n_t):
+                    a = twp[depth, t]
+                    b = twn[depth, t]
+                    for q in range(tp[depth, t], tp[depth, t + 1]):
+                        j = ti[depth, q]
+                        c_j = cnt[depth, j]
+                        if c_j == 0:
+                            ch[depth, k_ch] = j
+                            k_ch += 1
+                            sp[depth, j] = 0.0
+                            sn[depth, j] = 0.0
+                        s = start[depth, j] + c_j
+                        occ_t[depth, s] = t
+                        occ_p[depth, s] = q
+                        cnt[depth, j] = c_j + 1
+                        sp[depth, j] += a
+                        sn[depth, j] += b
             else:
                 for t in range(n_t):
                     a = twp[depth, t]
@@ -904,13 +929,14 @@ def mine_topk(indptr, indices, wpos, wneg, n_items, theta, max_size, top_k, code
             # met first, so the heap's threshold rises early and prunes the rest harder
             _order_by_bound(ch, sp, sn, depth, k_ch)
             can_open = depth + 1 < depth_cap
+            delivered = depth > 0 and can_open
             off = 0
             any_open = False
             for c in range(k_ch):
                 j = ch[depth, c]
                 op = can_open and (sp[depth, j] > othr or sn[depth, j] > othr)
                 opened[depth, j] = op
-                if op:
+                if op and not delivered:
                     any_open = True
                     start[depth, j] = off
                     off += cnt[depth, j]
@@ -996,9 +1022,11 @@ def mine_topk(indptr, indices, wpos, wneg, n_items, theta, max_size, top_k, code
                     depth = d1
                     descended = True
                     continue
+                for c in range(nch[depth]):
+                    i = ch[depth, c]
+                    kept[i] = (keep_p and sp[depth, i] > othr) or (keep_n and sn[depth, i] > othr)
                 table, n_new = _project(depth, j, cnt[depth, j] > 1, start, cnt, occ_t, occ_p,
-                                        tp, ti, twp, twn, False, opened, sp, sn, keep_p, keep_n,
-                                        othr, codes, nh, table)
+                                        tp, ti, twp, twn, kept, codes, nh, table)
                 if n_new == 0:
                     continue
                 nt[d1] = n_new
