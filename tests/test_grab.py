@@ -309,3 +309,20 @@ def test_line_search_bound_is_an_upper_bound_of_the_logistic_loss_change(seed):
         x = np.expm1(step)                        # x > -1 for every step
         exact = np.log1p(s * x).sum()
         assert exact <= _log1p_bound(x, s.sum(), (s ** 2).sum(), (s ** 3).sum()) + 1e-9
+
+
+@pytest.mark.parametrize("loss", ["logistic", "l2hinge"])
+def test_repeated_rows_count_in_the_objective_supports_and_margins(loss):
+    # graft solves over distinct (row, label) pairs weighted by their counts; everything it
+    # reports must still be about the caller's rows
+    X, y = planted(seed=7)
+    rng = np.random.default_rng(7)
+    reps = rng.integers(1, 4, size=len(y))
+    X, y = np.repeat(X, reps, axis=0), np.repeat(y, reps)
+    res = graft(X, y, C=1.0, loss=loss, max_size=2, tol=1e-6, top_k=5)
+    cols = [X[:, list(p)].all(axis=1) if p else np.ones(len(y), bool) for p in res.itemsets]
+    assert np.allclose(res.margins, sum(w * c for w, c in zip(res.coef, cols)))
+    assert res.supports.tolist() == [int(c.sum()) for c in cols]
+    z = y * res.margins
+    data = np.logaddexp(0, -z) if loss == "logistic" else np.maximum(0, 1 - z) ** 2
+    assert res.objective == pytest.approx(data.sum() + np.abs(res.coef).sum(), rel=1e-10)

@@ -68,7 +68,7 @@ def decision(bits, n_rows, ptr, items, coef):
 # (the top 6 bits of DEBRUIJN << i differ for every i, so they index a table)
 _DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
 _DEBRUIJN_INDEX = np.empty(64, dtype=np.int64)
-_DEBRUIJN_INDEX[[((0x03F79D71B4CB0A89 << i) & (2**64 - 1)) >> 58 for i in range(64)]] = np.arange(64)
+_DEBRUIJN_INDEX[[((int(_DEBRUIJN) << i) & (2**64 - 1)) >> 58 for i in range(64)]] = np.arange(64)
 
 
 @njit(cache=True, inline="always")

@@ -52,9 +52,10 @@ def _loss_change(yi, fi, step, loss):
 
 @njit(cache=True, nogil=True, inline="always")
 def _log1p_bound(x, s1, s2, s3):
-    """An upper bound of ``sum_i log1p(s_i x)`` from ``s1, s2, s3 = sum s_i, s_i^2, s_i^3``
-    (0 < s_i < 1, x > -1): log1p(u) <= u - u^2/2 + u^3/3 for u >= 0 and <= u - u^2/2 for
-    -1 < u < 0 (the derivatives of the differences are u^3/(1+u) and -u^2/(1+u))."""
+    """An upper bound of ``sum_i c_i log1p(s_i x)`` from ``s1, s2, s3 = sum c_i s_i,
+    c_i s_i^2, c_i s_i^3`` (c_i >= 0, 0 < s_i < 1, x > -1): log1p(u) <= u - u^2/2 + u^3/3
+    for u >= 0 and <= u - u^2/2 for -1 < u < 0 (the derivatives of the differences are
+    u^3/(1+u) and -u^2/(1+u))."""
     b = x * s1 - 0.5 * x * x * s2
     if x > 0.0:
         b += x * x * x * s3 / 3.0
@@ -82,34 +83,12 @@ def sample_grad(f, y, C, loss):
 
 
 @njit(cache=True, nogil=True)
-def objective(f, y, w, C, loss):
+def objective(f, y, w, C, loss, weight):
+    """G(w) of eq. (2); row i counts ``weight[i]`` times."""
     s = 0.0
     for i in range(f.shape[0]):
-        s += _loss(y[i] * f[i], loss)
+        s += weight[i] * _loss(y[i] * f[i], loss)
     return C * s + np.abs(w).sum()
-
-
-@njit(cache=True, nogil=True)
-def _grad_hess(ptr, rows, j, f, y, C, loss):
-    g = 0.0
-    h = 0.0
-    for q in range(ptr[j], ptr[j + 1]):
-        i = rows[q]
-        z = y[i] * f[i]
-        if loss == LOGISTIC:
-            if z > 0:
-                e = np.exp(-z)
-                s = e / (1.0 + e)
-            else:
-                s = 1.0 / (1.0 + np.exp(z))
-            g -= y[i] * s
-            h += s * (1.0 - s)
-        else:
-            b = 1.0 - z
-            if b > 0:
-                g -= 2.0 * y[i] * b
-                h += 2.0
-    return C * g, C * h
 
 
 @njit(cache=True, nogil=True)
@@ -132,11 +111,6 @@ def min_norm_subgradient(g, w):
                     np.where(w < 0, np.abs(g - 1.0), np.maximum(np.abs(g) - 1.0, 0.0)))
 
 
-def violations(ptr, rows, w, f, y, C, loss):
-    """Per free feature: the norm of the minimum-norm subgradient (v_phi of eq. 17)."""
-    return min_norm_subgradient(free_gradients(ptr, rows, sample_grad(f, y, C, loss)), w)
-
-
 @njit(cache=True, nogil=True)
 def _first_negative(ptr, rows, n_pos):
     """Per column: the position of its first row >= n_pos (rows are sorted ascending)."""
@@ -156,8 +130,11 @@ def _first_negative(ptr, rows, n_pos):
 
 
 @njit(cache=True, nogil=True)
-def cd_solve(ptr, rows, w, f, n_pos, C, loss, tol, max_epochs, seed, active, confirm=True):
+def cd_solve(ptr, rows, w, f, weight, n_pos, C, loss, tol, max_epochs, seed, active,
+             confirm=True):
     """Coordinate descent from the given w (warm start); f = Z w is updated in place.
+
+    Row i stands for ``weight[i]`` identical training rows (its loss counts that often).
 
     The rows are ordered by label: rows ``0 .. n_pos - 1`` have y = +1, the rest y = -1
     (:func:`rulelab.grab.grafting.graft` sorts them so), and each column's row list is
@@ -225,30 +202,34 @@ def cd_solve(ptr, rows, w, f, n_pos, C, loss, tol, max_epochs, seed, active, con
             s3_neg = 0.0
             if loss == LOGISTIC:
                 for q in range(p0, p1):
-                    si = 1.0 / (1.0 + e[rows[q]])
-                    s2 = si * si
-                    s_pos += si
-                    s2_pos += s2
-                    s3_pos += s2 * si
+                    r = rows[q]
+                    si = 1.0 / (1.0 + e[r])
+                    cs = weight[r] * si
+                    s_pos += cs
+                    s2_pos += cs * si
+                    s3_pos += cs * si * si
                 for q in range(p1, p2):
-                    si = 1.0 / (1.0 + e[rows[q]])
-                    s2 = si * si
-                    s_neg += si
-                    s2_neg += s2
-                    s3_neg += s2 * si
+                    r = rows[q]
+                    si = 1.0 / (1.0 + e[r])
+                    cs = weight[r] * si
+                    s_neg += cs
+                    s2_neg += cs * si
+                    s3_neg += cs * si * si
                 g = -C * (s_pos - s_neg)
                 h = C * ((s_pos - s2_pos) + (s_neg - s2_neg))
             else:
                 for q in range(p0, p1):
-                    b = 1.0 - f[rows[q]]
+                    r = rows[q]
+                    b = 1.0 - f[r]
                     if b > 0:
-                        g -= 2.0 * b
-                        h += 2.0
+                        g -= 2.0 * weight[r] * b
+                        h += 2.0 * weight[r]
                 for q in range(p1, p2):
-                    b = 1.0 + f[rows[q]]
+                    r = rows[q]
+                    b = 1.0 + f[r]
                     if b > 0:
-                        g += 2.0 * b
-                        h += 2.0
+                        g += 2.0 * weight[r] * b
+                        h += 2.0 * weight[r]
                 g *= C
                 h *= C
             wj = w[j]
@@ -285,21 +266,26 @@ def cd_solve(ptr, rows, w, f, n_pos, C, loss, tol, max_epochs, seed, active, con
                 if loss == LOGISTIC:
                     ep = np.expm1(-step)   # rows with y = +1
                     en = np.expm1(step)    # rows with y = -1
-                    # the loss change is sum_i log1p(s_i x) with x = ep or en; an upper bound
-                    # from s's moments certifies the Armijo test without a logarithm per row
-                    if change + C * (_log1p_bound(ep, s_pos, s2_pos, s3_pos)
-                                     + _log1p_bound(en, s_neg, s2_neg, s3_neg)) <= sigma * lam * delta:
+                    # the loss change is sum_i c_i log1p(s_i x) with x = ep or en; an upper
+                    # bound from s's moments certifies the Armijo test without a logarithm
+                    bound = (_log1p_bound(ep, s_pos, s2_pos, s3_pos)
+                             + _log1p_bound(en, s_neg, s2_neg, s3_neg))
+                    if change + C * bound <= sigma * lam * delta:
                         accepted = True
                         break
                     for q in range(p0, p1):
-                        acc += np.log1p(ep / (1.0 + e[rows[q]]))
+                        r = rows[q]
+                        acc += weight[r] * np.log1p(ep / (1.0 + e[r]))
                     for q in range(p1, p2):
-                        acc += np.log1p(en / (1.0 + e[rows[q]]))
+                        r = rows[q]
+                        acc += weight[r] * np.log1p(en / (1.0 + e[r]))
                 else:
                     for q in range(p0, p1):
-                        acc += _loss_change(1.0, f[rows[q]], step, loss)
+                        r = rows[q]
+                        acc += weight[r] * _loss_change(1.0, f[r], step, loss)
                     for q in range(p1, p2):
-                        acc += _loss_change(-1.0, f[rows[q]], step, loss)
+                        r = rows[q]
+                        acc += weight[r] * _loss_change(-1.0, f[r], step, loss)
                 change += C * acc
                 if change <= sigma * lam * delta:
                     accepted = True

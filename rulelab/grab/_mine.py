@@ -672,6 +672,58 @@ def reduce_db(indptr, indices, wpos, wneg, n_items, rank_items, theta, mode, mer
     return out_ptr[: nt + 1], out_idx[:w_], out_wp[:nt], out_wn[:nt], cols
 
 
+@njit(cache=True, nogil=True)
+def group_rows(indptr, indices, label, codes):
+    """Group identical rows of a CSR matrix (sorted indices) that also share their label.
+
+    Returns (group of every row, numbered in order of first appearance; the first row of
+    each group; the size of each group). Rows are matched by a 64-bit sum of item codes
+    through an open-addressing table and confirmed item by item.
+    """
+    m = indptr.shape[0] - 1
+    size_t = 1
+    while size_t < 2 * max(m, 1):
+        size_t *= 2
+    table = np.full(size_t, -1, dtype=np.int64)
+    mask = np.uint64(size_t - 1)
+    group = np.empty(m, dtype=np.int64)
+    first = np.empty(m, dtype=np.int64)
+    count = np.zeros(m, dtype=np.int64)
+    hsh = np.empty(m, dtype=np.uint64)
+    n_groups = 0
+    for t in range(m):
+        h = np.uint64(label[t]) * np.uint64(0x9E3779B97F4A7C15)
+        for q in range(indptr[t], indptr[t + 1]):
+            h += codes[indices[q]]
+        slot = h & mask
+        g = -1
+        while True:
+            cand = table[slot]
+            if cand < 0:
+                break
+            u = first[cand]
+            if (hsh[cand] == h and label[u] == label[t]
+                    and indptr[u + 1] - indptr[u] == indptr[t + 1] - indptr[t]):
+                same = True
+                for z in range(indptr[t + 1] - indptr[t]):
+                    if indices[indptr[u] + z] != indices[indptr[t] + z]:
+                        same = False
+                        break
+                if same:
+                    g = cand
+                    break
+            slot = (slot + np.uint64(1)) & mask
+        if g < 0:
+            g = n_groups
+            n_groups += 1
+            table[slot] = g
+            first[g] = t
+            hsh[g] = h
+        group[t] = g
+        count[g] += 1
+    return group, first[:n_groups].copy(), count[:n_groups].copy()
+
+
 @njit(cache=True, nogil=True, inline="always")
 def _sift_down(hv, hkey, order, n, r):
     # min-heap on (|value|, key) over the slots order[0..n); r is the position to fix

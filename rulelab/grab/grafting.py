@@ -52,9 +52,10 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import _cd
+from . import _cd, _mine
 from ._bits import append_columns, pack_columns
-from .wfim import ExhaustiveSearch, TopKMiner, TransactionMatrix, as_csr, itemset_tuples
+from .wfim import (ExhaustiveSearch, TopKMiner, TransactionMatrix, _item_codes, binary_csr,
+                   itemset_tuples)
 
 LOSSES = {"logistic": _cd.LOGISTIC, "l2hinge": _cd.L2HINGE}
 
@@ -112,16 +113,24 @@ def graft(X, y, *, C: float = 1.0, loss: str = "logistic", max_size: int | None 
         raise ValueError(f"loss must be one of {sorted(LOSSES)}, got {loss!r}")
     if not np.all((y == 1.0) | (y == -1.0)):
         raise ValueError("graft needs labels in {-1, +1}")
+    csr = binary_csr(X)
+    if csr.shape[0] != y.shape[0]:
+        raise ValueError(f"X has {csr.shape[0]} rows but y has {y.shape[0]} labels")
+    # identical rows with the same label are one row that counts as often (the loss, its
+    # gradient and the line search are sums over rows): a1a has 20 % repeats, which the
+    # coordinate descent and the free columns then never touch
+    group, first, count = _mine.group_rows(csr.indptr, csr.indices,
+                                           (y > 0).astype(np.int64), _item_codes(csr.shape[1]))
     # the rows are put in label order, positives first: every column's sorted row list then
     # splits into a positive and a negative run, which the coordinate descent loops over
     # without reading a label (f is returned in the caller's row order)
-    row_order = np.argsort(-y, kind="stable")
+    order = np.argsort(-y[first], kind="stable")
+    position = np.empty_like(order)
+    position[order] = np.arange(order.size)
+    db = TransactionMatrix(csr[first[order]])
+    y = y[first[order]]
+    cw = count[order].astype(np.float64)
     n_pos = int(np.count_nonzero(y > 0))
-    csr = as_csr(X)
-    if csr.shape[0] != y.shape[0]:
-        raise ValueError(f"X has {csr.shape[0]} rows but y has {y.shape[0]} labels")
-    db = TransactionMatrix(csr[row_order])
-    y = y[row_order]
     lid = LOSSES[loss]
     m = db.n_rows
     if search == "wfim":
@@ -156,14 +165,14 @@ def graft(X, y, *, C: float = 1.0, loss: str = "logistic", max_size: int | None 
 
     # t = 0: w = 0, nothing free
     t0 = time.perf_counter()
-    alpha = _cd.sample_grad(f, y, C, lid)
+    alpha = cw * _cd.sample_grad(f, y, C, lid)
     found, top = searcher.search(alpha, keys)
     t_mine = time.perf_counter() - t0
     V0 = _excess(found.values)
     V = V0
     history.append({"iter": 0, "n_free": 0, "n_nonzero": 0, "V": V0, "V_free": 0.0,
                     "V_search": V0, "theta": found.theta, "n_found": len(found.values),
-                    "objective": float(_cd.objective(f, y, w, C, lid)), "time_search": t_mine,
+                    "objective": float(_cd.objective(f, y, w, C, lid, cw)), "time_search": t_mine,
                     "time_opt": 0.0, "time": time.perf_counter() - t_start})
     converged = len(top) == 0 and found.theta <= 1.0 and found.complete
     timed_out = False
@@ -186,9 +195,9 @@ def graft(X, y, *, C: float = 1.0, loss: str = "logistic", max_size: int | None 
         if g_free is not None:
             old = g_free.size
             active[:old] = (w[:old] != 0) | (np.abs(g_free) >= 1.0 - 1e-3)
-        epochs, _ = _cd.cd_solve(col_ptr, rows, w, f, n_pos, C, lid, inner_tol, max_epochs,
+        epochs, _ = _cd.cd_solve(col_ptr, rows, w, f, cw, n_pos, C, lid, inner_tol, max_epochs,
                                  random_state + it, active, False)
-        alpha = _cd.sample_grad(f, y, C, lid)
+        alpha = cw * _cd.sample_grad(f, y, C, lid)
         g_free = _cd.free_gradients(col_ptr, rows, alpha)
         v_free = _cd.min_norm_subgradient(g_free, w)
         t_opt = time.perf_counter() - t0
@@ -240,7 +249,7 @@ def graft(X, y, *, C: float = 1.0, loss: str = "logistic", max_size: int | None 
         history.append({"iter": it, "n_free": len(w), "n_nonzero": int(np.count_nonzero(w)),
                         "V": V, "V_free": V_free, "V_search": V_search, "theta": theta,
                         "n_found": n_found, "V_measured": measured,
-                        "objective": float(_cd.objective(f, y, w, C, lid)),
+                        "objective": float(_cd.objective(f, y, w, C, lid, cw)),
                         "time_search": t_mine, "time_opt": t_opt, "epochs": epochs,
                         "nnz_free": int(col_ptr[-1]), "time": elapsed})
         if verbose:
@@ -264,9 +273,8 @@ def graft(X, y, *, C: float = 1.0, loss: str = "logistic", max_size: int | None 
             if stalls > 3:
                 break
             inner_ratio *= 0.1
-    supports = np.diff(col_ptr)
-    margins = np.empty(m)
-    margins[row_order] = f
+    supports = np.rint(_cd.free_gradients(col_ptr, row_buf, cw)).astype(np.int64)
+    margins = f[position[group]]
     return GraftResult(itemset_tuples(set_ptr, set_cols), w,
-                       float(_cd.objective(f, y, w, C, lid)), converged, timed_out,
+                       float(_cd.objective(f, y, w, C, lid, cw)), converged, timed_out,
                        it, V0, V, history, supports, margins)

@@ -66,6 +66,20 @@ def as_csr(X) -> sp.csr_matrix:
     return sp.csr_matrix(X.to_numpy() if isinstance(X, pd.DataFrame) else X)
 
 
+def binary_csr(X) -> sp.csr_matrix:
+    """``X`` as a CSR matrix of ones with sorted indices; anything but 0/1 is an error."""
+    A = as_csr(X).copy() if sp.issparse(X) else as_csr(X)   # never sort the caller's matrix
+    A.sum_duplicates()
+    if A.nnz and not np.all(A.data == 1):
+        A.eliminate_zeros()
+        if not np.all(A.data == 1):
+            raise ValueError("the transaction matrix must contain only 0/1 values; "
+                             "binarise it first (rulelab.grab.CellBinarizer)")
+    A.data = np.ones_like(A.data, dtype=np.int8)
+    A.sort_indices()
+    return A
+
+
 class TransactionMatrix:
     """A binary matrix prepared for mining: CSR (rows -> items) and CSC (items -> rows).
 
@@ -78,15 +92,7 @@ class TransactionMatrix:
         if isinstance(X, TransactionMatrix):
             self.__dict__.update(X.__dict__)
             return
-        A = as_csr(X)
-        A.sum_duplicates()
-        if A.nnz and not np.all(A.data == 1):
-            A.eliminate_zeros()
-            if not np.all(A.data == 1):
-                raise ValueError("the transaction matrix must contain only 0/1 values; "
-                                 "binarise it first (rulelab.grab.CellBinarizer)")
-        A.data = np.ones_like(A.data, dtype=np.int8)
-        A.sort_indices()
+        A = binary_csr(X)
         self.csr = A
         self.csc = A.tocsc()
         self.n_rows, self.n_items = A.shape
