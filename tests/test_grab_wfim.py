@@ -177,3 +177,16 @@ def test_flat_itemsets_are_the_tuples_the_expansion_lists(seed):
         assert (Z != Z2).nnz == 0 and itemset_tuples(ptr, cols) == sets
         which = rng.permutation(len(sets))[: len(sets) // 2]
         assert itemset_tuples(*take_itemsets(ptr, cols, which)) == [sets[i] for i in which]
+
+
+def test_the_first_search_breaks_ties_at_the_kth_place_by_key():
+    # alpha = +-1/2 everywhere (w = 0, logistic, C = 1): the K-th value is shared by many
+    # itemsets, and the K kept must be those with the smallest keys whatever the order
+    rng = np.random.default_rng(12)
+    X = (rng.random((200, 9)) < 0.5).astype(np.uint8)
+    alpha = np.where(rng.random(200) < 0.5, 0.5, -0.5)
+    found, top = TopKMiner(X, 3, top_k=40, M=0).search(alpha)
+    ref = wfim_bruteforce(X, alpha, 1.0, 3, absolute=True)
+    keys = dict(zip(ref, itemset_keys(list(ref), 9).tolist()))
+    expected = sorted(ref, key=lambda p: (-abs(ref[p]), keys[p]))[:40]
+    assert top.itemsets == [tuple(p) for p in expected]

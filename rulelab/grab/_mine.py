@@ -284,21 +284,33 @@ def mine(indptr, indices, wpos, wneg, n_items, theta, max_size, mode, max_out, s
                 descended = True
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def _order_by_bound(ch, sp, sn, depth, k_ch):
     """Sort the children ``ch[depth, :k_ch]`` by descending ``max(P, N)`` (stable).
 
     Mode 1 searches (GRAB's) visit children in this order, so the outputs of largest
     ``|wfrq|`` tend to come first; :func:`mine_reduced` and :func:`mine_topk` use the same
-    order, so their outputs (and GRAB's running sums over them) are met identically."""
-    for a in range(1, k_ch):
+    order, so their outputs (and GRAB's running sums over them) are met identically. A leaf
+    parent's children are not sorted (they are all met whatever their order), and long
+    lists (tens of thousands of items on madelon) are merge-sorted, not insertion-sorted."""
+    if k_ch <= 32:
+        for a in range(1, k_ch):
+            x = ch[depth, a]
+            bx = max(sp[depth, x], sn[depth, x])
+            b = a - 1
+            while b >= 0 and max(sp[depth, ch[depth, b]], sn[depth, ch[depth, b]]) < bx:
+                ch[depth, b + 1] = ch[depth, b]
+                b -= 1
+            ch[depth, b + 1] = x
+        return
+    neg_bound = np.empty(k_ch)
+    for a in range(k_ch):
         x = ch[depth, a]
-        bx = max(sp[depth, x], sn[depth, x])
-        b = a - 1
-        while b >= 0 and max(sp[depth, ch[depth, b]], sn[depth, ch[depth, b]]) < bx:
-            ch[depth, b + 1] = ch[depth, b]
-            b -= 1
-        ch[depth, b + 1] = x
+        neg_bound[a] = -max(sp[depth, x], sn[depth, x])
+    perm = np.argsort(neg_bound, kind="mergesort")
+    items = ch[depth, :k_ch].copy()
+    for a in range(k_ch):
+        ch[depth, a] = items[perm[a]]
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -492,9 +504,9 @@ def mine_reduced(indptr, indices, wpos, wneg, n_items, theta, max_size, mode, ma
                 sn[depth, j] += b
         nch[depth] = k_ch
         chpos[depth] = 0
-        if mode == 1:
-            _order_by_bound(ch, sp, sn, depth, k_ch)
         can_open = depth + 1 < depth_cap
+        if mode == 1 and can_open:
+            _order_by_bound(ch, sp, sn, depth, k_ch)
         off = 0
         any_open = False
         for c in range(k_ch):
@@ -823,7 +835,8 @@ def mine_topk(indptr, indices, wpos, wneg, n_items, theta, max_size, top_k, code
     keep_neg = np.zeros(L + 1, dtype=np.bool_)
     db_p = np.zeros(L + 1)     # per depth: P and N summed over the node's whole database
     db_n = np.zeros(L + 1)
-    viable = np.zeros(n_items, dtype=np.bool_)
+    viable = np.zeros(n_items, dtype=np.int64)   # == stamp: counted at this leaf parent
+    stamp = 0
     kept = np.zeros(n_items, dtype=np.bool_)
     nh = np.empty(cap_t, dtype=np.uint64)
     table = np.empty(16, dtype=np.int64)
@@ -901,19 +914,21 @@ def mine_topk(indptr, indices, wpos, wneg, n_items, theta, max_size, top_k, code
                 # N(p+jj+i) >= N(p+jj) + N(p+i) - N(p), all over p's database; an item
                 # whose leaf cannot pass othr either way is not counted, and the scan is
                 # skipped when no item can pass
+                # (p's children are sorted by max(P, N): the first one at or below othr
+                # ends the candidates; the viable ones are stamped with this node's number)
                 pj = sp[pd, jj]
                 nj = sn[pd, jj]
                 n_viable = 0
+                stamp += 1
                 for c in range(nch[pd]):
                     i = ch[pd, c]
-                    ok = False
-                    if i > jj:
-                        pi = sp[pd, i]
-                        ni = sn[pd, i]
-                        ok = (min(pj, pi) - max(0.0, nj + ni - db_n[pd]) > othr
-                              or min(nj, ni) - max(0.0, pj + pi - db_p[pd]) > othr)
-                    viable[i] = ok
-                    if ok:
+                    pi = sp[pd, i]
+                    ni = sn[pd, i]
+                    if not (pi > othr or ni > othr):
+                        break
+                    if i > jj and (min(pj, pi) - max(0.0, nj + ni - db_n[pd]) > othr
+                                   or min(nj, ni) - max(0.0, pj + pi - db_p[pd]) > othr):
+                        viable[i] = stamp
                         n_viable += 1
                 for r in range(start[pd, jj], start[pd, jj] + cnt[pd, jj] if n_viable else 0):
                     t = occ_t[pd, r]
@@ -921,7 +936,7 @@ def mine_topk(indptr, indices, wpos, wneg, n_items, theta, max_size, top_k, code
                     b = twn[pd, t]
                     for q in range(occ_p[pd, r] + 1, tp[pd, t + 1]):
                         j = ti[pd, q]
-                        if viable[j]:
+                        if viable[j] == stamp:
                             if cnt[depth, j] == 0:
                                 ch[depth, k_ch] = j
                                 k_ch += 1
@@ -979,8 +994,9 @@ def mine_topk(indptr, indices, wpos, wneg, n_items, theta, max_size, top_k, code
             chpos[depth] = 0
             # children in descending order of their bound max(P, N): the large values are
             # met first, so the heap's threshold rises early and prunes the rest harder
-            _order_by_bound(ch, sp, sn, depth, k_ch)
             can_open = depth + 1 < depth_cap
+            if can_open:
+                _order_by_bound(ch, sp, sn, depth, k_ch)
             delivered = depth > 0 and can_open
             off = 0
             any_open = False

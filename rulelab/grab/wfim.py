@@ -498,10 +498,10 @@ def _select(out, excl, top_k, theta):
     idx = np.flatnonzero(~np.isin(keys, excl)) if excl.size else np.arange(n_out)
     vals = values[idx]
     found = Itemsets(None, vals, keys[idx], theta, status == _mine.COMPLETE)
-    sel = (np.argpartition(-np.abs(vals), top_k - 1)[:top_k] if idx.size > top_k
-           else np.arange(idx.size))
-    # largest |wfrq| first; ties broken by key so that runs are reproducible
-    sel = sel[np.lexsort((keys[idx][sel], -np.abs(vals[sel])))]
+    # largest |wfrq| first, ties broken by key, also at the K-th place: the selection must
+    # not depend on the order the miner met the itemsets in (at t = 0 every alpha_i is
+    # +-C/2 and whole blocks of itemsets tie)
+    sel = np.lexsort((keys[idx], -np.abs(vals)))[:top_k]
     ptr, cols = _gather(n_out, item_ptr, flat, items, idx[sel])
     top = Itemsets(None, vals[sel], keys[idx][sel], theta, found.complete, ptr=ptr, cols=cols)
     return found, top
