@@ -18,6 +18,7 @@ import argparse
 import datetime as dt
 import json
 import os
+import subprocess
 import sys
 import time
 from pathlib import Path
@@ -25,6 +26,22 @@ from pathlib import Path
 from .report import ROOT, results_dir, update_readme, write_report
 
 NOTEBOOKS = ROOT / "notebooks"
+
+
+def code_version() -> str:
+    """The commit the notebooks run with ("+changes" when rulelab/ differs from it), so
+    that every row of the run log says which code produced it; "" outside a checkout."""
+    def git(*args):
+        return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True,
+                              timeout=30)
+    try:
+        head = git("rev-parse", "--short", "HEAD")
+        if head.returncode != 0:
+            return ""
+        dirty = git("status", "--porcelain", "--", "rulelab").stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    return head.stdout.strip() + ("+changes" if dirty else "")
 
 
 def discover(only: list[str] | None = None) -> list[Path]:
@@ -102,14 +119,15 @@ def run(mode: str = "full", jobs: int = 2, only: list[str] | None = None,
     out_dir = ROOT / "runs" / mode
     out_dir.mkdir(parents=True, exist_ok=True)
     started, t0 = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"), time.time()
+    code = code_version()
     log = []
     for nb in discover(only):
         out = out_dir / nb.name
         print(f"[rulelab] {nb.name} ({mode}) ...", flush=True)
         t = time.time()
         try:
-            pm.execute_notebook(str(nb), str(out),
-                                parameters={"QUICK": quick, "N_JOBS": jobs, **(params or {})},
+            # QUICK itself is read from RULELAB_QUICK (set above) by every notebook
+            pm.execute_notebook(str(nb), str(out), parameters={"N_JOBS": jobs, **(params or {})},
                                 cwd=str(NOTEBOOKS), kernel_name=kernel, progress_bar=False)
             status = "ok"
             if not quick:  # committed notebooks carry the outputs of a FULL run
@@ -120,6 +138,7 @@ def run(mode: str = "full", jobs: int = 2, only: list[str] | None = None,
         seconds = round(time.time() - t, 1)
         log.append({"notebook": nb.stem, "status": status, "seconds": seconds, "jobs": jobs,
                     "params": ", ".join(f"{k}={v}" for k, v in (params or {}).items()),
+                    "code": code,
                     "finished": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")})
         print(f"[rulelab] {nb.name}: {status} in {seconds:.0f} s", flush=True)
     run_log = results_dir() / "run_log.json"

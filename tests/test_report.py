@@ -32,3 +32,24 @@ def test_claims_flow_into_the_report_and_the_readme(isolated):
 def test_unknown_verdicts_are_refused(isolated):
     with pytest.raises(ValueError, match="verdicts must be one of"):
         report.record_claims("99_demo", [{"claim": "x", "verdict": "maybe", "evidence": ""}])
+
+
+def test_the_run_log_names_the_code_it_ran(tmp_path):
+    import json
+    import re
+    import subprocess
+
+    from rulelab.pipeline import code_version
+
+    version = code_version()
+    assert re.fullmatch(r"([0-9a-f]{4,40}(\+changes)?)?", version)
+    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=report.ROOT,
+                          capture_output=True, text=True)
+    if head.returncode == 0:
+        assert version.split("+")[0] == head.stdout.strip()
+    log = tmp_path / "run_log.json"
+    log.write_text(json.dumps({"mode": "full", "notebooks": [
+        {"notebook": "99_demo", "status": "ok", "seconds": 1.0, "code": "abc1234",
+         "finished": "2026-01-01T00:00:00+00:00"}]}))
+    text = report.write_report(path=tmp_path / "REPORT.md", run_log=log).read_text()
+    assert "| notebook | status | seconds | code | finished |" in text and "abc1234" in text

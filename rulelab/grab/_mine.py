@@ -8,8 +8,10 @@ holds after p's last item. A node costs O(sum of |t| over T(p)), the bound of th
 Section 3.2.
 
 Each transaction carries two non-negative weights, ``wpos`` and ``wneg``: the positive and
-negative parts of its importance alpha (identical transactions are merged beforehand, so
-both can be non-zero). For an itemset p, ``P(p) = sum of wpos over T(p)`` and
+negative parts of its importance alpha. Identical transactions are merged, and a merged
+transaction is *netted*: it adds wpos - wneg to every itemset that contains it, so only the
+positive or the negative part of that difference is kept, which tightens the bounds below
+without changing any weighted frequency. For an itemset p, ``P(p) = sum of wpos over T(p)`` and
 ``N(p) = sum of wneg over T(p)``; its weighted frequency is ``P(p) - N(p)``. ``P`` and ``N`` are
 anti-monotone, which gives the two-stage strategy of Section 3.3 in one traversal:
 

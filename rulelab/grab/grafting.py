@@ -6,7 +6,9 @@ Solves eq. (2) of Lee, Matsushima & Yamanishi (2020),
 
 over every conjunction phi of at most k binary attributes, the empty conjunction T
 (constant 1) included: **the bias is the weight of T and is penalised like every other
-weight**, exactly as eq. (2) is written.
+weight**, exactly as eq. (2) is written. Identical training rows with the same label are
+solved as one row whose loss counts as often (the same problem, fewer rows to touch);
+everything returned speaks of the caller's rows.
 
 Each iteration (Algorithm 2):
 

@@ -20,9 +20,10 @@ Entry points
 
 Before the search, rows with zero weight are dropped (with the L2-hinge loss these are the
 points outside the margin), items that cannot pass theta on their own are removed (no
-superset can pass either), identical rows are merged (their positive and negative weights
-add up separately), and items are renumbered from rare to frequent so that the long
-occurrence lists meet few extensions.
+superset can pass either), identical rows are merged and netted (a merged row keeps only
+the positive or the negative part of its summed weight: every itemset that contains it gets
+the difference anyway, and the bounds P and N of the search tighten), and items are
+renumbered from rare to frequent so that the long occurrence lists meet few extensions.
 """
 
 from __future__ import annotations
