@@ -258,6 +258,19 @@ def test_table1_and_table2_runs_are_cached_so_an_interrupted_run_resumes(tmp_pat
     assert tol["|Phi \\ Phi_eps|"].iloc[0] == 0          # the tightest fit is the reference
 
 
+def test_a_cached_result_is_not_reused_by_changed_code(tmp_path, monkeypatch):
+    from sklearn.tree import DecisionTreeClassifier
+
+    from rulelab.grab import experiments as ex
+
+    monkeypatch.setenv("RULELAB_CACHE", str(tmp_path))
+    methods = {"DT": (DecisionTreeClassifier(random_state=0), {"max_depth": [2]}, "raw")}
+    ex.tuned_accuracy("fourclass", methods, folds=2, max_train=100)
+    monkeypatch.setattr(ex, "code_fingerprint", lambda: "other-code")
+    ex.tuned_accuracy("fourclass", methods, folds=2, max_train=100)
+    assert len(list((tmp_path / "results" / "grab").glob("table1-*.json"))) == 2
+
+
 def test_expansion_liblinear_is_deterministic_given_random_state():
     from rulelab.grab.baselines import ExpansionLinear
 

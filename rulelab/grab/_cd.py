@@ -62,6 +62,22 @@ def _log1p_bound(x, s1, s2, s3):
     return b
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _sigmoid_moments(rows, lo, hi, e, weight):
+    """sum c_i s_i, c_i s_i^2, c_i s_i^3 over ``rows[lo:hi]``, s_i = 1 / (1 + e_i)."""
+    s1 = 0.0
+    s2 = 0.0
+    s3 = 0.0
+    for q in range(lo, hi):
+        r = rows[q]
+        si = 1.0 / (1.0 + e[r])
+        cs = weight[r] * si
+        s1 += cs
+        s2 += cs * si
+        s3 += cs * si * si
+    return s1, s2, s3
+
+
 @njit(cache=True, nogil=True)
 def sample_grad(f, y, C, loss):
     """C * d loss / d f_i for every sample (the transaction weights alpha of Theorem 1)."""
@@ -201,20 +217,8 @@ def cd_solve(ptr, rows, w, f, weight, n_pos, C, loss, tol, max_epochs, seed, act
             s3_pos = 0.0
             s3_neg = 0.0
             if loss == LOGISTIC:
-                for q in range(p0, p1):
-                    r = rows[q]
-                    si = 1.0 / (1.0 + e[r])
-                    cs = weight[r] * si
-                    s_pos += cs
-                    s2_pos += cs * si
-                    s3_pos += cs * si * si
-                for q in range(p1, p2):
-                    r = rows[q]
-                    si = 1.0 / (1.0 + e[r])
-                    cs = weight[r] * si
-                    s_neg += cs
-                    s2_neg += cs * si
-                    s3_neg += cs * si * si
+                s_pos, s2_pos, s3_pos = _sigmoid_moments(rows, p0, p1, e, weight)
+                s_neg, s2_neg, s3_neg = _sigmoid_moments(rows, p1, p2, e, weight)
                 g = -C * (s_pos - s_neg)
                 h = C * ((s_pos - s2_pos) + (s_neg - s2_neg))
             else:

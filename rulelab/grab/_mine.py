@@ -286,6 +286,15 @@ def mine(indptr, indices, wpos, wneg, n_items, theta, max_size, mode, max_out, s
                 descended = True
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _same_run(a, a0, b, b0, n):
+    """Whether ``a[a0:a0 + n]`` equals ``b[b0:b0 + n]`` (two transactions' items)."""
+    for z in range(n):
+        if a[a0 + z] != b[b0 + z]:
+            return False
+    return True
+
+
 @njit(cache=True, nogil=True)
 def _order_by_bound(ch, sp, sn, depth, k_ch):
     """Sort the children ``ch[depth, :k_ch]`` by descending ``max(P, N)`` (stable).
@@ -362,18 +371,12 @@ def _project(depth, j, merge, start, cnt, occ_t, occ_p, tp, ti, twp, twn, keep, 
                 if g < 0:
                     table[slot] = n_new
                     break
-                if nh[g] == h and tp[d1, g + 1] - tp[d1, g] == w_ - s0:
-                    b0 = tp[d1, g]
-                    same = True
-                    for z in range(w_ - s0):
-                        if ti[d1, b0 + z] != ti[d1, s0 + z]:
-                            same = False
-                            break
-                    if same:
-                        twp[d1, g] += twp[depth, t]
-                        twn[d1, g] += twn[depth, t]
-                        found = True
-                        break
+                if (nh[g] == h and tp[d1, g + 1] - tp[d1, g] == w_ - s0
+                        and _same_run(ti[d1], tp[d1, g], ti[d1], s0, w_ - s0)):
+                    twp[d1, g] += twp[depth, t]
+                    twn[d1, g] += twn[depth, t]
+                    found = True
+                    break
                 slot = (slot + np.uint64(1)) & mask
             if found:
                 w_ = s0
@@ -657,16 +660,10 @@ def reduce_db(indptr, indices, wpos, wneg, n_items, rank_items, theta, mode, mer
                 if g < 0:
                     table[slot] = nt
                     break
-                if hsh[g] == h and out_ptr[g + 1] - out_ptr[g] == w_ - s0:
-                    same = True
-                    b0 = out_ptr[g]
-                    for z in range(w_ - s0):
-                        if out_idx[b0 + z] != out_idx[s0 + z]:
-                            same = False
-                            break
-                    if same:
-                        found = g
-                        break
+                if (hsh[g] == h and out_ptr[g + 1] - out_ptr[g] == w_ - s0
+                        and _same_run(out_idx, out_ptr[g], out_idx, s0, w_ - s0)):
+                    found = g
+                    break
                 slot = (slot + np.uint64(1)) & mask
             if found >= 0:
                 out_wp[found] += a
@@ -716,16 +713,11 @@ def group_rows(indptr, indices, label, codes):
             if cand < 0:
                 break
             u = first[cand]
-            if (hsh[cand] == h and label[u] == label[t]
-                    and indptr[u + 1] - indptr[u] == indptr[t + 1] - indptr[t]):
-                same = True
-                for z in range(indptr[t + 1] - indptr[t]):
-                    if indices[indptr[u] + z] != indices[indptr[t] + z]:
-                        same = False
-                        break
-                if same:
-                    g = cand
-                    break
+            n = indptr[t + 1] - indptr[t]
+            if (hsh[cand] == h and label[u] == label[t] and indptr[u + 1] - indptr[u] == n
+                    and _same_run(indices, indptr[u], indices, indptr[t], n)):
+                g = cand
+                break
             slot = (slot + np.uint64(1)) & mask
         if g < 0:
             g = n_groups

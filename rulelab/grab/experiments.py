@@ -3,15 +3,19 @@
 Every function returns a tidy DataFrame; nothing here draws. The long experiments (Fig. 3,
 Tables 1 and 2) keep each finished unit of work — one grid search, one fit — as a small JSON
 record in the results cache (:func:`rulelab.evaluate.cache_dir`), so an interrupted FULL
-run resumes where it stopped.
+run resumes where it stopped; records are keyed on the code too, so a changed GRAB never
+serves a result of the old one.
 """
 
 from __future__ import annotations
 
+import functools
+import hashlib
 import json
 import time
 import warnings
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -41,10 +45,22 @@ _SPLITS = {
 }
 
 
+@functools.lru_cache(maxsize=1)
+def code_fingerprint() -> str:
+    """A hash of ``rulelab.grab``'s sources: a cached record is reused only by the code that
+    computed it (a change to the solver or the miner can move every GRAB result)."""
+    digest = hashlib.sha256()
+    for path in sorted(Path(__file__).parent.glob("*.py")):
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
 def _cached(key: dict, compute: Callable[[], dict], cache: bool = True) -> dict:
-    """``compute()``'s JSON-able record, kept under a hash of ``key`` so a rerun reuses it."""
+    """``compute()``'s JSON-able record, kept under a hash of ``key`` and of the code (see
+    :func:`code_fingerprint`) so that a rerun of the same code reuses it."""
     if not cache:
         return compute()
+    key = {**key, "code": code_fingerprint()}
     path = cache_dir() / "grab" / f"{key['experiment']}-{params_key(key)}.json"
     if path.is_file():
         return json.loads(path.read_text())
