@@ -301,7 +301,7 @@ def _order_by_bound(ch, sp, sn, depth, k_ch):
 
     Mode 1 searches (GRAB's) visit children in this order, so the outputs of largest
     ``|wfrq|`` tend to come first; :func:`mine_reduced` and :func:`mine_topk` use the same
-    order, so their outputs (and GRAB's running sums over them) are met identically. A leaf
+    order, so their outputs (and GRAB's running sums over them) are met alike. A leaf
     parent's children are not sorted (they are all met whatever their order), and long
     lists (tens of thousands of items on madelon) are merge-sorted, not insertion-sorted."""
     if k_ch <= 32:
@@ -785,8 +785,11 @@ def mine_topk(indptr, indices, wpos, wneg, n_items, theta, max_size, top_k, code
     :func:`mine_reduced` does at threshold 1 (mode 1, the database reduced at 1 by the
     caller): until the running sum of ``|wfrq| - 1`` over the non-excluded outputs reaches
     ``target`` or ``max_out`` outputs have been counted, nodes are opened and children
-    kept at threshold 1, so the outputs are met in exactly the order of that call; from
-    then on only the heap's threshold applies. The measuring part and the top-K part
+    kept at threshold 1, so the same outputs are met, in that call's order; from then on
+    only the heap's threshold applies. (The order can differ in one way: this call also
+    cuts items by the side a child passes, so a transaction may merge, and be netted,
+    differently, which can reorder siblings of equal rank. The order matters only for a
+    measurement capped at ``max_out``; on a1a at k = 5 the capped sums of both calls agree.) The measuring part and the top-K part
     share their nodes, which costs about as much as the larger of the two separate calls.
 
     ``seen`` sums ``|wfrq| - 1`` over every itemset of size >= 1 met with ``|wfrq| > 1``,
