@@ -788,9 +788,10 @@ def mine_topk(indptr, indices, wpos, wneg, n_items, theta, max_size, top_k, code
     kept at threshold 1, so the same outputs are met, in that call's order; from then on
     only the heap's threshold applies. (The order can differ in one way: this call also
     cuts items by the side a child passes, so a transaction may merge, and be netted,
-    differently, which moves the children's bounds and so their order. It matters only for a
-    measurement capped at ``max_out``; on a1a at k = 5 the capped sums of both calls agree.) The measuring part and the top-K part
-    share their nodes, which costs about as much as the larger of the two separate calls.
+    differently, which moves the children's bounds and so their order. It matters only
+    for a measurement capped at ``max_out``; on a1a at k = 5 the capped sums of both calls
+    agree.) The measuring part and the top-K part share their nodes, which costs about as
+    much as the larger of the two separate calls.
 
     ``seen`` sums ``|wfrq| - 1`` over every itemset of size >= 1 met with ``|wfrq| > 1``,
     excluded or not (no key lookups): minus the free features' own excess it is a lower
