@@ -316,23 +316,23 @@ def frequent_itemsets(X, min_support: int = 1, max_size: int | None = None, *,
 
     ``values`` are the frequencies. With ``occurrences`` the row indices of every itemset
     are returned too (``Itemsets.occurrences``), which is what :func:`expand` builds on.
+    The itemsets come flat (``ptr``, ``cols``); their tuples are built on first use.
     """
     db = TransactionMatrix(X)
     ones = np.ones(db.n_rows)
     n_out, status, item_ptr, flat, values, keys, occ_ptr, occ, items = _run(
         db, ones, np.zeros(db.n_rows), min_support - 0.5, max_size, 0, None, True,
         store_occ=occurrences)
-    sets = _split(n_out, item_ptr, flat, items)
-    vals = values[:n_out].copy()
-    keys = keys[:n_out].copy()
+    # the empty itemset, when it passes, is the first output
+    first = 1 if not include_empty and n_out and item_ptr[1] == 0 else 0
+    ptr, cols = _gather(n_out, item_ptr, flat, items, np.arange(first, n_out))
     occs = None
     if occurrences:
-        occs = (occ_ptr[: n_out + 1].copy(), occ[: occ_ptr[n_out]].copy())
-    if not include_empty and n_out and sets[0] == ():
-        sets, vals, keys = sets[1:], vals[1:], keys[1:]
-        if occs is not None:
-            occs = (occs[0][1:] - occs[0][1], occs[1][occs[0][1]:])
-    return Itemsets(sets, vals, keys, float(min_support), status == _mine.COMPLETE, occs)
+        # views, not copies: an expansion's occurrence lists run to hundreds of millions
+        lo = occ_ptr[first]
+        occs = (occ_ptr[first:n_out + 1] - lo, occ[lo:occ_ptr[n_out]])
+    return Itemsets(None, values[first:n_out].copy(), keys[first:n_out].copy(),
+                    float(min_support), status == _mine.COMPLETE, occs, ptr=ptr, cols=cols)
 
 
 def expand(X, max_size: int | None, *, min_support: int = 1, include_empty: bool = True,
@@ -350,19 +350,13 @@ def expand(X, max_size: int | None, *, min_support: int = 1, include_empty: bool
         expansion has millions of columns and a fit needs the words of few of them)
     """
     db = TransactionMatrix(X)
-    ones = np.ones(db.n_rows)
-    n_out, _, item_ptr, fl, _, _, occ_ptr, occ, items = _run(
-        db, ones, np.zeros(db.n_rows), min_support - 0.5, max_size, 0, None, True,
-        store_occ=True)
-    first = 0 if include_empty or n_out == 0 or item_ptr[1] > 0 else 1
-    ptr, cols = _gather(n_out, item_ptr, fl, items, np.arange(first, n_out))
-    lo = occ_ptr[first]
-    occ = occ[lo:occ_ptr[n_out]]
-    occ_ptr = occ_ptr[first:n_out + 1] - lo
-    Z = sp.csc_matrix((np.ones(occ.size), occ, occ_ptr), shape=(db.n_rows, n_out - first))
+    res = frequent_itemsets(db, min_support, max_size, include_empty=include_empty,
+                            occurrences=True)
+    ptr, occ = res.occurrences
+    Z = sp.csc_matrix((np.ones(occ.size), occ, ptr), shape=(db.n_rows, len(res)))
     Z.has_sorted_indices = False
     Z.sort_indices()
-    return Z, ((ptr, cols) if flat else itemset_tuples(ptr, cols))
+    return Z, ((res.ptr, res.cols) if flat else res.itemsets)
 
 
 class TopKMiner:
