@@ -334,7 +334,8 @@ def _project(depth, j, merge, start, cnt, occ_t, occ_p, tp, ti, twp, twn, keep, 
     entry). Empty ones are dropped. With ``merge`` (the child's database will be scanned again
     below it) identical transactions are merged as they are written, through an
     open-addressing hash table on their 64-bit sums, and each merged transaction is
-    netted. Returns the (possibly grown) hash table and the child's transaction count.
+    netted. Returns the (possibly grown) hash table, the child's transaction count and its
+    database's total P and N (after netting).
     """
     d1 = depth + 1
     r0 = start[depth, j]
@@ -386,14 +387,19 @@ def _project(depth, j, merge, start, cnt, occ_t, occ_p, tp, ti, twp, twn, keep, 
         nh[n_new] = h
         n_new += 1
         tp[d1, n_new] = w_
-    if merge:
-        # netting: a merged transaction adds wp - wn to every itemset that contains it,
-        # so only its net weight can count towards P or N (a tighter bound, same wfrq)
-        for g in range(n_new):
+    p_sum = 0.0
+    n_sum = 0.0
+    for g in range(n_new):
+        if merge:
+            # netting: a merged transaction adds wp - wn to every itemset that contains
+            # it, so only its net weight can count towards P or N (a tighter bound, same
+            # wfrq)
             d = twp[d1, g] - twn[d1, g]
             twp[d1, g] = d if d > 0.0 else 0.0
             twn[d1, g] = -d if d < 0.0 else 0.0
-    return table, n_new
+        p_sum += twp[d1, g]
+        n_sum += twn[d1, g]
+    return table, n_new, p_sum, n_sum
 
 
 @njit(cache=True, nogil=True)
@@ -582,9 +588,9 @@ def mine_reduced(indptr, indices, wpos, wneg, n_items, theta, max_size, mode, ma
                 continue
             # ---- build the conditional database of the child j ----
             d1 = depth + 1
-            table, n_new = _project(depth, j, d1 + 1 < depth_cap and cnt[depth, j] > 1, start,
-                                    cnt, occ_t, occ_p, tp, ti, twp, twn, alive[depth], codes,
-                                    nh, table)
+            table, n_new, _, _ = _project(depth, j, d1 + 1 < depth_cap and cnt[depth, j] > 1,
+                                          start, cnt, occ_t, occ_p, tp, ti, twp, twn,
+                                          alive[depth], codes, nh, table)
             if n_new == 0:
                 continue
             nt[d1] = n_new
@@ -829,8 +835,6 @@ def mine_topk(indptr, indices, wpos, wneg, n_items, theta, max_size, top_k, code
     occ_p = np.empty((L, cap_i), dtype=np.int64)
     cur = np.empty(L + 1, dtype=np.int32)
     key = np.zeros(L + 1, dtype=np.uint64)
-    keep_pos = np.zeros(L + 1, dtype=np.bool_)   # per depth: which sides the node passes
-    keep_neg = np.zeros(L + 1, dtype=np.bool_)
     db_p = np.zeros(L + 1)     # per depth: P and N summed over the node's whole database
     db_n = np.zeros(L + 1)
     viable = np.zeros(n_items, dtype=np.int64)   # == stamp: counted at this leaf parent
@@ -913,7 +917,8 @@ def mine_topk(indptr, indices, wpos, wneg, n_items, theta, max_size, top_k, code
                 # whose leaf cannot pass othr either way is not counted, and the scan is
                 # skipped when no item can pass
                 # (p's children are sorted by max(P, N): the first one at or below othr
-                # ends the candidates; the viable ones are stamped with this node's number)
+                # ends the candidates; the viable ones are stamped with this leaf parent's
+                # number)
                 pj = sp[pd, jj]
                 nj = sn[pd, jj]
                 n_viable = 0
@@ -1074,35 +1079,27 @@ def mine_topk(indptr, indices, wpos, wneg, n_items, theta, max_size, top_k, code
                 # the threshold may have risen since this node's children were scanned
                 if not opened[depth, j] or not (P > othr or N > othr):
                     continue
-                # an item i is kept only where p + i could still pass on a side that p
-                # itself passes: P(p + i) <= min(P(p), P(parent + i)), the same for N
-                keep_p = P > othr
-                keep_n = N > othr
                 d1 = depth + 1
                 if d1 + 1 == depth_cap:
                     # a leaf parent: scanned from this node's occurrence lists (above)
-                    keep_pos[d1] = keep_p
-                    keep_neg[d1] = keep_n
                     cur[d1] = j
                     key[d1] = key[depth] ^ codes[j]
                     depth = d1
                     descended = True
                     continue
+                # an item i is kept only where p + i could still pass on a side that p
+                # itself passes: P(p + i) <= min(P(p), P(parent + i)), the same for N
+                keep_p = P > othr
+                keep_n = N > othr
                 for c in range(nch[depth]):
                     i = ch[depth, c]
                     kept[i] = (keep_p and sp[depth, i] > othr) or (keep_n and sn[depth, i] > othr)
-                table, n_new = _project(depth, j, cnt[depth, j] > 1, start, cnt, occ_t, occ_p,
-                                        tp, ti, twp, twn, kept, codes, nh, table)
+                table, n_new, db_p[d1], db_n[d1] = _project(
+                    depth, j, cnt[depth, j] > 1, start, cnt, occ_t, occ_p, tp, ti, twp, twn,
+                    kept, codes, nh, table)
                 if n_new == 0:
                     continue
                 nt[d1] = n_new
-                PP = 0.0
-                NN = 0.0
-                for g in range(n_new):
-                    PP += twp[d1, g]
-                    NN += twn[d1, g]
-                db_p[d1] = PP
-                db_n[d1] = NN
                 cur[d1] = j
                 key[d1] = key[depth] ^ codes[j]
                 depth = d1

@@ -275,6 +275,7 @@ def graft(X, y, *, C: float = 1.0, loss: str = "logistic", max_size: int | None 
             if stalls > 3:
                 break
             inner_ratio *= 0.1
+    # a column's sum of row weights is its support among the caller's rows
     supports = np.rint(_cd.free_gradients(col_ptr, row_buf, cw)).astype(np.int64)
     margins = f[position[group]]
     return GraftResult(itemset_tuples(set_ptr, set_cols), w,
