@@ -42,3 +42,7 @@ __all__ += ["screen"]
 from .grab import CBMClassifier, CellBinarizer, count_itemsets, expand, wfim
 
 __all__ += ["CBMClassifier", "CellBinarizer", "wfim", "count_itemsets", "expand"]
+
+from .colgen import ColumnGenerationRules
+
+__all__ += ["ColumnGenerationRules"]

@@ -1,0 +1,524 @@
+"""Pricing: the conjunctions of most negative reduced cost, exactly or by beam search.
+
+The reduced cost of a conjunction ``S`` (at most ``max_terms`` items) under the master
+LP's duals is::
+
+    rc(S) = fixed + per_term * |S| + v(N ∩ cover(S)) - mu(P ∩ cover(S))
+
+A superset of ``S`` covers a subset of ``S``'s rows, so its positive dual mass is at most
+``mu(P ∩ cover(S))`` and its negatives cost at least nothing; hence for every strict
+superset ``T`` of ``S``::
+
+    rc(T) >= fixed + per_term * (|S| + 1) - mu(P ∩ cover(S))
+
+and the depth-first search over itemsets (the weighted itemset search of GRAB, Lee et al.
+2020, with this bound in place of GRAB's gradient bound) prunes a subtree as soon as the
+bound reaches the pruning threshold. Only the rows that can change a reduced cost are
+searched: positives with ``mu_i > 0`` and negatives with ``v_i > 0``.
+
+Screening (in the spirit of Dash et al. 2014's dual tests): an item whose own positive dual
+mass cannot pay for one clause of one term, ``fixed + per_term - mu(P ∩ item) >= threshold``,
+is in no conjunction below the threshold and is dropped before the search.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+from numba import njit
+
+from ..grab._bits import _popcount
+
+__all__ = ["PricingResult", "price_exact", "price_beam", "price_milp", "pack_rows",
+           "reduced_costs"]
+
+
+@dataclass
+class PricingResult:
+    """The columns one pricing call found.
+
+    Attributes
+    ----------
+    itemsets : list of tuple of int
+        Conjunctions (item indices, ascending), most negative reduced cost first.
+    reduced_costs : ndarray
+        Their reduced costs.
+    exact : bool
+        True when the search met every conjunction it had to (so ``best`` is the minimum
+        over all conjunctions of at most ``max_terms`` items, or no conjunction is below
+        the threshold).
+    method : str
+        ``"exact"``, ``"beam"`` or ``"milp"``.
+    nodes : int
+        Itemsets evaluated.
+    items_searched : int
+        Items left after screening (and merging items equal on the searched rows).
+    seconds : float
+    """
+
+    itemsets: list
+    reduced_costs: np.ndarray
+    exact: bool
+    method: str
+    nodes: int = 0
+    items_searched: int = 0
+    seconds: float = 0.0
+    note: str = field(default="")
+
+    @property
+    def best(self) -> float:
+        return float(self.reduced_costs[0]) if len(self.reduced_costs) else np.inf
+
+
+def pack_rows(A: np.ndarray) -> np.ndarray:
+    """The columns of a 0/1 matrix (rows x items) as bitsets: (n_items, n_words) uint64."""
+    A = np.ascontiguousarray(A, dtype=np.uint8)
+    n, m = A.shape
+    n_words = max((n + 63) // 64, 1)
+    padded = np.zeros((n_words * 64, m), dtype=np.uint8)
+    padded[:n] = A
+    # little-endian bit order: row r is bit (r & 63) of word r >> 6
+    packed = np.packbits(padded.T.reshape(m, n_words, 64)[:, :, ::-1], axis=2)
+    return packed.reshape(m, n_words * 8).view(">u8").astype(np.uint64)
+
+
+def reduced_costs(A: np.ndarray, itemsets, mu_pos: np.ndarray, cost_neg: np.ndarray,
+                  fixed: float, per_term: float) -> np.ndarray:
+    """Reduced cost of each itemset, computed directly (for checks and the final tally).
+
+    ``mu_pos`` and ``cost_neg`` are per-row arrays (zero where they do not apply).
+    """
+    out = np.empty(len(itemsets))
+    for t, s in enumerate(itemsets):
+        cov = A[:, list(s)].all(axis=1) if len(s) else np.ones(A.shape[0], bool)
+        out[t] = fixed + per_term * len(s) + cost_neg[cov].sum() - mu_pos[cov].sum()
+    return out
+
+
+# ---- the exact search -----------------------------------------------------------------------
+@njit(cache=True, nogil=True)
+def _insert(heap_val, heap_items, heap_size, heap_n, rc, chosen, size):
+    """Keep the ``len(heap_val)`` smallest reduced costs (ties: the first met stays)."""
+    cap = heap_val.shape[0]
+    if heap_n[0] < cap:
+        slot = heap_n[0]
+        heap_n[0] += 1
+    else:
+        slot = 0
+        for t in range(1, cap):
+            if heap_val[t] > heap_val[slot]:
+                slot = t
+        if rc >= heap_val[slot]:
+            return
+    heap_val[slot] = rc
+    heap_size[slot] = size
+    for q in range(size):
+        heap_items[slot, q] = chosen[q]
+
+
+@njit(cache=True, nogil=True)
+def _threshold(tau, heap_val, heap_n):
+    if heap_n[0] < heap_val.shape[0]:
+        return tau
+    worst = heap_val[0]
+    for t in range(1, heap_val.shape[0]):
+        if heap_val[t] > worst:
+            worst = heap_val[t]
+    return min(tau, worst)
+
+
+@njit(cache=True, nogil=True)
+def _child_stats(bits, pw, nw, cov, clen, lo, m, P, N, C, Pj, Nj, NS, Pp, Np, Cp,
+                 node_cost, thr, per_term):
+    """Positive mass, negative mass and row count of the node's children ``lo..m-1``.
+
+    A child whose inclusion-exclusion bounds (from the node ``j`` and its sibling ``k``
+    under their parent, stats ``Pp``, ``Np``, ``Cp``) put it and its supersets at or above
+    ``thr`` is not measured (count 0, so the search passes it by).
+    """
+    for k in range(lo, m):
+        if Cp[k] == 0:
+            C[k] = 0
+            continue
+        pk = min(Pj, Pp[k])
+        lb_n = Nj + Np[k] - NS
+        if lb_n < 0.0:
+            lb_n = 0.0
+        if node_cost + lb_n - pk >= thr and node_cost + per_term - pk >= thr:
+            C[k] = 0
+            continue
+        p = 0.0
+        q = 0.0
+        c = 0
+        for t in range(clen):
+            r = cov[t]
+            if (bits[k, r >> 6] >> np.uint64(r & 63)) & np.uint64(1):
+                p += pw[r]
+                q += nw[r]
+                c += 1
+        P[k] = p
+        N[k] = q
+        C[k] = c
+
+
+@njit(cache=True, nogil=True)
+def _search(bits, pw, nw, root_lo, root_hi, max_terms, fixed, per_term, tau,
+            heap_val, heap_items, heap_size, heap_n, max_nodes):
+    """Depth-first search over itemsets whose first item is in [root_lo, root_hi).
+
+    Returns (nodes evaluated, finished). Children of a node take items after its last
+    one, so every itemset is met once; a child whose cover equals its parent's is skipped
+    (it and its supersets cost more than the parent for the same rows). A node's children
+    are measured together, so a leaf ``S+j+k`` is first bounded by inclusion-exclusion from
+    its two parents (``P <= min(P(S+j), P(S+k))``, ``N >= N(S+j) + N(S+k) - N(S)``) and only
+    measured when the bound is below the threshold.
+    """
+    m = bits.shape[0]
+    n_rows = pw.shape[0]
+    L = max_terms + 1
+    cov = np.empty((L, n_rows), dtype=np.int32)
+    clen = np.zeros(L, dtype=np.int64)
+    nxt = np.zeros(L, dtype=np.int64)
+    NS = np.zeros(L)
+    P = np.zeros((L, m))
+    N = np.zeros((L, m))
+    C = np.zeros((L, m), dtype=np.int64)
+    chosen = np.zeros(max_terms, dtype=np.int64)
+    total_n = 0.0
+    for r in range(n_rows):
+        cov[0, r] = r
+        total_n += nw[r]
+    clen[0] = n_rows
+    NS[0] = total_n
+    P[0, :] = np.inf
+    C[0, :] = 1
+    _child_stats(bits, pw, nw, cov[0], n_rows, 0, m, P[0], N[0], C[0], np.inf, 0.0, 0.0,
+                 P[0], N[0], C[0], -np.inf, np.inf, per_term)
+    nodes = root_hi - root_lo
+    nxt[0] = root_lo
+    d = 0
+    while True:
+        lim = root_hi if d == 0 else m
+        j = nxt[d]
+        if j >= lim:
+            if d == 0:
+                break
+            d -= 1
+            continue
+        nxt[d] = j + 1
+        Pj = P[d, j]
+        Nj = N[d, j]
+        Cj = C[d, j]
+        if Cj == 0 or (d > 0 and Cj == clen[d]):
+            continue
+        size = d + 1
+        chosen[d] = j
+        rc = fixed + per_term * size + Nj - Pj
+        thr = _threshold(tau, heap_val, heap_n)
+        if rc < thr:
+            _insert(heap_val, heap_items, heap_size, heap_n, rc, chosen, size)
+            thr = _threshold(tau, heap_val, heap_n)
+        if size >= max_terms or fixed + per_term * (size + 1) - Pj >= thr:
+            continue
+        # the child's rows
+        cnt = 0
+        for q in range(clen[d]):
+            r = cov[d, q]
+            if (bits[j, r >> 6] >> np.uint64(r & 63)) & np.uint64(1):
+                cov[d + 1, cnt] = r
+                cnt += 1
+        clen[d + 1] = cnt
+        NS[d + 1] = Nj
+        if size + 1 == max_terms:
+            leaf_cost = fixed + per_term * (size + 1)
+            for k in range(j + 1, m):
+                Ck = C[d, k]
+                if Ck == 0:
+                    continue
+                lb_n = Nj + N[d, k] - NS[d]
+                if lb_n < 0.0:
+                    lb_n = 0.0
+                if leaf_cost + lb_n - min(Pj, P[d, k]) >= thr:
+                    continue
+                p = 0.0
+                qn = 0.0
+                c = 0
+                for t in range(cnt):
+                    r = cov[d + 1, t]
+                    if (bits[k, r >> 6] >> np.uint64(r & 63)) & np.uint64(1):
+                        p += pw[r]
+                        qn += nw[r]
+                        c += 1
+                nodes += 1
+                if c == 0 or c == cnt:
+                    continue
+                rc = leaf_cost + qn - p
+                if rc < thr:
+                    chosen[d + 1] = k
+                    _insert(heap_val, heap_items, heap_size, heap_n, rc, chosen, size + 1)
+                    thr = _threshold(tau, heap_val, heap_n)
+            if nodes >= max_nodes:
+                return nodes, False
+            continue
+        _child_stats(bits, pw, nw, cov[d + 1], cnt, j + 1, m, P[d + 1], N[d + 1], C[d + 1],
+                     Pj, Nj, NS[d], P[d], N[d], C[d], fixed + per_term * (size + 1), thr,
+                     per_term)
+        nodes += m - j - 1
+        nxt[d + 1] = j + 1
+        d += 1
+        if nodes >= max_nodes:
+            return nodes, False
+    return nodes, True
+
+
+@njit(cache=True, nogil=True)
+def _item_masses(bits, pw, nw):
+    """Positive and negative mass of every item over the searched rows."""
+    m, n_words = bits.shape
+    n_rows = pw.shape[0]
+    P = np.zeros(m)
+    N = np.zeros(m)
+    for j in range(m):
+        p = 0.0
+        q = 0.0
+        for b in range(n_words):
+            x = bits[j, b]
+            while x:
+                low = x & (~x + np.uint64(1))
+                r = (b << 6) + _popcount(low - np.uint64(1))
+                if r < n_rows:
+                    p += pw[r]
+                    q += nw[r]
+                x ^= low
+        P[j] = p
+        N[j] = q
+    return P, N
+
+
+def _searched_rows(mu_pos, cost_neg, positives=None):
+    """Rows whose weight can change a reduced cost; with ``positives`` (a mask) every
+    positive too, so that conjunctions that differ only on zero-dual positives are told
+    apart (needed to enumerate every column below a positive threshold)."""
+    rows = (mu_pos > 0) | (cost_neg > 0)
+    if positives is not None:
+        rows |= positives
+    return np.flatnonzero(rows)
+
+
+def _candidates(A, mu_pos, cost_neg, fixed, per_term, threshold, screening, merge_equal,
+                positives=None):
+    """Rows and items the search needs, the items ordered by descending positive mass.
+
+    Returns (bits, pw, nw, items) with ``items`` the original index of each searched item.
+    """
+    rows = _searched_rows(mu_pos, cost_neg, positives)
+    sub = A[rows]
+    pw = np.ascontiguousarray(mu_pos[rows], dtype=np.float64)
+    nw = np.ascontiguousarray(cost_neg[rows], dtype=np.float64)
+    bits = pack_rows(sub)
+    P, _ = _item_masses(bits, pw, nw)
+    keep = (fixed + per_term - P < threshold) if screening else np.ones(P.size, dtype=bool)
+    items = np.flatnonzero(keep)
+    if merge_equal and items.size:
+        # Items equal on every searched row price identically: search one of them, the
+        # one that covers most rows overall (it is the better column for the integer step).
+        _, first = np.unique(bits[items].view(np.void(bits.shape[1] * 8)), return_index=True)
+        if first.size < items.size:
+            support = A[:, items].sum(axis=0)
+            groups = np.unique(bits[items].view(np.void(bits.shape[1] * 8)),
+                               return_inverse=True)[1].ravel()
+            best = {}
+            for pos, g in enumerate(groups):
+                if g not in best or support[pos] > support[best[g]]:
+                    best[g] = pos
+            items = items[np.sort(np.fromiter(best.values(), dtype=np.int64))]
+    order = np.argsort(-P[items], kind="stable")
+    items = items[order]
+    return np.ascontiguousarray(bits[items]), pw, nw, items
+
+
+def price_exact(A: np.ndarray, mu_pos: np.ndarray, cost_neg: np.ndarray, *, fixed: float,
+                per_term: float, max_terms: int, n_columns: int = 10, threshold: float = 0.0,
+                screening: bool = True, merge_equal: bool = True, positives=None,
+                time_limit: float | None = None, max_nodes: int = 2_000_000_000) -> PricingResult:
+    """The ``n_columns`` conjunctions of lowest reduced cost below ``threshold``, exactly.
+
+    Parameters
+    ----------
+    A : ndarray of shape (n_samples, n_items), 0/1
+    mu_pos : ndarray of shape (n_samples,)
+        Dual of each positive's covering row (0 for negatives).
+    cost_neg : ndarray of shape (n_samples,)
+        Cost of covering each negative (0 for positives).
+    fixed, per_term : float
+        Complexity cost of a clause and of each of its terms.
+    max_terms : int
+        Most items in a conjunction.
+    n_columns : int, default=10
+        How many conjunctions to return (the lowest reduced costs).
+    threshold : float, default=0.0
+        Only conjunctions with reduced cost below it count (0: improving columns).
+    screening : bool, default=True
+        Drop items that cannot be in a conjunction below the threshold (see module doc).
+    merge_equal : bool, default=True
+        Search one of several items equal on the searched rows. Keep it off to enumerate
+        every conjunction below the threshold.
+    positives : ndarray of bool, optional
+        Search every positive row, even those with a zero dual (with ``merge_equal=False``,
+        to enumerate every distinct column below a positive threshold).
+    time_limit : float, optional
+        Seconds; the search then stops between first items and says it was not exact.
+    max_nodes : int
+        Itemsets evaluated at most (a safety net; reaching it makes the result inexact).
+    """
+    start = time.perf_counter()
+    bits, pw, nw, items = _candidates(A, mu_pos, cost_neg, fixed, per_term, threshold,
+                                      screening, merge_equal, positives)
+    heap_val = np.full(n_columns, np.inf)
+    heap_items = np.zeros((n_columns, max_terms), dtype=np.int64)
+    heap_size = np.zeros(n_columns, dtype=np.int64)
+    heap_n = np.zeros(1, dtype=np.int64)
+    nodes, exact = 0, True
+    m = items.size
+    # First items in blocks, so a time limit is checked between blocks.
+    block = max(1, min(m, 64))
+    lo = 0
+    while lo < m:
+        hi = min(m, lo + block)
+        n, done = _search(bits, pw, nw, lo, hi, max_terms, float(fixed), float(per_term),
+                          float(threshold), heap_val, heap_items, heap_size, heap_n,
+                          max_nodes - nodes)
+        nodes += n
+        if not done:
+            exact = False
+            break
+        lo = hi
+        if time_limit is not None and lo < m and time.perf_counter() - start > time_limit:
+            exact = False
+            break
+    k = int(heap_n[0])
+    order = np.argsort(heap_val[:k], kind="stable")
+    itemsets = [tuple(sorted(int(items[j]) for j in heap_items[t, :heap_size[t]]))
+                for t in order]
+    return PricingResult(itemsets, heap_val[:k][order], exact, "exact", nodes, m,
+                         time.perf_counter() - start)
+
+
+# ---- beam search ----------------------------------------------------------------------------
+def price_beam(A: np.ndarray, mu_pos: np.ndarray, cost_neg: np.ndarray, *, fixed: float,
+               per_term: float, max_terms: int, n_columns: int = 10, threshold: float = 0.0,
+               width: int = 10, screening: bool = True) -> PricingResult:
+    """Beam search: keep the ``width`` best conjunctions of each size, extend each by one
+    item. Fast on very wide data, but proves nothing (``exact=False``)."""
+    start = time.perf_counter()
+    rows = _searched_rows(mu_pos, cost_neg)
+    sub = A[rows].astype(np.float64)
+    pw, nw = mu_pos[rows], cost_neg[rows]
+    P, N = pw @ sub, nw @ sub
+    keep = P > 0
+    if screening:
+        keep &= fixed + per_term - P < threshold
+    items = np.flatnonzero(keep)
+    sub = sub[:, items]
+    found: dict[tuple, float] = {}
+    rc = fixed + per_term + N[items] - P[items]
+    for j in np.flatnonzero(rc < threshold):
+        found[(int(j),)] = float(rc[j])
+    beam = [((int(j),), sub[:, j] > 0) for j in np.argsort(rc, kind="stable")[:width]]
+    nodes = items.size
+    for size in range(2, max_terms + 1):
+        children: dict[tuple, tuple] = {}
+        for s, cov in beam:
+            Pj = (pw * cov) @ sub
+            Nj = (nw * cov) @ sub
+            rcj = fixed + per_term * size + Nj - Pj
+            rcj[list(s)] = np.inf
+            nodes += items.size
+            for j in np.argsort(rcj, kind="stable")[:width]:
+                if not np.isfinite(rcj[j]):
+                    continue
+                key = tuple(sorted(s + (int(j),)))
+                if key not in children:
+                    children[key] = (float(rcj[j]), cov & (sub[:, j] > 0))
+        for key, (value, _) in children.items():
+            if value < threshold:
+                found[key] = value
+        best = sorted(children.items(), key=lambda kv: (kv[1][0], kv[0]))[:width]
+        beam = [(key, cov) for key, (_, cov) in best]
+        if not beam:
+            break
+    ranked = sorted(found.items(), key=lambda kv: (kv[1], kv[0]))[:n_columns]
+    itemsets = [tuple(int(items[j]) for j in key) for key, _ in ranked]
+    return PricingResult(itemsets, np.array([v for _, v in ranked]), False, "beam", nodes,
+                         items.size, time.perf_counter() - start)
+
+
+# ---- pricing as a MILP (the way BRCG prices) ------------------------------------------------
+def price_milp(A: np.ndarray, mu_pos: np.ndarray, cost_neg: np.ndarray, *, fixed: float,
+               per_term: float, max_terms: int, time_limit: float | None = None) -> PricingResult:
+    """The single best conjunction by a MILP solved with HiGHS (Dash, Günlük & Wei 2018's
+    pricing problem): ``z_j`` selects item ``j``, ``d_i`` says row ``i`` is covered::
+
+        min fixed + per_term sum z - sum_{P} mu_i d_i + sum_{N} v_i d_i
+        d_i + z_j <= 1             for a positive i and an item j absent from row i
+        d_i >= 1 - sum_{j absent} z_j   for a negative i
+        1 <= sum z <= max_terms
+
+    Exact when HiGHS proves optimality within ``time_limit``.
+    """
+    import highspy
+    import scipy.sparse as sp
+
+    start = time.perf_counter()
+    rows = _searched_rows(mu_pos, cost_neg)
+    sub = A[rows].astype(bool)
+    pw, nw = mu_pos[rows], cost_neg[rows]
+    P = pw @ sub
+    items = np.flatnonzero(P > 0)
+    sub = sub[:, items]
+    m, n = items.size, rows.size
+    if m == 0:
+        return PricingResult([], np.zeros(0), True, "milp", 0, 0, time.perf_counter() - start)
+    is_pos = pw > 0
+    # columns: z (m items) then d (n rows)
+    absent = ~sub
+    pr, pj = np.nonzero(absent & is_pos[:, None])
+    k = pr.size
+    # d_i + z_j <= 1
+    r1 = sp.csr_matrix((np.ones(2 * k), (np.repeat(np.arange(k), 2),
+                                         np.column_stack([pj, m + pr]).ravel())),
+                       shape=(k, m + n))
+    neg = np.flatnonzero(~is_pos)
+    # d_i + sum_{j absent} z_j >= 1 for negatives
+    nr, nj = np.nonzero(absent[neg])
+    r2 = sp.csr_matrix((np.ones(nr.size + neg.size),
+                        (np.concatenate([nr, np.arange(neg.size)]),
+                         np.concatenate([nj, m + neg]))), shape=(neg.size, m + n))
+    r3 = sp.csr_matrix(np.concatenate([np.ones(m), np.zeros(n)])[None, :])
+    M = sp.vstack([r1, r2, r3], format="csc")
+    lo = np.concatenate([np.full(k, -highspy.kHighsInf), np.ones(neg.size), [1.0]])
+    hi = np.concatenate([np.ones(k), np.full(neg.size, highspy.kHighsInf), [float(max_terms)]])
+    cost = np.concatenate([np.full(m, per_term), np.where(is_pos, -pw, nw)])
+    h = highspy.Highs()
+    h.setOptionValue("output_flag", False)
+    if time_limit is not None:
+        h.setOptionValue("time_limit", float(time_limit))
+    integrality = np.concatenate([np.ones(m), np.zeros(n)]).astype(np.int32)
+    h.passModel(m + n, M.shape[0], M.nnz, int(highspy.MatrixFormat.kColwise.value),
+                int(highspy.ObjSense.kMinimize.value), float(fixed), cost.astype(float),
+                np.zeros(m + n), np.ones(m + n), lo.astype(float), hi.astype(float),
+                M.indptr.astype(np.int32), M.indices.astype(np.int32),
+                M.data.astype(float), integrality)
+    h.run()
+    status = h.modelStatusToString(h.getModelStatus()).lower()
+    x = np.asarray(h.getSolution().col_value, float)
+    exact = status == "optimal"
+    if x.size != m + n:
+        return PricingResult([], np.zeros(0), False, "milp", 0, m, time.perf_counter() - start,
+                             note=status)
+    chosen = tuple(sorted(int(items[j]) for j in np.flatnonzero(x[:m] > 0.5)))
+    value = reduced_costs(A, [chosen], mu_pos, cost_neg, fixed, per_term)
+    return PricingResult([chosen], value, exact, "milp", 0, m, time.perf_counter() - start,
+                         note=status)

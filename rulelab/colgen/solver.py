@@ -1,0 +1,259 @@
+"""Column generation for DNF rule sets: the master LP, exact pricing, an integer solve.
+
+:func:`column_generation` is the algorithm; :class:`~rulelab.ColumnGenerationRules` is the
+estimator around it. Round by round the master LP (:class:`~.master.RuleSetMaster`) is
+solved over the conjunctions generated so far, its duals price every other conjunction
+(:mod:`.pricing`), and the conjunctions of most negative reduced cost join the live LP.
+When exact pricing proves that no conjunction of at most ``max_terms`` items has a
+negative reduced cost, the LP value is a lower bound on the objective of *every* DNF with
+clauses of at most ``max_terms`` terms. The integer program over the generated columns
+then gives the rule set; when its value is above the bound, every conjunction whose
+reduced cost is below the gap is enumerated (only those can be in a better rule set: for
+any rule set, objective >= bound + the sum of its clauses' reduced costs) and the integer
+program is solved again, which proves the rule set optimal.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .master import RuleSetMaster
+from .pricing import price_beam, price_exact, price_milp
+
+__all__ = ["ColumnGenerationResult", "column_generation", "PRICING_METHODS"]
+
+PRICING_METHODS = ("exact", "beam", "milp")
+_TOL = 1e-7  # below HiGHS's dual feasibility tolerance: a column this close to 0 is not improving
+
+
+@dataclass
+class ColumnGenerationResult:
+    """What :func:`column_generation` found.
+
+    Attributes
+    ----------
+    pool : list of tuple of int
+        Every generated conjunction (item indices).
+    chosen : ndarray of bool
+        The conjunctions of the rule set, as a mask over ``pool``.
+    objective : float
+        The rule set's training objective (see :mod:`.master`).
+    lp_value : float
+        The last master LP value.
+    lower_bound : float or None
+        ``lp_value`` when exact pricing proved no improving conjunction exists, else None.
+    proved_optimal : bool
+        The rule set was proved optimal among all DNFs of the clause length.
+    history : list of dict
+        One entry per round: LP value, columns, best reduced cost, pricing method.
+    """
+
+    pool: list
+    chosen: np.ndarray
+    objective: float
+    lp_value: float
+    lower_bound: float | None
+    proved_optimal: bool
+    history: list = field(default_factory=list)
+    integer_status: str = "optimal"
+    stop_reason: str = ""
+    seconds: float = 0.0
+
+    @property
+    def gap(self) -> float | None:
+        """Relative gap of the rule set's objective to the lower bound (None without one)."""
+        if self.lower_bound is None:
+            return None
+        if self.proved_optimal:
+            return 0.0
+        return max(self.objective - self.lower_bound, 0.0) / max(abs(self.objective), 1e-12)
+
+
+def _covers(A, itemsets):
+    """Boolean coverage (n_samples, n_itemsets) of AND-conjunctions."""
+    out = np.empty((A.shape[0], len(itemsets)), dtype=bool)
+    for t, s in enumerate(itemsets):
+        out[:, t] = A[:, list(s)].all(axis=1)
+    return out
+
+
+def column_generation(A: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | None = None,
+                      *, clause_cost: float, term_cost: float, max_terms: int = 3,
+                      negative_weight: float = 1.0, columns_per_round: int = 10,
+                      max_rounds: int = 200, pricing: str = "exact", screening: bool = True,
+                      beam_width: int = 10, exact_max_items: int | None = None,
+                      pricing_time_limit: float | None = None,
+                      integer_time_limit: float | None = None, integer_gap: float = 1e-6,
+                      time_limit: float | None = None,
+                      initial_pool=(), heuristic_first: bool = True, close_gap: bool = True,
+                      max_gap_columns: int = 2000) -> ColumnGenerationResult:
+    """Learn a DNF (a set of AND-clauses over the columns of ``A``) by column generation.
+
+    Parameters
+    ----------
+    A : ndarray of shape (n_samples, n_items), 0/1
+        The binarised features (items).
+    y : ndarray of shape (n_samples,), 0/1
+    sample_weight : ndarray, optional
+        Weight of each sample (default 1).
+    clause_cost, term_cost : float
+        Complexity cost of a clause and of each term, in the units of the objective (one
+        uncovered positive of weight 1 costs 1).
+    max_terms : int, default=3
+        Most terms in a clause.
+    negative_weight : float, default=1
+        Cost of covering a negative relative to missing a positive of the same weight.
+    columns_per_round : int, default=10
+        Conjunctions added to the master LP per round (those of lowest reduced cost).
+    max_rounds : int, default=200
+    pricing : {"exact", "beam", "milp"}, default="exact"
+        The exact itemset search, beam search, or a HiGHS MILP (one column per round).
+    screening : bool, default=True
+        Drop items that cannot price out before each search.
+    beam_width : int, default=10
+    exact_max_items : int, optional
+        Above this many items the exact search is replaced by beam search (the result
+        says so in ``history``); None: always exact.
+    pricing_time_limit : float, optional
+        Seconds per exact search; a search cut short falls back to beam search that round.
+    integer_time_limit : float, optional
+        Seconds for each integer solve.
+    integer_gap : float, default=1e-6
+        Relative optimality gap at which HiGHS may stop the integer solve.
+    time_limit : float, optional
+        Seconds for the whole run; column generation stops early (without a bound).
+    initial_pool : iterable of tuple, optional
+        Conjunctions to start the master with (e.g. from a neighbouring complexity cost).
+    heuristic_first : bool, default=True
+        With exact pricing, try beam search first each round and search exactly only when
+        it finds no improving column (the certificate is the same, the rounds cheaper).
+    close_gap : bool, default=True
+        After a certified LP, enumerate the conjunctions whose reduced cost is below the
+        gap and solve again, to prove the rule set optimal (skipped when more than
+        ``max_gap_columns`` qualify).
+    """
+    if pricing not in PRICING_METHODS:
+        raise ValueError(f"pricing must be one of {PRICING_METHODS}, not {pricing!r}")
+    start = time.perf_counter()
+    A = np.ascontiguousarray(A, dtype=np.uint8)
+    y = np.asarray(y).astype(bool)
+    w = np.ones(y.size) if sample_weight is None else np.asarray(sample_weight, float)
+    pos_rows = np.flatnonzero(y)
+    cost_neg = np.where(y, 0.0, negative_weight * w)
+    master = RuleSetMaster(w[pos_rows])
+    pool: list[tuple] = []
+    seen: set[tuple] = set()
+
+    def add(itemsets):
+        new = [tuple(s) for s in itemsets if tuple(s) not in seen and len(s)]
+        if not new:
+            return 0
+        cov = _covers(A, new)
+        costs = clause_cost + term_cost * np.array([len(s) for s in new]) + cost_neg @ cov
+        master.add_columns([np.flatnonzero(cov[pos_rows, t]) for t in range(len(new))], costs)
+        pool.extend(new)
+        seen.update(new)
+        return len(new)
+
+    add(list(initial_pool))
+    history: list[dict] = []
+    certified, stop = False, "max_rounds"
+    mu_pos = np.zeros(y.size)
+    options = dict(fixed=clause_cost, per_term=term_cost, max_terms=max_terms)
+    for rnd in range(max_rounds):
+        value, x, mu = master.solve()
+        mu_pos[:] = 0.0
+        mu_pos[pos_rows] = mu
+        found = _price(pricing, A, mu_pos, cost_neg, seen, options, columns_per_round,
+                       screening, beam_width, exact_max_items, pricing_time_limit,
+                       heuristic_first)
+        improving = [s for s, r in zip(found.itemsets, found.reduced_costs)
+                     if r < -_TOL and s not in seen]
+        history.append({"round": rnd, "lp_value": value, "n_columns": len(pool),
+                        "best_reduced_cost": min(found.best, 0.0) if improving else found.best,
+                        "pricing": found.method, "exact": found.exact,
+                        "items_searched": found.items_searched, "nodes": found.nodes,
+                        "pricing_seconds": found.seconds, "note": found.note})
+        if not improving:
+            certified = found.exact
+            stop = "no improving column (proved)" if certified else "no improving column found"
+            break
+        if add(improving) == 0:
+            stop = "pricing repeated known columns"
+            break
+        if time_limit is not None and time.perf_counter() - start > time_limit:
+            stop = "time_limit"
+            break
+    else:
+        master.solve()
+    lp_value = master.value
+    remaining = None if time_limit is None else max(time_limit - (time.perf_counter() - start), 1.0)
+    limit = _min_limit(integer_time_limit, remaining)
+    x_lp = master.solve()[1] if master.n_columns else np.zeros(0)
+    chosen, objective, status = master.solve_integer(limit, start=x_lp >= 0.5 - 1e-9,
+                                                     mip_gap=integer_gap)
+    proved = False
+    lower = lp_value if certified else None
+    if certified and status == "optimal":
+        if objective <= lp_value + 1e-6 * max(1.0, abs(lp_value)):
+            proved = True
+        elif close_gap:
+            gap = objective - lp_value
+            found = price_exact(A, mu_pos, cost_neg, n_columns=max_gap_columns,
+                                threshold=gap - 1e-9, screening=True, merge_equal=False,
+                                positives=y, **options)
+            if found.exact and len(found.itemsets) < max_gap_columns:
+                add(found.itemsets)
+                remaining = None if time_limit is None else max(
+                    time_limit - (time.perf_counter() - start), 1.0)
+                before = chosen.tolist() + [False] * (master.n_columns - chosen.size)
+                chosen, objective, status = master.solve_integer(
+                    _min_limit(integer_time_limit, remaining), start=np.array(before),
+                    mip_gap=integer_gap)
+                proved = status == "optimal"
+            history.append({"round": len(history), "lp_value": lp_value,
+                            "n_columns": len(pool), "best_reduced_cost": found.best,
+                            "pricing": "gap enumeration", "exact": found.exact,
+                            "items_searched": found.items_searched, "nodes": found.nodes,
+                            "pricing_seconds": found.seconds,
+                            "note": f"{len(found.itemsets)} columns below the gap {gap:.4g}"})
+    return ColumnGenerationResult(pool, np.asarray(chosen, bool), float(objective), lp_value,
+                                  lower, proved, history, status, stop,
+                                  time.perf_counter() - start)
+
+
+def _price(pricing, A, mu_pos, cost_neg, seen, options, n_columns, screening, beam_width,
+           exact_max_items, time_limit, heuristic_first):
+    """One round's pricing; see :func:`column_generation` for the options."""
+    beam = dict(n_columns=n_columns, width=beam_width, screening=screening, **options)
+    if pricing == "milp":
+        return price_milp(A, mu_pos, cost_neg, time_limit=time_limit, **options)
+    if pricing == "beam":
+        return price_beam(A, mu_pos, cost_neg, **beam)
+    if exact_max_items is not None and A.shape[1] > exact_max_items:
+        found = price_beam(A, mu_pos, cost_neg, **beam)
+        found.method = "beam fallback"
+        found.note = f"{A.shape[1]} items, more than exact_max_items"
+        return found
+    if heuristic_first:
+        # Beam search is cheap; the exact search runs only when it finds nothing new, so
+        # the round that ends column generation (the certificate) is always exact.
+        found = price_beam(A, mu_pos, cost_neg, **beam)
+        if any(r < -_TOL and s not in seen for s, r in zip(found.itemsets,
+                                                           found.reduced_costs)):
+            return found
+    found = price_exact(A, mu_pos, cost_neg, n_columns=n_columns, screening=screening,
+                        time_limit=time_limit, **options)
+    if not found.exact and found.best >= -_TOL:
+        found = price_beam(A, mu_pos, cost_neg, **beam)
+        found.method = "beam fallback"
+        found.note = "exact search cut short by its time limit"
+    return found
+
+
+def _min_limit(a, b):
+    limits = [v for v in (a, b) if v is not None]
+    return min(limits) if limits else None
