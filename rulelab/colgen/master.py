@@ -13,6 +13,13 @@ Dash, Günlük & Wei 2018): it keeps the problem a covering problem whose column
 independently, and it is an upper bound on the rule set's weighted Hamming loss (equal to
 it when no two selected clauses overlap on a negative). The reduced cost of a conjunction
 is ``c_k + v(N ∩ k) - mu(P ∩ k)``.
+
+Positives that the pool's columns cannot tell apart (every column covers all or none of
+them) share one row, with the sum of their weights: an equivalent LP with far fewer rows
+and far less degeneracy. A new column splits the groups it cuts: the live model gets a new
+row and slack for the split-off part (same coefficients on the older columns) and keeps
+its basis. A group's dual is shared among its positives in proportion to their weights,
+which is an optimal dual of the row-per-positive LP.
 """
 
 from __future__ import annotations
@@ -46,15 +53,19 @@ class RuleSetMaster:
         self.pos_weight = np.asarray(pos_weight, dtype=float)
         self.n_pos = self.pos_weight.size
         self.lp = _highs()
-        inf = highspy.kHighsInf
-        # One >= 1 row per positive, each with its own slack column xi_i.
-        self.lp.addRows(self.n_pos, np.ones(self.n_pos), np.full(self.n_pos, inf), 0,
-                        np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros(0))
-        idx = np.arange(self.n_pos, dtype=np.int32)
-        self.lp.addCols(self.n_pos, self.pos_weight, np.zeros(self.n_pos),
-                        np.full(self.n_pos, inf), self.n_pos, idx, idx, np.ones(self.n_pos))
-        self.covers: list[np.ndarray] = []     # positive rows each column covers
+        # Each round starts from the last basis; presolve would discard it.
+        self.lp.setOptionValue("presolve", "off")
+        self.covers: list[np.ndarray] = []     # positives each column covers
         self.costs: list[float] = []           # complexity + negatives' cost of each column
+        self.group = np.zeros(self.n_pos, dtype=np.int64)   # row (group) of each positive
+        self.members: list[np.ndarray] = []
+        self.group_weight: list[float] = []
+        self.group_cols: list[list[int]] = []  # clause columns covering each group
+        self.col_groups: list[list[int]] = []  # groups each clause column covers
+        self.xi_col: list[int] = []            # HiGHS column of each group's slack
+        self.clause_col: list[int] = []        # HiGHS column of each clause column
+        self._n_lp_cols = 0
+        self._new_group(np.arange(self.n_pos), [])
         self.value = float(self.pos_weight.sum())
         self.lp_solves = 0
 
@@ -62,25 +73,65 @@ class RuleSetMaster:
     def n_columns(self) -> int:
         return len(self.covers)
 
+    @property
+    def n_rows(self) -> int:
+        """Rows of the live LP: one per group of positives the pool cannot tell apart."""
+        return len(self.members)
+
+    def _new_group(self, members: np.ndarray, cols: list[int]) -> int:
+        """Add a row for ``members`` with coefficient 1 on the clause columns ``cols``."""
+        g = len(self.members)
+        weight = float(self.pos_weight[members].sum())
+        idx = np.array([self.clause_col[k] for k in cols], dtype=np.int32)
+        self.lp.addRow(1.0, self._hs.kHighsInf, idx.size, idx, np.ones(idx.size))
+        self.lp.addCol(weight, 0.0, self._hs.kHighsInf, 1, np.array([g], np.int32),
+                       np.ones(1))
+        self.xi_col.append(self._n_lp_cols)
+        self._n_lp_cols += 1
+        self.members.append(members)
+        self.group_weight.append(weight)
+        self.group_cols.append(list(cols))
+        self.group[members] = g
+        return g
+
     def add_columns(self, covers: list[np.ndarray], costs: np.ndarray) -> None:
-        """Append conjunctions: the positive rows each covers and its full cost."""
-        if not covers:
-            return
-        starts = np.zeros(len(covers), dtype=np.int32)
-        starts[1:] = np.cumsum([c.size for c in covers[:-1]])
-        idx = np.concatenate(covers).astype(np.int32) if covers else np.zeros(0, np.int32)
-        self.lp.addCols(len(covers), np.asarray(costs, float), np.zeros(len(covers)),
-                        np.full(len(covers), self._hs.kHighsInf), idx.size, starts, idx,
-                        np.ones(idx.size))
-        self.covers.extend(covers)
-        self.costs.extend(np.asarray(costs, float).tolist())
+        """Append conjunctions: the positives each covers (indices) and its full cost."""
+        for cover, cost in zip(covers, np.asarray(costs, float)):
+            cover = np.asarray(cover, dtype=np.int64)
+            inside = np.zeros(self.n_pos, dtype=bool)
+            inside[cover] = True
+            rows = []
+            for g in np.unique(self.group[cover]):
+                members = self.members[g]
+                part = inside[members]
+                if part.all():
+                    rows.append(g)
+                    continue
+                # split g: the covered part becomes a new row with g's coefficients
+                self.members[g] = members[~part]
+                moved = float(self.pos_weight[members[part]].sum())
+                self.group_weight[g] -= moved
+                self.lp.changeColCost(self.xi_col[g], self.group_weight[g])
+                new = self._new_group(members[part], self.group_cols[g])
+                for k in self.group_cols[g]:
+                    self.col_groups[k].append(new)
+                rows.append(new)
+            k = len(self.covers)
+            self.lp.addCol(float(cost), 0.0, self._hs.kHighsInf, len(rows),
+                           np.array(rows, dtype=np.int32), np.ones(len(rows)))
+            self.clause_col.append(self._n_lp_cols)
+            self._n_lp_cols += 1
+            for g in rows:
+                self.group_cols[g].append(k)
+            self.col_groups.append(rows)
+            self.covers.append(cover)
+            self.costs.append(float(cost))
 
     def set_costs(self, costs: np.ndarray) -> None:
         """Replace every column's cost (a new complexity cost on the same pool)."""
         costs = np.asarray(costs, float)
         if costs.size:
-            idx = np.arange(self.n_pos, self.n_pos + costs.size, dtype=np.int32)
-            self.lp.changeColsCost(costs.size, idx, costs)
+            self.lp.changeColsCost(costs.size, np.array(self.clause_col, dtype=np.int32), costs)
         self.costs = costs.tolist()
 
     def solve(self) -> tuple[float, np.ndarray, np.ndarray]:
@@ -91,14 +142,44 @@ class RuleSetMaster:
         if status != "optimal":
             raise RuntimeError(f"the master LP ended with status {status!r}")
         sol = self.lp.getSolution()
-        x = np.asarray(sol.col_value, float)[self.n_pos:]
-        mu = np.clip(np.asarray(sol.row_dual, float), 0.0, self.pos_weight)
+        values = np.asarray(sol.col_value, float)
+        x = values[np.array(self.clause_col, dtype=np.int64)] if self.clause_col else np.zeros(0)
+        weight = np.asarray(self.group_weight)
+        mu_group = np.clip(np.asarray(sol.row_dual, float), 0.0, weight)
+        share = np.divide(mu_group, weight, out=np.zeros_like(weight), where=weight > 0)
+        mu = self.pos_weight * share[self.group]
         self.value = float(self.lp.getInfo().objective_function_value)
         return self.value, x, mu
 
+    def greedy(self, x: np.ndarray) -> np.ndarray:
+        """A rule set from the LP solution: columns by descending LP value (then lower
+        cost), each kept if the positives it newly covers outweigh its cost; then every
+        kept column whose removal lowers the objective is dropped."""
+        n = self.n_columns
+        chosen = np.zeros(n, dtype=bool)
+        if n == 0:
+            return chosen
+        costs = np.asarray(self.costs)
+        order = np.lexsort((costs, -np.asarray(x)))
+        count = np.zeros(self.n_pos, dtype=np.int64)
+        for k in order:
+            if x[k] <= 1e-9:
+                break
+            rows = self.covers[k]
+            if self.pos_weight[rows[count[rows] == 0]].sum() > costs[k]:
+                chosen[k] = True
+                count[rows] += 1
+        for k in np.flatnonzero(chosen)[::-1]:
+            rows = self.covers[k]
+            if self.pos_weight[rows[count[rows] == 1]].sum() < costs[k]:
+                chosen[k] = False
+                count[rows] -= 1
+        return chosen
+
     def solve_integer(self, time_limit: float | None = None, start: np.ndarray | None = None,
                       mip_gap: float = 1e-6) -> tuple[np.ndarray, float, str]:
-        """The integer program over the pool (a fresh HiGHS model; the LP stays as it is).
+        """The integer program over the pool, on the grouped rows (a fresh HiGHS model;
+        the LP stays as it is).
 
         Returns the 0/1 selection, its objective and HiGHS's status (``"optimal"`` or
         ``"time_limit"``, the best solution found so far).
@@ -108,43 +189,41 @@ class RuleSetMaster:
         h.setOptionValue("mip_rel_gap", float(mip_gap))
         if time_limit is not None:
             h.setOptionValue("time_limit", max(float(time_limit), 0.1))
-        n_col = self.n_columns
-        # Covering rows again, with the slack written as the row's lower bound form:
-        # xi_i = 1 - coverage is priced through the slack column as in the LP.
+        n_col, n_grp = self.n_columns, self.n_rows
         inf = hs.kHighsInf
-        h.addRows(self.n_pos, np.ones(self.n_pos), np.full(self.n_pos, inf), 0,
-                  np.zeros(0, np.int32), np.zeros(0, np.int32), np.zeros(0))
-        idx = np.arange(self.n_pos, dtype=np.int32)
-        h.addCols(self.n_pos, self.pos_weight, np.zeros(self.n_pos), np.ones(self.n_pos),
-                  self.n_pos, idx, idx, np.ones(self.n_pos))
+        h.addRows(n_grp, np.ones(n_grp), np.full(n_grp, inf), 0, np.zeros(0, np.int32),
+                  np.zeros(0, np.int32), np.zeros(0))
+        idx = np.arange(n_grp, dtype=np.int32)
+        h.addCols(n_grp, np.asarray(self.group_weight), np.zeros(n_grp), np.ones(n_grp),
+                  n_grp, idx, idx, np.ones(n_grp))
         if n_col:
             starts = np.zeros(n_col, dtype=np.int32)
-            starts[1:] = np.cumsum([c.size for c in self.covers[:-1]])
-            rows = np.concatenate(self.covers).astype(np.int32)
+            starts[1:] = np.cumsum([len(c) for c in self.col_groups[:-1]])
+            rows = np.concatenate([np.asarray(c, dtype=np.int32) for c in self.col_groups])
             h.addCols(n_col, np.asarray(self.costs, float), np.zeros(n_col), np.ones(n_col),
                       rows.size, starts, rows, np.ones(rows.size))
-            cols = np.arange(self.n_pos, self.n_pos + n_col, dtype=np.int32)
+            cols = np.arange(n_grp, n_grp + n_col, dtype=np.int32)
             h.changeColsIntegrality(n_col, cols,
                                     np.full(n_col, hs.HighsVarType.kInteger, dtype=np.uint8))
             if start is not None:
-                h.setSolution(self._full_solution(np.asarray(start, float)))
+                h.setSolution(self._full_solution(np.asarray(start, bool)))
         h.run()
         status = h.modelStatusToString(h.getModelStatus()).lower()
-        sol = np.asarray(h.getSolution().col_value, float)[self.n_pos:]
-        if sol.size != n_col:  # no solution at all (cannot happen: all-slack is feasible)
+        sol = np.asarray(h.getSolution().col_value, float)[n_grp:]
+        if sol.size != n_col:
             sol = np.zeros(n_col)
         chosen = sol > 0.5
+        if start is not None and self.objective(start) < self.objective(chosen):
+            chosen = np.asarray(start, bool)  # HiGHS stopped before reaching its start
         return chosen, self.objective(chosen), "optimal" if status == "optimal" else "time_limit"
 
-    def _full_solution(self, x: np.ndarray):
-        """A feasible start for the MILP: the clause selection ``x`` and its slacks."""
-        hs = self._hs
-        covered = np.zeros(self.n_pos)
-        for k in np.flatnonzero(x > 0.5):
-            covered[self.covers[k]] = 1.0
-        values = np.concatenate([1.0 - covered, (x > 0.5).astype(float)])
-        s = hs.HighsSolution()
-        s.col_value = values.tolist()
+    def _full_solution(self, chosen: np.ndarray):
+        """A feasible start for the MILP: the clause selection and its slacks."""
+        covered = np.zeros(self.n_rows)
+        for k in np.flatnonzero(chosen):
+            covered[self.col_groups[k]] = 1.0
+        s = self._hs.HighsSolution()
+        s.col_value = np.concatenate([1.0 - covered, chosen.astype(float)]).tolist()
         s.value_valid = True
         return s
 

@@ -129,74 +129,77 @@ def _threshold(tau, heap_val, heap_n):
     return min(tau, worst)
 
 
-@njit(cache=True, nogil=True)
-def _child_stats(bits, pw, nw, cov, clen, lo, m, P, N, C, Pj, Nj, NS, Pp, Np, Cp,
-                 node_cost, thr, per_term):
-    """Positive mass, negative mass and row count of the node's children ``lo..m-1``.
-
-    A child whose inclusion-exclusion bounds (from the node ``j`` and its sibling ``k``
-    under their parent, stats ``Pp``, ``Np``, ``Cp``) put it and its supersets at or above
-    ``thr`` is not measured (count 0, so the search passes it by).
-    """
-    for k in range(lo, m):
-        if Cp[k] == 0:
-            C[k] = 0
-            continue
-        pk = min(Pj, Pp[k])
-        lb_n = Nj + Np[k] - NS
-        if lb_n < 0.0:
-            lb_n = 0.0
-        if node_cost + lb_n - pk >= thr and node_cost + per_term - pk >= thr:
-            C[k] = 0
-            continue
-        p = 0.0
-        q = 0.0
+# The searched rows are laid out in word-aligned blocks of equal weight (in a covering LP
+# most duals are exactly 0 or the row's weight, so nearly every row falls in a block): a
+# block's mass is its weight times a popcount. Rows of rarer weights go to a last, "other"
+# block, read bit by bit with their own weights.
+@njit(cache=True, nogil=True, inline="always")
+def _measure(a, b, out, write, blk_lo, blk_hi, blk_w, blk_pos, o_lo, o_hi, opw, onw):
+    """Mass of the rows in both bitsets ``a`` and ``b``: (P, N, count); ``out = a & b``."""
+    P = 0.0
+    N = 0.0
+    C = 0
+    for t in range(blk_lo.shape[0]):
         c = 0
-        for t in range(clen):
-            r = cov[t]
-            if (bits[k, r >> 6] >> np.uint64(r & 63)) & np.uint64(1):
-                p += pw[r]
-                q += nw[r]
-                c += 1
-        P[k] = p
-        N[k] = q
-        C[k] = c
+        for w in range(blk_lo[t], blk_hi[t]):
+            x = a[w] & b[w]
+            if write:
+                out[w] = x
+            c += _popcount(x)
+        C += c
+        if blk_pos[t]:
+            P += blk_w[t] * c
+        else:
+            N += blk_w[t] * c
+    for w in range(o_lo, o_hi):
+        x = a[w] & b[w]
+        if write:
+            out[w] = x
+        base = (w - o_lo) << 6
+        while x:
+            low = x & (~x + np.uint64(1))
+            r = base + _popcount(low - np.uint64(1))
+            P += opw[r]
+            N += onw[r]
+            C += 1
+            x ^= low
+    return P, N, C
 
 
 @njit(cache=True, nogil=True)
-def _search(bits, pw, nw, root_lo, root_hi, max_terms, fixed, per_term, tau,
+def _search(bits, layout, opw, onw, root_lo, root_hi, max_terms, fixed, per_term, tau,
             heap_val, heap_items, heap_size, heap_n, max_nodes):
     """Depth-first search over itemsets whose first item is in [root_lo, root_hi).
 
-    Returns (nodes evaluated, finished). Children of a node take items after its last
-    one, so every itemset is met once; a child whose cover equals its parent's is skipped
-    (it and its supersets cost more than the parent for the same rows). A node's children
-    are measured together, so a leaf ``S+j+k`` is first bounded by inclusion-exclusion from
-    its two parents (``P <= min(P(S+j), P(S+k))``, ``N >= N(S+j) + N(S+k) - N(S)``) and only
-    measured when the bound is below the threshold.
+    Returns (nodes measured, finished). Children of a node take items after its last one,
+    so every itemset is met once; a child whose cover equals its parent's is skipped (it
+    and its supersets cost more than the parent for the same rows). A node's children are
+    measured together, so a child ``S+j+k`` is first bounded by inclusion-exclusion from
+    its two parents (``P <= min(P(S+j), P(S+k))``, ``N >= N(S+j) + N(S+k) - N(S)``) and
+    only measured when it or its supersets can fall below the threshold.
     """
-    m = bits.shape[0]
-    n_rows = pw.shape[0]
+    blk_lo, blk_hi, blk_w, blk_pos, o_lo, o_hi = layout
+    m, n_words = bits.shape
     L = max_terms + 1
-    cov = np.empty((L, n_rows), dtype=np.int32)
-    clen = np.zeros(L, dtype=np.int64)
+    cov = np.empty((L, n_words), dtype=np.uint64)
     nxt = np.zeros(L, dtype=np.int64)
     NS = np.zeros(L)
+    CS = np.zeros(L, dtype=np.int64)
     P = np.zeros((L, m))
     N = np.zeros((L, m))
     C = np.zeros((L, m), dtype=np.int64)
     chosen = np.zeros(max_terms, dtype=np.int64)
-    total_n = 0.0
-    for r in range(n_rows):
-        cov[0, r] = r
-        total_n += nw[r]
-    clen[0] = n_rows
-    NS[0] = total_n
-    P[0, :] = np.inf
-    C[0, :] = 1
-    _child_stats(bits, pw, nw, cov[0], n_rows, 0, m, P[0], N[0], C[0], np.inf, 0.0, 0.0,
-                 P[0], N[0], C[0], -np.inf, np.inf, per_term)
-    nodes = root_hi - root_lo
+    full = ~np.uint64(0)
+    cov[0, :] = full
+    dummy = np.empty(0, dtype=np.uint64)
+    tot = _measure(cov[0], cov[0], dummy, False, blk_lo, blk_hi, blk_w, blk_pos, o_lo, o_hi,
+                   opw, onw)
+    NS[0] = tot[1]
+    CS[0] = tot[2]
+    for k in range(m):
+        P[0, k], N[0, k], C[0, k] = _measure(cov[0], bits[k], dummy, False, blk_lo, blk_hi,
+                                             blk_w, blk_pos, o_lo, o_hi, opw, onw)
+    nodes = m
     nxt[0] = root_lo
     d = 0
     while True:
@@ -211,7 +214,7 @@ def _search(bits, pw, nw, root_lo, root_hi, max_terms, fixed, per_term, tau,
         Pj = P[d, j]
         Nj = N[d, j]
         Cj = C[d, j]
-        if Cj == 0 or (d > 0 and Cj == clen[d]):
+        if Cj == 0 or (d > 0 and Cj == CS[d]):
             continue
         size = d + 1
         chosen[d] = j
@@ -222,79 +225,44 @@ def _search(bits, pw, nw, root_lo, root_hi, max_terms, fixed, per_term, tau,
             thr = _threshold(tau, heap_val, heap_n)
         if size >= max_terms or fixed + per_term * (size + 1) - Pj >= thr:
             continue
-        # the child's rows
-        cnt = 0
-        for q in range(clen[d]):
-            r = cov[d, q]
-            if (bits[j, r >> 6] >> np.uint64(r & 63)) & np.uint64(1):
-                cov[d + 1, cnt] = r
-                cnt += 1
-        clen[d + 1] = cnt
+        for w in range(n_words):
+            cov[d + 1, w] = cov[d, w] & bits[j, w]
         NS[d + 1] = Nj
-        if size + 1 == max_terms:
-            leaf_cost = fixed + per_term * (size + 1)
-            for k in range(j + 1, m):
-                Ck = C[d, k]
-                if Ck == 0:
+        CS[d + 1] = Cj
+        child_cost = fixed + per_term * (size + 1)
+        leaves = size + 1 == max_terms
+        for k in range(j + 1, m):
+            if C[d, k] == 0:
+                C[d + 1, k] = 0
+                continue
+            pk = min(Pj, P[d, k])
+            lb_n = Nj + N[d, k] - NS[d]
+            if lb_n < 0.0:
+                lb_n = 0.0
+            if child_cost + lb_n - pk >= thr and (leaves or child_cost + per_term - pk >= thr):
+                C[d + 1, k] = 0
+                continue
+            p, q, c = _measure(cov[d + 1], bits[k], dummy, False, blk_lo, blk_hi, blk_w,
+                               blk_pos, o_lo, o_hi, opw, onw)
+            nodes += 1
+            if leaves:
+                if c == 0 or c == Cj:
                     continue
-                lb_n = Nj + N[d, k] - NS[d]
-                if lb_n < 0.0:
-                    lb_n = 0.0
-                if leaf_cost + lb_n - min(Pj, P[d, k]) >= thr:
-                    continue
-                p = 0.0
-                qn = 0.0
-                c = 0
-                for t in range(cnt):
-                    r = cov[d + 1, t]
-                    if (bits[k, r >> 6] >> np.uint64(r & 63)) & np.uint64(1):
-                        p += pw[r]
-                        qn += nw[r]
-                        c += 1
-                nodes += 1
-                if c == 0 or c == cnt:
-                    continue
-                rc = leaf_cost + qn - p
+                rc = child_cost + q - p
                 if rc < thr:
                     chosen[d + 1] = k
                     _insert(heap_val, heap_items, heap_size, heap_n, rc, chosen, size + 1)
                     thr = _threshold(tau, heap_val, heap_n)
-            if nodes >= max_nodes:
-                return nodes, False
-            continue
-        _child_stats(bits, pw, nw, cov[d + 1], cnt, j + 1, m, P[d + 1], N[d + 1], C[d + 1],
-                     Pj, Nj, NS[d], P[d], N[d], C[d], fixed + per_term * (size + 1), thr,
-                     per_term)
-        nodes += m - j - 1
-        nxt[d + 1] = j + 1
-        d += 1
+            else:
+                P[d + 1, k] = p
+                N[d + 1, k] = q
+                C[d + 1, k] = c
         if nodes >= max_nodes:
             return nodes, False
+        if not leaves:
+            nxt[d + 1] = j + 1
+            d += 1
     return nodes, True
-
-
-@njit(cache=True, nogil=True)
-def _item_masses(bits, pw, nw):
-    """Positive and negative mass of every item over the searched rows."""
-    m, n_words = bits.shape
-    n_rows = pw.shape[0]
-    P = np.zeros(m)
-    N = np.zeros(m)
-    for j in range(m):
-        p = 0.0
-        q = 0.0
-        for b in range(n_words):
-            x = bits[j, b]
-            while x:
-                low = x & (~x + np.uint64(1))
-                r = (b << 6) + _popcount(low - np.uint64(1))
-                if r < n_rows:
-                    p += pw[r]
-                    q += nw[r]
-                x ^= low
-        P[j] = p
-        N[j] = q
-    return P, N
 
 
 def _searched_rows(mu_pos, cost_neg, positives=None):
@@ -307,36 +275,80 @@ def _searched_rows(mu_pos, cost_neg, positives=None):
     return np.flatnonzero(rows)
 
 
+def _layout(rows, mu_pos, cost_neg):
+    """Order the searched rows in word-aligned blocks of equal (sign, weight).
+
+    Returns (order, pad, layout, opw, onw): ``order`` the rows in search order with
+    ``-1`` for padding, and the block bounds (in words) for :func:`_measure`.
+    """
+    is_pos = mu_pos[rows] > 0
+    weight = np.where(is_pos, mu_pos[rows], cost_neg[rows])
+    keys = np.round(weight, 12) * np.where(is_pos, 1.0, -1.0)
+    values, inverse, counts = np.unique(keys, return_inverse=True, return_counts=True)
+    order, lo, hi, wts, pos = [], [], [], [], []
+    word = 0
+    other = []
+    for g in np.argsort(-counts, kind="stable"):
+        members = rows[inverse == g]
+        if counts[g] < 64 or values[g] == 0.0:
+            other.append(members)
+            continue
+        n_words = (members.size + 63) // 64
+        order.append(np.concatenate([members, np.full(n_words * 64 - members.size, -1)]))
+        lo.append(word)
+        hi.append(word + n_words)
+        wts.append(abs(values[g]))
+        pos.append(values[g] > 0)
+        word += n_words
+    other = np.concatenate(other) if other else np.zeros(0, dtype=np.int64)
+    n_other = (other.size + 63) // 64
+    order.append(np.concatenate([other, np.full(n_other * 64 - other.size, -1)]))
+    order = np.concatenate(order).astype(np.int64)
+    tail = order[word * 64:]
+    opw = np.where(tail >= 0, mu_pos[np.maximum(tail, 0)], 0.0)
+    onw = np.where(tail >= 0, cost_neg[np.maximum(tail, 0)], 0.0)
+    layout = (np.array(lo, dtype=np.int64), np.array(hi, dtype=np.int64),
+              np.array(wts, dtype=np.float64), np.array(pos, dtype=np.bool_),
+              word, word + n_other)
+    return order, layout, opw, onw
+
+
 def _candidates(A, mu_pos, cost_neg, fixed, per_term, threshold, screening, merge_equal,
                 positives=None):
     """Rows and items the search needs, the items ordered by descending positive mass.
 
-    Returns (bits, pw, nw, items) with ``items`` the original index of each searched item.
+    Returns (bits, layout, opw, onw, items) with ``items`` the original index of each
+    searched item.
     """
     rows = _searched_rows(mu_pos, cost_neg, positives)
-    sub = A[rows]
-    pw = np.ascontiguousarray(mu_pos[rows], dtype=np.float64)
-    nw = np.ascontiguousarray(cost_neg[rows], dtype=np.float64)
-    bits = pack_rows(sub)
-    P, _ = _item_masses(bits, pw, nw)
+    order, layout, opw, onw = _layout(rows, mu_pos, cost_neg)
+    laid = np.zeros((order.size, A.shape[1]), dtype=np.uint8)
+    laid[order >= 0] = A[order[order >= 0]]
+    bits = pack_rows(laid)
+    blk_lo, blk_hi, blk_w, blk_pos, o_lo, o_hi = layout
+    P = np.zeros(bits.shape[0])
+    counts = np.zeros((bits.shape[0], blk_lo.size))
+    for t in range(blk_lo.size):
+        counts[:, t] = np.bitwise_count(bits[:, blk_lo[t]:blk_hi[t]]).sum(axis=1)
+    P += counts[:, blk_pos] @ blk_w[blk_pos]
+    tail = laid[o_lo * 64:]
+    P += opw @ tail if tail.size else 0.0
     keep = (fixed + per_term - P < threshold) if screening else np.ones(P.size, dtype=bool)
     items = np.flatnonzero(keep)
     if merge_equal and items.size:
         # Items equal on every searched row price identically: search one of them, the
         # one that covers most rows overall (it is the better column for the integer step).
-        _, first = np.unique(bits[items].view(np.void(bits.shape[1] * 8)), return_index=True)
-        if first.size < items.size:
+        groups = np.unique(bits[items].view(np.void(bits.shape[1] * 8)),
+                           return_inverse=True)[1].ravel()
+        if groups.max(initial=-1) + 1 < items.size:
             support = A[:, items].sum(axis=0)
-            groups = np.unique(bits[items].view(np.void(bits.shape[1] * 8)),
-                               return_inverse=True)[1].ravel()
             best = {}
             for pos, g in enumerate(groups):
                 if g not in best or support[pos] > support[best[g]]:
                     best[g] = pos
             items = items[np.sort(np.fromiter(best.values(), dtype=np.int64))]
-    order = np.argsort(-P[items], kind="stable")
-    items = items[order]
-    return np.ascontiguousarray(bits[items]), pw, nw, items
+    items = items[np.argsort(-P[items], kind="stable")]
+    return np.ascontiguousarray(bits[items]), layout, opw, onw, items
 
 
 def price_exact(A: np.ndarray, mu_pos: np.ndarray, cost_neg: np.ndarray, *, fixed: float,
@@ -374,8 +386,8 @@ def price_exact(A: np.ndarray, mu_pos: np.ndarray, cost_neg: np.ndarray, *, fixe
         Itemsets evaluated at most (a safety net; reaching it makes the result inexact).
     """
     start = time.perf_counter()
-    bits, pw, nw, items = _candidates(A, mu_pos, cost_neg, fixed, per_term, threshold,
-                                      screening, merge_equal, positives)
+    bits, layout, opw, onw, items = _candidates(A, mu_pos, cost_neg, fixed, per_term,
+                                                threshold, screening, merge_equal, positives)
     heap_val = np.full(n_columns, np.inf)
     heap_items = np.zeros((n_columns, max_terms), dtype=np.int64)
     heap_size = np.zeros(n_columns, dtype=np.int64)
@@ -387,7 +399,8 @@ def price_exact(A: np.ndarray, mu_pos: np.ndarray, cost_neg: np.ndarray, *, fixe
     lo = 0
     while lo < m:
         hi = min(m, lo + block)
-        n, done = _search(bits, pw, nw, lo, hi, max_terms, float(fixed), float(per_term),
+        n, done = _search(bits, layout, opw, onw, lo, hi, max_terms, float(fixed),
+                          float(per_term),
                           float(threshold), heap_val, heap_items, heap_size, heap_n,
                           max_nodes - nodes)
         nodes += n

@@ -193,7 +193,7 @@ def column_generation(A: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | 
     remaining = None if time_limit is None else max(time_limit - (time.perf_counter() - start), 1.0)
     limit = _min_limit(integer_time_limit, remaining)
     x_lp = master.solve()[1] if master.n_columns else np.zeros(0)
-    chosen, objective, status = master.solve_integer(limit, start=x_lp >= 0.5 - 1e-9,
+    chosen, objective, status = master.solve_integer(limit, start=master.greedy(x_lp),
                                                      mip_gap=integer_gap)
     proved = False
     lower = lp_value if certified else None
