@@ -133,7 +133,8 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
           positives among the training rows no clause covered. A CNF: the training
           precision of the rule where it holds, the positive share where it fails.
 
-        Precisions are Laplace-smoothed, ``(positives + 1) / (rows + 2)``. They describe the
+        Precisions are Laplace-smoothed, ``(positives + 1) / (rows + 2)`` (rows counted by
+        their sample weights when the fit was weighted). They describe the
         training data, so they are optimistic on new data for a rule with many terms; and a
         clause whose training precision is below 1/2 still predicts positive (``predict``
         follows the printed rule), where these probabilities say otherwise.
@@ -161,12 +162,14 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
     def _record_training(self) -> None:
         """Store the training counts behind :meth:`predict_proba` (called after ``fit``)."""
         frame, y01 = self.__dict__.pop("_training", (None, None))
+        weight = self.__dict__.pop("_training_weight", None)  # set by a weighted fit
         if frame is None or not hasattr(self, "rules_"):
             return
         y01 = np.asarray(y01, dtype=bool)
+        weight = np.ones(y01.size) if weight is None else np.asarray(weight, dtype=float)
 
         def laplace(mask):
-            return (y01[mask].sum() + 1.0) / (mask.sum() + 2.0)
+            return (weight[mask & y01].sum() + 1.0) / (weight[mask].sum() + 2.0)
 
         holds = self.rules_.evaluate(frame)
         clauses = getattr(self.rules_, "clauses", ())

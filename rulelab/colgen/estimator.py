@@ -7,7 +7,7 @@ import time
 
 import numpy as np
 import pandas as pd
-from sklearn.model_selection import StratifiedKFold
+from sklearn.model_selection import check_cv
 
 from ..rules import CNF, DNF, Clause
 from ..rulesets import _RuleSetBase
@@ -76,8 +76,9 @@ class ColumnGenerationRules(_RuleSetBase):
         Seconds for the whole fit (the complexity search included).
     complexity_path : sequence of float, optional
         The path of ``complexity="auto"``.
-    cv : int, default=3
-        Inner folds of ``complexity="auto"``.
+    cv : int, cross-validation generator or iterable, default=3
+        Inner folds of ``complexity="auto"`` (an int: stratified, shuffled with
+        ``random_state``, at most as many as the smaller class has samples).
     n_thresholds : int, default=10
         Quantile thresholds per numeric feature, both directions.
     binarize : {"auto", True, False}, default="auto"
@@ -162,12 +163,12 @@ class ColumnGenerationRules(_RuleSetBase):
             value = getattr(self, name)
             if not (isinstance(value, numbers.Real) and value >= 0):
                 raise ValueError(f"{name} must be a non-negative number, got {value!r}")
-        for name in ("columns_per_round", "max_rounds", "beam_width", "cv"):
+        for name in ("columns_per_round", "max_rounds", "beam_width"):
             value = getattr(self, name)
             if not (isinstance(value, numbers.Integral) and value >= 1):
                 raise ValueError(f"{name} must be a positive integer, got {value!r}")
-        if self.cv < 2 and self.complexity == "auto":
-            raise ValueError("complexity='auto' needs cv >= 2 inner folds")
+        if isinstance(self.cv, numbers.Integral) and self.cv < 2:
+            raise ValueError(f"cv must be at least 2 inner folds, got {self.cv!r}")
 
     # ---- fitting ----------------------------------------------------------------------
     def fit(self, X, y, sample_weight=None):
@@ -179,6 +180,9 @@ class ColumnGenerationRules(_RuleSetBase):
         if w.shape != (y01.size,) or not np.all(np.isfinite(w)) or (w < 0).any():
             raise ValueError("sample_weight must be a finite, non-negative array with one "
                              "weight per sample")
+        if not w.sum() > 0:
+            raise ValueError("sample_weight sums to zero: no sample would count")
+        self._training_weight = w   # predict_proba's training counts are weighted too
         target, weight = self._problem(y01, w)
         pool: list = []
         self.cv_results_ = None
@@ -231,7 +235,17 @@ class ColumnGenerationRules(_RuleSetBase):
         """Inner cross-validation over the complexity path, from the simplest rule sets to
         the richest; each fold carries its generated columns along the path."""
         path = sorted(self.complexity_path or COMPLEXITY_PATH, reverse=True)
-        folds = StratifiedKFold(self.cv, shuffle=True, random_state=self.random_state)
+        cv = self.cv
+        if isinstance(cv, numbers.Integral):
+            # as many stratified folds as the smaller class allows (at least 2)
+            smaller = int(min(target.sum(), (~target).sum()))
+            if smaller < 2:
+                raise ValueError("complexity='auto' needs at least 2 samples of each class; "
+                                 "give a fixed complexity instead")
+            cv = min(cv, smaller)
+        folds = check_cv(cv, target, classifier=True)
+        if hasattr(folds, "shuffle") and isinstance(self.cv, numbers.Integral):
+            folds.shuffle, folds.random_state = True, self.random_state
         rows = []
         pools: dict = {c: set() for c in path}
         for fold, (tr, va) in enumerate(folds.split(A, target)):

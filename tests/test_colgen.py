@@ -1,0 +1,281 @@
+"""Column generation (ColumnGenerationRules): exact pricing, certificates, recovery."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pandas as pd
+import pytest
+from sklearn.model_selection import GridSearchCV
+from sklearn.pipeline import make_pipeline
+from sklearn.utils.estimator_checks import check_estimator
+
+from rulelab import ColumnGenerationRules, FeatureBinarizer, SetCoverRules
+from rulelab.colgen import column_generation, price_beam, price_exact, price_milp
+from rulelab.colgen.master import RuleSetMaster
+from rulelab.colgen.pricing import reduced_costs
+from rulelab.rules import DNF, Clause, Term
+
+EXACT = dict(columns_per_round=10, integer_time_limit=30)
+
+
+# ---- planted rule sets ------------------------------------------------------------------------
+def planted_problem(n_samples: int, n_clauses: int, seed: int):
+    """Categorical and integer columns, and a DNF of ``n_clauses`` clauses of 2-4 terms over
+    them whose thresholds are cut points of the default binariser (so it is learnable)."""
+    r = np.random.default_rng(seed)
+    levels = ["red", "green", "blue", "grey"]
+    X = pd.DataFrame({f"c{j}": r.choice(levels, n_samples) for j in range(4)})
+    for j in range(4):
+        X[f"n{j}"] = r.integers(0, 8, n_samples)
+    binarizer = FeatureBinarizer().fit(X)
+    by_feature: dict = {}
+    for term in binarizer.terms_:
+        if term.op in ("==", "<=", ">"):
+            by_feature.setdefault(term.feature, []).append(term)
+    clauses: list[Clause] = []
+    while len(clauses) < n_clauses:
+        size = int(r.integers(2, 5))
+        features = r.choice(sorted(by_feature), size=size, replace=False)
+        terms = tuple(by_feature[f][r.integers(len(by_feature[f]))] for f in features)
+        clause = Clause(terms, "and")
+        share = clause.evaluate(X).mean()
+        # every clause must cover enough rows to be identifiable, and some of its own
+        others = DNF(clauses).evaluate(X) if clauses else np.zeros(n_samples, bool)
+        if share >= 0.03 and (clause.evaluate(X) & ~others).sum() >= 15:
+            clauses.append(clause)
+    rule = DNF(clauses, then="1")
+    return X, pd.Series(rule.evaluate(X).astype(int), name="y"), rule
+
+
+@pytest.mark.parametrize("n_clauses", [4, 7, 10])
+@pytest.mark.parametrize("seed", range(3))
+def test_recovers_planted_dnf_of_several_clauses(n_clauses, seed):
+    X, y, rule = planted_problem(3000, n_clauses, seed)
+    model = ColumnGenerationRules(complexity=1e-4, max_terms=4, **EXACT).fit(X, y)
+    print("planted:", rule, "learned:", model, model.certificate(), sep="\n")
+    fresh = planted_problem(20000, n_clauses, seed + 100)[0]   # same columns, new rows
+    assert model.score(X, y) == 1.0
+    assert np.array_equal(model.predict(fresh), rule.evaluate(fresh).astype(int))
+    assert model.lower_bound_ is not None and model.lower_bound_ <= model.objective_ + 1e-6
+
+
+def test_recovers_equality_of_two_categorical_attributes():
+    r = np.random.default_rng(0)
+    X = pd.DataFrame({"a": r.choice(list("pqrs"), 1500), "b": r.choice(list("pqrs"), 1500),
+                      "c": r.choice(list("pqrs"), 1500)})
+    y = (X.a == X.b).astype(int)
+    model = ColumnGenerationRules(complexity=1e-4, max_terms=2, **EXACT).fit(X, y)
+    print(model)
+    assert model.score(X, y) == 1.0
+    assert len(model.rules_.clauses) == 4
+    assert {frozenset((t.feature, t.op, t.value) for t in c.terms)
+            for c in model.rules_.clauses} == {
+        frozenset({("a", "==", v), ("b", "==", v)}) for v in "pqrs"}
+
+
+def test_printout_is_the_rule_that_predicts():
+    X, y, _ = planted_problem(800, 3, seed=5)
+    model = ColumnGenerationRules(complexity=0.002).fit(X, y)
+    assert str(model) == str(model.rules_)
+    assert str(model).startswith("IF ") and str(model).endswith("THEN 1")
+    assert np.array_equal(model.predict(X), model.rules_.evaluate(X).astype(int))
+    assert len(model.explain(X)) == len(X)
+
+
+# ---- pricing ----------------------------------------------------------------------------------
+def random_duals(seed: int, n: int = 120, m: int = 9):
+    r = np.random.default_rng(seed)
+    A = (r.random((n, m)) < r.uniform(0.3, 0.8, m)).astype(np.uint8)
+    y = r.random(n) < 0.4
+    mu = np.where(y, r.choice([0.0, 0.3, 1.0, 1.0], n), 0.0)
+    cost_neg = np.where(y, 0.0, r.choice([0.5, 1.0], n))
+    return A, y, mu, cost_neg
+
+
+def brute_force(A, mu, cost_neg, fixed, per_term, max_terms):
+    sets = [s for k in range(1, max_terms + 1) for s in itertools.combinations(range(A.shape[1]), k)]
+    values = reduced_costs(A, sets, mu, cost_neg, fixed, per_term)
+    return sets, values
+
+
+@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("screening", [True, False])
+def test_exact_pricing_matches_brute_force(seed, screening):
+    A, _, mu, cost_neg = random_duals(seed)
+    fixed, per_term, max_terms = [(1.0, 0.5, 3), (0.2, 2.0, 2), (3.0, 0.0, 4)][seed % 3]
+    sets, values = brute_force(A, mu, cost_neg, fixed, per_term, max_terms)
+    found = price_exact(A, mu, cost_neg, fixed=fixed, per_term=per_term, max_terms=max_terms,
+                        n_columns=5, screening=screening)
+    assert found.exact
+    best = values.min()
+    if best < 0:
+        assert found.best == pytest.approx(best)
+        # the five lowest reduced costs, in order
+        below = np.sort(values[values < 0])[:5]
+        assert np.allclose(found.reduced_costs, below)
+        # and each reported value is the itemset's true reduced cost
+        assert np.allclose(reduced_costs(A, found.itemsets, mu, cost_neg, fixed, per_term),
+                           found.reduced_costs)
+    else:
+        assert found.itemsets == []
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_exact_pricing_enumerates_everything_below_a_positive_threshold(seed):
+    A, y, mu, cost_neg = random_duals(seed)
+    sets, values = brute_force(A, mu, cost_neg, 1.0, 0.5, 3)
+    found = price_exact(A, mu, cost_neg, fixed=1.0, per_term=0.5, max_terms=3, n_columns=10**4,
+                        threshold=2.0, merge_equal=False, positives=y)
+    covers = {s: tuple(A[:, list(s)].all(axis=1)) for s in sets}
+    # every conjunction below the threshold is found, or one covering the same rows for less
+    got = {covers[s]: v for s, v in zip(found.itemsets, found.reduced_costs)}
+    for s, v in zip(sets, values):
+        if v < 2.0 and any(covers[s]):
+            assert covers[s] in got and got[covers[s]] <= v + 1e-9
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_milp_and_beam_pricing_agree_with_the_exact_search(seed):
+    A, _, mu, cost_neg = random_duals(seed)
+    exact = price_exact(A, mu, cost_neg, fixed=0.5, per_term=0.5, max_terms=3)
+    milp = price_milp(A, mu, cost_neg, fixed=0.5, per_term=0.5, max_terms=3)
+    beam = price_beam(A, mu, cost_neg, fixed=0.5, per_term=0.5, max_terms=3)
+    assert milp.exact and milp.best == pytest.approx(min(exact.best, milp.best))
+    if exact.itemsets:
+        assert milp.best == pytest.approx(exact.best)
+        assert beam.best >= exact.best - 1e-9       # beam search proves nothing, finds no less
+
+
+def test_screening_never_drops_an_item_of_an_improving_column():
+    for seed in range(10):
+        A, _, mu, cost_neg = random_duals(seed)
+        sets, values = brute_force(A, mu, cost_neg, 1.0, 0.5, 3)
+        with_screening = price_exact(A, mu, cost_neg, fixed=1.0, per_term=0.5, max_terms=3,
+                                     n_columns=10**4, merge_equal=False)
+        improving = {s for s, v in zip(sets, values) if v < -1e-12}
+        covers = lambda s: tuple(A[:, list(s)].all(axis=1))  # noqa: E731
+        assert {covers(s) for s in improving} <= {covers(s) for s in with_screening.itemsets}
+
+
+# ---- the master problem and the certificate ------------------------------------------------
+def dnf_objective(A, y, itemsets, fixed, per_term):
+    """Uncovered positives + covered negatives counted once per clause + complexity."""
+    covered = np.zeros(len(y), bool)
+    cost = 0.0
+    for s in itemsets:
+        fires = A[:, list(s)].all(axis=1)
+        covered |= fires
+        cost += fixed + per_term * len(s) + (fires & ~y).sum()
+    return cost + (y & ~covered).sum()
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_rule_set_is_the_brute_force_optimum_and_the_bound_holds(seed):
+    r = np.random.default_rng(seed)
+    A = (r.random((60, 5)) < 0.5).astype(np.uint8)
+    y = r.random(60) < 0.45
+    fixed, per_term = [(1.0, 1.0), (2.0, 0.5), (0.5, 0.5), (3.0, 1.0)][seed % 4]
+    conj = [s for k in (1, 2) for s in itertools.combinations(range(5), k)]
+    best = min(dnf_objective(A, y, sub, fixed, per_term)
+               for n in range(0, 6) for sub in itertools.combinations(conj, n))
+    res = column_generation(A, y, clause_cost=fixed, term_cost=per_term, max_terms=2,
+                            integer_time_limit=30)
+    chosen = [res.pool[k] for k in np.flatnonzero(res.chosen)]
+    assert res.lower_bound is not None and res.lower_bound <= best + 1e-6
+    assert res.objective == pytest.approx(dnf_objective(A, y, chosen, fixed, per_term))
+    assert res.proved_optimal
+    assert res.objective == pytest.approx(best)
+
+
+def test_master_lp_is_warm_started_and_grouped():
+    A, y, _, _ = random_duals(0, n=200, m=8)
+    res = column_generation(A, y, clause_cost=0.5, term_cost=0.5, max_terms=3)
+    master = RuleSetMaster(np.ones(int(y.sum())))
+    covers = [np.flatnonzero(A[y][:, list(s)].all(axis=1)) for s in res.pool]
+    master.add_columns(covers[:5], np.ones(5))
+    v1, _, mu1 = master.solve()
+    master.add_columns(covers[5:], np.ones(len(covers) - 5))
+    v2, x, mu = master.solve()
+    assert v2 <= v1 + 1e-9
+    # the grouped duals are optimal duals of the row-per-positive LP: feasible (no column
+    # or slack prices out) and with the LP's value (every right-hand side is 1)
+    assert np.all(mu >= -1e-12) and np.all(mu <= 1 + 1e-12)
+    assert all(c - mu[cov].sum() >= -1e-7 for c, cov in zip(master.costs, master.covers))
+    assert mu.sum() == pytest.approx(v2)
+    assert master.n_rows <= int(y.sum())
+    # the objective path of a fit never rises
+    path = [h["lp_value"] for h in res.history if h["pricing"] != "gap enumeration"]
+    assert all(b <= a + 1e-7 for a, b in zip(path, path[1:]))
+
+
+def test_cnf_is_the_complement_of_the_dnf_of_the_complemented_problem():
+    X, y, _ = planted_problem(1200, 3, seed=2)
+    cnf = ColumnGenerationRules(form="cnf", complexity=0.002).fit(X, y)
+    dnf = ColumnGenerationRules(form="dnf", complexity=0.002).fit(X, 1 - y)
+    assert np.array_equal(cnf.predict(X), 1 - dnf.predict(X))
+    assert str(cnf).startswith("IF (") and " OR " in str(cnf)
+    assert cnf.objective_ == pytest.approx(dnf.objective_)
+
+
+# ---- complexity chosen for the user -----------------------------------------------------------
+def test_auto_complexity_chooses_from_the_path_by_inner_cv():
+    X, y, _ = planted_problem(1500, 4, seed=3)
+    model = ColumnGenerationRules(random_state=0).fit(X, y)
+    table = model.cv_results_
+    assert table["chosen"].sum() == 1
+    chosen = table.loc[table["chosen"]].iloc[0]
+    assert chosen["error"] == table["error"].min()
+    assert model.complexity_ == chosen["complexity"]
+    again = ColumnGenerationRules(random_state=0).fit(X, y)
+    assert str(again) == str(model)     # deterministic given random_state
+
+
+# ---- scikit-learn conventions and bad input ---------------------------------------------------
+@pytest.mark.parametrize("complexity", [0.01, "auto"])
+def test_passes_sklearn_check_estimator(complexity):
+    results = check_estimator(ColumnGenerationRules(complexity=complexity), on_fail=None)
+    failed = [r["check_name"] for r in results if r["status"] == "failed"]
+    assert failed == []
+
+
+def test_works_in_pipeline_and_grid_search():
+    X, y, _ = planted_problem(600, 3, seed=4)
+    grid = GridSearchCV(make_pipeline(ColumnGenerationRules()),
+                        {"columngenerationrules__complexity": [0.2, 0.002]}, cv=3)
+    grid.fit(X, y)
+    assert grid.best_params_["columngenerationrules__complexity"] == 0.002
+
+
+BAD_INPUTS = [
+    ("one class", lambda X, y: (X, np.zeros(len(X)))),
+    ("three classes", lambda X, y: (X, np.arange(len(X)) % 3)),
+    ("NaN label", lambda X, y: (X, np.where(np.arange(len(X)) == 0, np.nan, y))),
+    ("rows mismatch", lambda X, y: (X.iloc[:-1], y)),
+    ("continuous y", lambda X, y: (X, np.linspace(0, 1, len(X)))),
+]
+
+
+@pytest.mark.parametrize("case", BAD_INPUTS, ids=[c[0] for c in BAD_INPUTS])
+def test_bad_input_gets_the_same_error_as_the_other_rule_learners(case):
+    X, y, _ = planted_problem(200, 2, seed=0)
+    Xb, yb = case[1](X, y.to_numpy())
+    with pytest.raises(Exception) as theirs:
+        SetCoverRules().fit(Xb, yb)
+    with pytest.raises(type(theirs.value)) as ours:
+        ColumnGenerationRules(complexity=0.01).fit(Xb, yb)
+    assert str(ours.value) == str(theirs.value)
+
+
+def test_predict_refuses_missing_columns_and_bad_parameters():
+    X, y, _ = planted_problem(300, 2, seed=1)
+    model = ColumnGenerationRules(complexity=0.01).fit(X, y)
+    with pytest.raises(ValueError, match="features"):
+        model.predict(X.drop(columns=["c0"]))
+    with pytest.raises(ValueError, match="order"):
+        model.predict(X[X.columns[::-1]])
+    for bad in (dict(form="xor"), dict(pricing="guess"), dict(max_terms=0),
+                dict(complexity=-1), dict(complexity="fast")):
+        with pytest.raises(ValueError, match=next(iter(bad))):
+            ColumnGenerationRules(**bad).fit(X, y)
