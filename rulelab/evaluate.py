@@ -181,14 +181,14 @@ def cross_validate(methods: Mapping[str, object], datasets: Sequence[str], *, n_
 
 
 def merge_runs(results: pd.DataFrame, previous: str | Path, run: str) -> pd.DataFrame:
-    """Add to this run's fold records the other datasets' records of an earlier run.
+    """Add to this run's fold records the other (dataset, method) records of an earlier run.
 
-    A reproduction over all datasets can take hours; running the missing datasets alone and
-    keeping the others from the results file of an earlier run of the same notebook lets a
-    long table be finished in parts. Rows of datasets this run computed always come from this
-    run. Every row carries a ``run`` label (``run`` for this run's rows; earlier rows keep
-    theirs, or ``"earlier"`` where the file had none), so a table says where each number
-    came from.
+    A reproduction over all datasets can take hours; running some datasets, or some
+    methods (a new learner), alone and keeping the rest from the results file of an earlier
+    run of the same notebook lets a long table be finished in parts. A (dataset, method)
+    pair this run computed always comes from this run. Every row carries a ``run`` label
+    (``run`` for this run's rows; earlier rows keep theirs, or ``"earlier"`` where the file
+    had none), so a table says where each number came from.
 
     Parameters
     ----------
@@ -202,7 +202,7 @@ def merge_runs(results: pd.DataFrame, previous: str | Path, run: str) -> pd.Data
     Returns
     -------
     pandas.DataFrame
-        This run's rows followed by the earlier rows of the other datasets.
+        This run's rows followed by the earlier rows of the other (dataset, method) pairs.
     """
     results = results.assign(run=run)
     previous = Path(previous)
@@ -214,8 +214,9 @@ def merge_runs(results: pd.DataFrame, previous: str | Path, run: str) -> pd.Data
         raise ValueError(f"{previous} is not a fold-records file: it lacks {sorted(missing)}")
     if "run" not in earlier.columns:
         earlier["run"] = "earlier"
-    earlier = earlier[~earlier["dataset"].isin(results["dataset"].unique())]
-    return pd.concat([results, earlier], ignore_index=True)
+    done = pd.MultiIndex.from_frame(results[["dataset", "method"]].drop_duplicates())
+    keep = ~pd.MultiIndex.from_frame(earlier[["dataset", "method"]]).isin(done)
+    return pd.concat([results, earlier[keep]], ignore_index=True)
 
 
 def _safe(name: str) -> str:

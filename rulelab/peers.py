@@ -422,7 +422,7 @@ class ThresholdRulesFirst(_Peer):
 
 
 # ---- the two line-ups ---------------------------------------------------------------------
-OURS = ("1Rule", "RuSC", "RuB", "BCD", "AM", "GRAB", "GreedyRule")
+OURS = ("1Rule", "RuSC", "RuB", "BCD", "AM", "GRAB", "GreedyRule", "CG")
 """rulelab's learners, in the order of the papers."""
 CEILING = ("RF", "SVM")
 """Accuracy references that are not rule models."""
@@ -481,10 +481,13 @@ def rulelab_learners(*, max_rules: int = 10, theta: float = 1.0, max_iter: int =
 
     1Rule, RuSC (``max_rules`` clauses), RuB (5 rounds), BCD and AM (DNF, at most 5
     clauses, sparsity cost ``theta``), GRAB (``CBMClassifier`` of degree ``grab_degree``)
-    when the installed rulelab has it, and the rules-first classifier on threshold
-    features (see :class:`ThresholdRulesFirst`).
+    when the installed rulelab has it, the rules-first classifier on threshold
+    features (see :class:`ThresholdRulesFirst`), and column generation
+    (``ColumnGenerationRules`` with its defaults: ``complexity="auto"``, so its fit time
+    includes choosing the complexity).
     """
     from . import rulesets
+    from .colgen import ColumnGenerationRules
     from .twolevel import TwoLevelRules
 
     two = dict(form="dnf", max_clauses=5, theta=theta, max_iter=max_iter,
@@ -498,6 +501,7 @@ def rulelab_learners(*, max_rules: int = 10, theta: float = 1.0, max_iter: int =
         "GRAB": _grab_maker(grab_degree),
         "GreedyRule": lambda: ThresholdRulesFirst(max_rules=max_rules,
                                                   random_state=random_state),
+        "CG": lambda: ColumnGenerationRules(random_state=random_state),
     }
     methods, skipped = {}, {}
     for name, make in makers.items():
@@ -698,4 +702,45 @@ def moonshot(summary: pd.DataFrame, reference: str = "BRCG", speedup: float = 5.
     else:
         out["speedup"], out["speed_ok"] = float("nan"), None
         out["verdict"] = "not testable"
+    return out
+
+
+def cg_targets(table: pd.DataFrame, summary: pd.DataFrame, *, error_of: str = "RuleFit",
+               max_rules: float = 5.0, wins: int = 6, speedup: float = 20.0,
+               method: str = "CG", reference: str = "BRCG") -> dict:
+    """The column-generation learner against its targets, from :func:`benchmark_table` and
+    :func:`benchmark_summary`: mean error at or below ``error_of``'s with at most
+    ``max_rules`` rules on average; the most accurate rule learner (rulelab's rule learners
+    and the rule peers; ties count) on at least ``wins`` data sets; total fit time at most
+    ``1/speedup`` of ``reference``'s. A missing method makes its part untestable (None).
+    """
+    out: dict = {}
+    rows = summary.set_index("method")
+    if method not in rows.index:
+        return out
+    me = rows.loc[method]
+    if error_of in rows.index:
+        other = rows.loc[error_of]
+        out["error_ok"] = bool(me["mean_error"] <= other["mean_error"])
+        out["rules_ok"] = bool(me["mean_rules"] <= max_rules)
+        out["evidence_error"] = (f"{method}: error {me['mean_error']:.3f}, "
+                                 f"{me['mean_rules']:.1f} rules; {error_of}: error "
+                                 f"{other['mean_error']:.3f}, {other['mean_rules']:.1f} rules "
+                                 f"({int(me['datasets'])} data sets)")
+    rules = table[table["family"].isin(["rulelab", "peer"])]
+    won = [d for d, g in rules.groupby("dataset", sort=True)
+           if method in set(g["method"]) and
+           g.loc[g["method"] == method, "error"].iloc[0] <= g["error"].min() + 1e-9]
+    sets = rules.loc[rules["method"] == method, "dataset"].nunique()
+    out["wins"] = len(won)
+    out["wins_ok"] = len(won) >= wins
+    out["evidence_wins"] = (f"{method} most accurate on {len(won)} of {sets} "
+                            f"({', '.join(won) or 'none'})")
+    if reference in rows.index:
+        ratio = rows.loc[reference, "total_time"] / me["total_time"]
+        out["speedup"] = float(ratio)
+        out["speed_ok"] = bool(ratio >= speedup)
+        out["evidence_speed"] = (f"{reference} / {method} total fit time = {ratio:.1f}x "
+                                 f"({rows.loc[reference, 'total_time']:.0f} s / "
+                                 f"{me['total_time']:.0f} s)")
     return out

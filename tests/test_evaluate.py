@@ -50,6 +50,17 @@ def test_merge_runs_keeps_only_the_other_datasets_of_an_earlier_run(tmp_path):
         merge_runs(rows("b", 0.3), tmp_path / "bad.csv", run="tuesday")
 
 
+def test_merge_runs_keeps_the_other_methods_of_a_dataset_from_an_earlier_run(tmp_path):
+    earlier = pd.DataFrame({"dataset": "a", "method": ["m", "m", "old", "old"],
+                            "fold": [0, 1, 0, 1], "error": 0.1, "run": "monday"})
+    earlier.to_csv(tmp_path / "folds.csv", index=False)
+    new = pd.DataFrame({"dataset": "a", "method": "new", "fold": [0, 1], "error": 0.05})
+    merged = merge_runs(new, tmp_path / "folds.csv", run="tuesday")
+    assert sorted(set(zip(merged.method, merged.run))) == [
+        ("m", "monday"), ("new", "tuesday"), ("old", "monday")]
+    assert len(merged) == 6
+
+
 def test_baselines_handle_categorical_and_missing_columns():
     X, y = toy()
     for name, model in paper1_baselines().items():

@@ -168,7 +168,7 @@ def _measure(a, b, out, write, blk_lo, blk_hi, blk_w, blk_pos, o_lo, o_hi, opw, 
 
 @njit(cache=True, nogil=True)
 def _search(bits, layout, opw, onw, root_lo, root_hi, max_terms, fixed, per_term, tau,
-            heap_val, heap_items, heap_size, heap_n, max_nodes):
+            heap_val, heap_items, heap_size, heap_n, max_nodes, stop_when_full):
     """Depth-first search over itemsets whose first item is in [root_lo, root_hi).
 
     Returns (nodes measured, finished). Children of a node take items after its last one,
@@ -223,6 +223,8 @@ def _search(bits, layout, opw, onw, root_lo, root_hi, max_terms, fixed, per_term
         if rc < thr:
             _insert(heap_val, heap_items, heap_size, heap_n, rc, chosen, size)
             thr = _threshold(tau, heap_val, heap_n)
+            if stop_when_full and heap_n[0] == heap_val.shape[0]:
+                return nodes, False
         if size >= max_terms or fixed + per_term * (size + 1) - Pj >= thr:
             continue
         for w in range(n_words):
@@ -253,6 +255,8 @@ def _search(bits, layout, opw, onw, root_lo, root_hi, max_terms, fixed, per_term
                     chosen[d + 1] = k
                     _insert(heap_val, heap_items, heap_size, heap_n, rc, chosen, size + 1)
                     thr = _threshold(tau, heap_val, heap_n)
+                    if stop_when_full and heap_n[0] == heap_val.shape[0]:
+                        return nodes, False
             else:
                 P[d + 1, k] = p
                 N[d + 1, k] = q
@@ -354,7 +358,8 @@ def _candidates(A, mu_pos, cost_neg, fixed, per_term, threshold, screening, merg
 def price_exact(A: np.ndarray, mu_pos: np.ndarray, cost_neg: np.ndarray, *, fixed: float,
                 per_term: float, max_terms: int, n_columns: int = 10, threshold: float = 0.0,
                 screening: bool = True, merge_equal: bool = True, positives=None,
-                time_limit: float | None = None, max_nodes: int = 2_000_000_000) -> PricingResult:
+                time_limit: float | None = None, max_nodes: int = 2_000_000_000,
+                enumerate_all: bool = False) -> PricingResult:
     """The ``n_columns`` conjunctions of lowest reduced cost below ``threshold``, exactly.
 
     Parameters
@@ -384,6 +389,9 @@ def price_exact(A: np.ndarray, mu_pos: np.ndarray, cost_neg: np.ndarray, *, fixe
         Seconds; the search then stops between first items and says it was not exact.
     max_nodes : int
         Itemsets evaluated at most (a safety net; reaching it makes the result inexact).
+    enumerate_all : bool, default=False
+        The caller wants every conjunction below the threshold: stop (inexact) as soon as
+        ``n_columns`` are found, since the list can then not be complete.
     """
     start = time.perf_counter()
     bits, layout, opw, onw, items = _candidates(A, mu_pos, cost_neg, fixed, per_term,
@@ -395,14 +403,14 @@ def price_exact(A: np.ndarray, mu_pos: np.ndarray, cost_neg: np.ndarray, *, fixe
     nodes, exact = 0, True
     m = items.size
     # First items in blocks, so a time limit is checked between blocks.
-    block = max(1, min(m, 64))
+    block = max(1, min(64, 4096 // max(m, 1)))  # wide data: check the clock often
     lo = 0
     while lo < m:
         hi = min(m, lo + block)
         n, done = _search(bits, layout, opw, onw, lo, hi, max_terms, float(fixed),
                           float(per_term),
                           float(threshold), heap_val, heap_items, heap_size, heap_n,
-                          max_nodes - nodes)
+                          max_nodes - nodes, enumerate_all)
         nodes += n
         if not done:
             exact = False

@@ -118,7 +118,8 @@ def column_generation(A: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | 
         Above this many items the exact search is replaced by beam search (the result
         says so in ``history``); None: always exact.
     pricing_time_limit : float, optional
-        Seconds per exact search; a search cut short falls back to beam search that round.
+        Seconds per exact search; once a search is cut short, the rest of the run is
+        priced by beam search (and ends without a certified bound).
     integer_time_limit : float, optional
         Seconds for each integer solve.
     integer_gap : float, default=1e-6
@@ -161,6 +162,7 @@ def column_generation(A: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | 
     add(list(initial_pool))
     history: list[dict] = []
     certified, stop = False, "max_rounds"
+    timed_out = False   # an exact search hit its time limit: beam search from then on
     mu_pos = np.zeros(y.size)
     options = dict(fixed=clause_cost, per_term=term_cost, max_terms=max_terms)
     for rnd in range(max_rounds):
@@ -169,7 +171,8 @@ def column_generation(A: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | 
         mu_pos[pos_rows] = mu
         found = _price(pricing, A, mu_pos, cost_neg, seen, options, columns_per_round,
                        screening, beam_width, exact_max_items, pricing_time_limit,
-                       heuristic_first)
+                       heuristic_first, timed_out)
+        timed_out = timed_out or (found.method == "exact" and not found.exact)
         improving = [s for s, r in zip(found.itemsets, found.reduced_costs)
                      if r < -_TOL and s not in seen]
         history.append({"round": rnd, "lp_value": value, "n_columns": len(pool),
@@ -204,8 +207,9 @@ def column_generation(A: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | 
             gap = objective - lp_value
             found = price_exact(A, mu_pos, cost_neg, n_columns=max_gap_columns,
                                 threshold=gap - 1e-9, screening=True, merge_equal=False,
-                                positives=y, **options)
-            if found.exact and len(found.itemsets) < max_gap_columns:
+                                positives=y, time_limit=pricing_time_limit,
+                                enumerate_all=True, **options)
+            if found.exact:
                 add(found.itemsets)
                 remaining = None if time_limit is None else max(
                     time_limit - (time.perf_counter() - start), 1.0)
@@ -226,17 +230,19 @@ def column_generation(A: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | 
 
 
 def _price(pricing, A, mu_pos, cost_neg, seen, options, n_columns, screening, beam_width,
-           exact_max_items, time_limit, heuristic_first):
-    """One round's pricing; see :func:`column_generation` for the options."""
+           exact_max_items, time_limit, heuristic_first, timed_out=False):
+    """One round's pricing; see :func:`column_generation` for the options. After an exact
+    search has hit its time limit (``timed_out``), the rest is priced by beam search."""
     beam = dict(n_columns=n_columns, width=beam_width, screening=screening, **options)
     if pricing == "milp":
         return price_milp(A, mu_pos, cost_neg, time_limit=time_limit, **options)
     if pricing == "beam":
         return price_beam(A, mu_pos, cost_neg, **beam)
-    if exact_max_items is not None and A.shape[1] > exact_max_items:
+    if timed_out or (exact_max_items is not None and A.shape[1] > exact_max_items):
         found = price_beam(A, mu_pos, cost_neg, **beam)
         found.method = "beam fallback"
-        found.note = f"{A.shape[1]} items, more than exact_max_items"
+        found.note = ("an earlier exact search hit its time limit" if timed_out else
+                      f"{A.shape[1]} items, more than exact_max_items")
         return found
     if heuristic_first:
         # Beam search is cheap; the exact search runs only when it finds nothing new, so
