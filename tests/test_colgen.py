@@ -227,7 +227,7 @@ def test_auto_complexity_chooses_from_the_path_by_inner_cv():
     assert table["chosen"].sum() == 1
     chosen = table.loc[table["chosen"]].iloc[0]
     assert chosen["error"] == table["error"].min()
-    assert model.complexity_ == chosen["complexity"]
+    assert model.chosen_complexity_ == chosen["complexity"]
     again = ColumnGenerationRules(random_state=0).fit(X, y)
     assert str(again) == str(model)     # deterministic given random_state
 

@@ -150,3 +150,19 @@ def test_the_rules_first_hybrid_is_shown_but_not_counted_as_a_rule_learner():
     assert table.set_index("method").loc["GreedyRule", "family"] == "rulelab-hybrid"
     assert winners(table).iloc[0][["best_rulelab", "winner"]].tolist() == ["BCD", "peer"]
     assert moonshot(benchmark_summary(table))["ours"] == "BCD"
+
+
+def test_cg_targets_read_error_rules_wins_and_speed_from_the_tables():
+    rows = []
+    for d, (e_cg, e_fit, e_brcg, e_rf) in {"d1": (0.10, 0.20, 0.15, 0.01),
+                                           "d2": (0.30, 0.20, 0.25, 0.01)}.items():
+        rows += [(d, "CG", 0, e_cg, 0, 3, 6, 1.0), (d, "RuleFit", 0, e_fit, 0, 28, 60, 5.0),
+                 (d, "BRCG", 0, e_brcg, 0, 4, 9, 30.0), (d, "RF", 0, e_rf, 0, np.nan, np.nan, 2.0)]
+    table = benchmark_table(_results(rows))
+    goal = peers.cg_targets(table, benchmark_summary(table), wins=1, speedup=20)
+    assert goal["error_ok"] and goal["rules_ok"]          # 0.20 = 0.20, 3 rules <= 5
+    assert goal["wins"] == 1 and goal["wins_ok"]          # RF is a ceiling, not a rule learner
+    assert goal["speedup"] == 30 and goal["speed_ok"]
+    assert "d1" in goal["evidence_wins"]
+    no_cg = table[table.method != "CG"]
+    assert peers.cg_targets(no_cg, benchmark_summary(no_cg)) == {}

@@ -92,7 +92,7 @@ class ColumnGenerationRules(_RuleSetBase):
     ----------
     rules_ : DNF or CNF
         The rule set; ``str(model)`` prints it in words.
-    complexity_ : float
+    chosen_complexity_ : float
         The clause cost used (chosen by the inner cross-validation for ``"auto"``).
     objective_ : float
         The rule set's training objective, in samples (weights).
@@ -189,10 +189,10 @@ class ColumnGenerationRules(_RuleSetBase):
         pool: list = []
         self.cv_results_ = None
         if self.complexity == "auto":
-            self.complexity_, pool = self._choose_complexity(A, target, weight, start)
+            self.chosen_complexity_, pool = self._choose_complexity(A, target, weight, start)
         else:
-            self.complexity_ = float(self.complexity)
-        result = self._solve(A, target, weight, self.complexity_, pool,
+            self.chosen_complexity_ = float(self.complexity)
+        result = self._solve(A, target, weight, self.chosen_complexity_, pool,
                              self._remaining(start))
         self._store(result, A, target)
         return self
@@ -312,7 +312,8 @@ class ColumnGenerationRules(_RuleSetBase):
         beam = int((self.history_["pricing"] == "beam fallback").sum())
         text = (f"{len(self.rules_.clauses)} clauses, {self.rules_.n_terms} terms; training "
                 f"objective {self.objective_:.4g} after {rounds} rounds and "
-                f"{self.n_columns_} generated conjunctions (complexity {self.complexity_:g}).")
+                f"{self.n_columns_} generated conjunctions (complexity "
+                f"{self.chosen_complexity_:g}).")
         if self.proved_optimal_:
             text += (" Proved optimal: no rule set with clauses of at most "
                      f"{self.max_terms} terms has a lower objective.")
