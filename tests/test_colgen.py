@@ -95,7 +95,8 @@ def random_duals(seed: int, n: int = 120, m: int = 9):
 
 
 def brute_force(A, mu, cost_neg, fixed, per_term, max_terms):
-    sets = [s for k in range(1, max_terms + 1) for s in itertools.combinations(range(A.shape[1]), k)]
+    items = range(A.shape[1])
+    sets = [s for k in range(1, max_terms + 1) for s in itertools.combinations(items, k)]
     values = reduced_costs(A, sets, mu, cost_neg, fixed, per_term)
     return sets, values
 

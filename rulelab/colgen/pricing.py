@@ -167,7 +167,25 @@ def _measure(a, b, out, write, blk_lo, blk_hi, blk_w, blk_pos, o_lo, o_hi, opw, 
 
 
 @njit(cache=True, nogil=True)
-def _search(bits, layout, opw, onw, root_lo, root_hi, max_terms, fixed, per_term, tau,
+def _root(bits, layout, opw, onw):
+    """The whole row set's mass and every item's (P, N, count): the search's first level."""
+    blk_lo, blk_hi, blk_w, blk_pos, o_lo, o_hi = layout
+    m, n_words = bits.shape
+    full = np.full(n_words, ~np.uint64(0), dtype=np.uint64)
+    dummy = np.empty(0, dtype=np.uint64)
+    tP, tN, tC = _measure(full, full, dummy, False, blk_lo, blk_hi, blk_w, blk_pos, o_lo, o_hi,
+                          opw, onw)
+    P = np.zeros(m)
+    N = np.zeros(m)
+    C = np.zeros(m, dtype=np.int64)
+    for k in range(m):
+        P[k], N[k], C[k] = _measure(full, bits[k], dummy, False, blk_lo, blk_hi, blk_w,
+                                    blk_pos, o_lo, o_hi, opw, onw)
+    return tP, tN, tC, P, N, C
+
+
+@njit(cache=True, nogil=True)
+def _search(bits, layout, opw, onw, root, root_lo, root_hi, max_terms, fixed, per_term, tau,
             heap_val, heap_items, heap_size, heap_n, max_nodes, stop_when_full):
     """Depth-first search over itemsets whose first item is in [root_lo, root_hi).
 
@@ -189,17 +207,14 @@ def _search(bits, layout, opw, onw, root_lo, root_hi, max_terms, fixed, per_term
     N = np.zeros((L, m))
     C = np.zeros((L, m), dtype=np.int64)
     chosen = np.zeros(max_terms, dtype=np.int64)
-    full = ~np.uint64(0)
-    cov[0, :] = full
+    cov[0, :] = ~np.uint64(0)
     dummy = np.empty(0, dtype=np.uint64)
-    tot = _measure(cov[0], cov[0], dummy, False, blk_lo, blk_hi, blk_w, blk_pos, o_lo, o_hi,
-                   opw, onw)
-    NS[0] = tot[1]
-    CS[0] = tot[2]
-    for k in range(m):
-        P[0, k], N[0, k], C[0, k] = _measure(cov[0], bits[k], dummy, False, blk_lo, blk_hi,
-                                             blk_w, blk_pos, o_lo, o_hi, opw, onw)
-    nodes = m
+    NS[0] = root[1]
+    CS[0] = root[2]
+    P[0] = root[3]
+    N[0] = root[4]
+    C[0] = root[5]
+    nodes = 0
     nxt[0] = root_lo
     d = 0
     while True:
@@ -400,14 +415,15 @@ def price_exact(A: np.ndarray, mu_pos: np.ndarray, cost_neg: np.ndarray, *, fixe
     heap_items = np.zeros((n_columns, max_terms), dtype=np.int64)
     heap_size = np.zeros(n_columns, dtype=np.int64)
     heap_n = np.zeros(1, dtype=np.int64)
-    nodes, exact = 0, True
+    root = _root(bits, layout, opw, onw)
+    nodes, exact = items.size, True
     m = items.size
     # First items in blocks, so a time limit is checked between blocks.
     block = max(1, min(64, 4096 // max(m, 1)))  # wide data: check the clock often
     lo = 0
     while lo < m:
         hi = min(m, lo + block)
-        n, done = _search(bits, layout, opw, onw, lo, hi, max_terms, float(fixed),
+        n, done = _search(bits, layout, opw, onw, root, lo, hi, max_terms, float(fixed),
                           float(per_term),
                           float(threshold), heap_val, heap_items, heap_size, heap_n,
                           max_nodes - nodes, enumerate_all)
