@@ -50,7 +50,9 @@ class ColumnGenerationRules(_RuleSetBase):
         must fix 0.1 % of the training samples to pay for itself). ``"auto"`` chooses it
         from :data:`COMPLEXITY_PATH` (or ``complexity_path``) by an inner ``cv``-fold
         cross-validation that reuses the columns generated along the path (its fits price
-        by beam search and stop the integer solve at a 1 % gap; the final fit is exact).
+        by beam search and round the LP greedily; the final fit is exact), by the
+        one-standard-error rule: the largest cost whose validation error is within one
+        standard error of the lowest.
     term_cost : float, default=1.0
         Cost of each term, as a multiple of the clause cost.
     max_terms : int, default=3
@@ -112,7 +114,8 @@ class ColumnGenerationRules(_RuleSetBase):
         ``"beam fallback"`` rounds are those where the data was wider than
         ``exact_max_items`` or the exact search hit ``pricing_time_limit``.
     cv_results_ : DataFrame or None
-        For ``"auto"``: every complexity on the path with its validation error and size.
+        For ``"auto"``: every complexity on the path with its mean validation error, its
+        standard error over the folds, the mean size, and which was chosen.
     classes_ : ndarray of shape (2,)
 
     Examples
@@ -212,21 +215,18 @@ class ColumnGenerationRules(_RuleSetBase):
     def _solve(self, A, target, weight, complexity, pool, time_limit,
                inner: bool = False) -> ColumnGenerationResult:
         """One column-generation run. ``inner``: a fit of the complexity search, which only
-        needs a good rule set to validate (beam pricing, a short integer solve, no proof)."""
+        needs a good rule set to validate (beam pricing, greedy rounding, no proof)."""
         clause, term = self._costs(complexity, weight)
         negative_weight = self.negative_weight if self.form == "dnf" else 1.0
         pricing = "beam" if inner and self.pricing == "exact" else self.pricing
-        integer_limit = self.integer_time_limit
-        if inner:
-            integer_limit = min(integer_limit or 1.0, 1.0)
         return column_generation(
             A, target, weight, clause_cost=clause, term_cost=term, max_terms=self.max_terms,
             negative_weight=negative_weight, columns_per_round=self.columns_per_round,
             max_rounds=self.max_rounds, pricing=pricing, screening=self.screening,
             beam_width=self.beam_width, exact_max_items=self.exact_max_items,
-            pricing_time_limit=self.pricing_time_limit, integer_time_limit=integer_limit,
-            integer_gap=0.01 if inner else 1e-6, time_limit=time_limit, initial_pool=pool,
-            close_gap=not inner)
+            pricing_time_limit=self.pricing_time_limit,
+            integer="greedy" if inner else "milp", integer_time_limit=self.integer_time_limit,
+            time_limit=time_limit, initial_pool=pool, close_gap=not inner)
 
     def _remaining(self, start: float) -> float | None:
         if self.time_limit is None:
@@ -268,11 +268,14 @@ class ColumnGenerationRules(_RuleSetBase):
                              "n_terms": int(sum(len(s) for s in chosen))})
         table = pd.DataFrame(rows)
         summary = table.groupby("complexity", sort=False).agg(
-            error=("error", "mean"), n_rules=("n_rules", "mean"),
+            error=("error", "mean"), error_se=("error", "sem"), n_rules=("n_rules", "mean"),
             n_terms=("n_terms", "mean")).reset_index()
-        # the lowest validation error; among (near-)ties the simplest rule set
-        best = summary["error"].min()
-        chosen = float(summary.loc[summary["error"] <= best + 1e-12, "complexity"].max())
+        # The one-standard-error rule (Breiman et al. 1984): the simplest rule set whose
+        # validation error is within one standard error of the lowest; a richer rule set
+        # must be clearly better to be chosen.
+        best = summary.loc[summary["error"].idxmin()]
+        within = summary["error"] <= best["error"] + np.nan_to_num(best["error_se"]) + 1e-12
+        chosen = float(summary.loc[within, "complexity"].max())
         summary["chosen"] = summary["complexity"] == chosen
         self.cv_results_ = summary
         # Start the final fit from the clauses the folds chose at this and nearby costs.

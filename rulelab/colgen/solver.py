@@ -86,7 +86,8 @@ def column_generation(A: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | 
                       max_rounds: int = 200, pricing: str = "exact", screening: bool = True,
                       beam_width: int = 10, exact_max_items: int | None = None,
                       pricing_time_limit: float | None = None,
-                      integer_time_limit: float | None = None, integer_gap: float = 1e-6,
+                      integer: str = "milp", integer_time_limit: float | None = None,
+                      integer_gap: float = 1e-6,
                       time_limit: float | None = None,
                       initial_pool=(), heuristic_first: bool = True, close_gap: bool = True,
                       max_gap_columns: int = 2000) -> ColumnGenerationResult:
@@ -120,6 +121,9 @@ def column_generation(A: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | 
     pricing_time_limit : float, optional
         Seconds per exact search; once a search is cut short, the rest of the run is
         priced by beam search (and ends without a certified bound).
+    integer : {"milp", "greedy"}, default="milp"
+        The rule set from the generated columns: HiGHS's MILP (started from the greedy
+        rounding), or the greedy rounding of the LP solution alone (fast, no proof).
     integer_time_limit : float, optional
         Seconds for each integer solve.
     integer_gap : float, default=1e-6
@@ -138,6 +142,8 @@ def column_generation(A: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | 
     """
     if pricing not in PRICING_METHODS:
         raise ValueError(f"pricing must be one of {PRICING_METHODS}, not {pricing!r}")
+    if integer not in ("milp", "greedy"):
+        raise ValueError(f"integer must be 'milp' or 'greedy', not {integer!r}")
     start = time.perf_counter()
     A = np.ascontiguousarray(A, dtype=np.uint8)
     y = np.asarray(y).astype(bool)
@@ -196,8 +202,12 @@ def column_generation(A: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | 
     remaining = None if time_limit is None else max(time_limit - (time.perf_counter() - start), 1.0)
     limit = _min_limit(integer_time_limit, remaining)
     x_lp = master.solve()[1] if master.n_columns else np.zeros(0)
-    chosen, objective, status = master.solve_integer(limit, start=master.greedy(x_lp),
-                                                     mip_gap=integer_gap)
+    if integer == "greedy":
+        chosen = master.greedy(x_lp)
+        objective, status = master.objective(chosen), "greedy"
+    else:
+        chosen, objective, status = master.solve_integer(limit, start=master.greedy(x_lp),
+                                                         mip_gap=integer_gap)
     proved = False
     lower = lp_value if certified else None
     if certified and status == "optimal":
