@@ -1,0 +1,209 @@
+"""Notebook 08's experiments: multi-clause recovery, the pricing ablation, the path.
+
+Each function returns a tidy DataFrame; the figures are drawn from those tables.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+import pandas as pd
+from sklearn.model_selection import StratifiedKFold, train_test_split
+
+from ..binarize import FeatureBinarizer
+from ..data import load_dataset
+from ..rules import DNF, Clause
+from .estimator import ColumnGenerationRules
+from .solver import column_generation
+
+__all__ = ["planted_dnf", "recovery_curve", "pricing_ablation", "complexity_path",
+           "plot_recovery", "plot_path", "ABLATION_VARIANTS"]
+
+_LEVELS = ["red", "green", "blue", "grey"]
+
+
+def _planted_frame(n_samples: int, rng: np.random.Generator) -> pd.DataFrame:
+    """Four categorical columns of four levels and four integer columns in 0..7."""
+    X = pd.DataFrame({f"c{j}": rng.choice(_LEVELS, n_samples) for j in range(4)})
+    for j in range(4):
+        X[f"n{j}"] = rng.integers(0, 8, n_samples)
+    return X
+
+
+def planted_dnf(n_clauses: int, seed: int, min_share: float = 0.03) -> DNF:
+    """A random DNF of ``n_clauses`` AND-clauses of 2-4 terms over :func:`_planted_frame`'s
+    columns (``c == level``, ``n <= t``, ``n > t`` with ``t`` a cut point of the default
+    binariser), each clause covering at least ``min_share`` of the rows on its own."""
+    rng = np.random.default_rng(seed)
+    reference = _planted_frame(20000, np.random.default_rng(seed + 10**6))
+    terms: dict = {}
+    for term in FeatureBinarizer().fit(reference).terms_:
+        if term.op in ("==", "<=", ">"):
+            terms.setdefault(term.feature, []).append(term)
+    clauses: list[Clause] = []
+    for _ in range(10000):
+        if len(clauses) == n_clauses:
+            break
+        features = rng.choice(sorted(terms), size=int(rng.integers(2, 5)), replace=False)
+        clause = Clause(tuple(terms[f][rng.integers(len(terms[f]))] for f in features))
+        fires = clause.evaluate(reference)
+        others = DNF(clauses).evaluate(reference) if clauses else np.zeros(len(fires), bool)
+        if (fires & ~others).mean() >= min_share:
+            clauses.append(clause)
+    return DNF(clauses, then="1")
+
+
+def recovery_curve(n_clauses: list[int], n_samples: list[int], n_trials: int, *,
+                   seed: int = 0, complexity: float = 1e-4, max_terms: int = 4,
+                   n_test: int = 20000) -> pd.DataFrame:
+    """Exact recovery of planted DNFs: one row per (clauses, samples, trial).
+
+    ``recovered`` means the learned rule set predicts exactly as the planted one on
+    ``n_test`` fresh rows (the printed rule may use other but equivalent cut points).
+    """
+    rows = []
+    for k in n_clauses:
+        for t in range(n_trials):
+            rule = planted_dnf(k, seed=seed + 1000 * k + t)
+            test = _planted_frame(n_test, np.random.default_rng(seed + 7 + t))
+            for n in n_samples:
+                X = _planted_frame(n, np.random.default_rng(seed + 31 * n + t))
+                y = rule.evaluate(X).astype(int)
+                start = time.perf_counter()
+                model = ColumnGenerationRules(complexity=complexity, max_terms=max_terms)
+                model.fit(X, y)
+                seconds = time.perf_counter() - start
+                same = np.array_equal(model.predict(test), rule.evaluate(test).astype(int))
+                rows.append({"n_clauses": k, "n_samples": n, "trial": t, "recovered": same,
+                             "n_rules": len(model.rules_.clauses),
+                             "proved_optimal": model.proved_optimal_, "seconds": seconds})
+    return pd.DataFrame(rows)
+
+
+ABLATION_VARIANTS = {
+    "itemset search (+ screening)": dict(pricing="exact", screening=True,
+                                         heuristic_first=False),
+    "itemset search, no screening": dict(pricing="exact", screening=False,
+                                         heuristic_first=False),
+    "beam first, itemset search to certify": dict(pricing="exact", screening=True,
+                                                  heuristic_first=True),
+    "beam search only": dict(pricing="beam", screening=True),
+    "MILP (HiGHS, as BRCG prices)": dict(pricing="milp"),
+}
+"""The pricing variants of :func:`pricing_ablation` (options of :func:`column_generation`)."""
+
+
+def _fold(dataset: str, max_rows: int | None, seed: int = 0):
+    """The first of notebook 07's ten stratified folds (training rows optionally
+    subsampled, stratified, to ``max_rows``)."""
+    X, y = load_dataset(dataset)
+    train, test = next(StratifiedKFold(10, shuffle=True, random_state=seed).split(X, y))
+    if max_rows is not None and len(train) > max_rows:
+        train, _ = train_test_split(train, train_size=max_rows, random_state=seed,
+                                    stratify=y.iloc[train])
+        train = np.sort(train)
+    return X.iloc[train], y.iloc[train], X.iloc[test], y.iloc[test]
+
+
+def pricing_ablation(dataset: str, *, complexity: float = 0.001, max_terms: int = 3,
+                     variants: dict | None = None, time_limit: float = 300.0,
+                     pricing_time_limit: float = 60.0, max_rows: int | None = None,
+                     seed: int = 0) -> pd.DataFrame:
+    """Every pricing variant on the first fold of ``dataset``, side by side.
+
+    One row per variant: total and pricing seconds, rounds, the last LP value, the lower
+    bound (when pricing proved it), the integer rule set's objective, the gap, the rule
+    set's size and its test error. Every variant gets the same ``time_limit`` for the
+    whole run and ``pricing_time_limit`` per pricing call (the MILP's per round).
+    """
+    X_tr, y_tr, X_te, y_te = _fold(dataset, max_rows, seed)
+    positive = np.unique(y_tr)[-1]
+    binarizer = FeatureBinarizer().fit(X_tr)
+    A, A_te = binarizer.transform(X_tr), binarizer.transform(X_te)
+    y = (y_tr.to_numpy() == positive)
+    cost = complexity * len(y)
+    rows = []
+    for name, options in (variants or ABLATION_VARIANTS).items():
+        res = column_generation(A, y, clause_cost=cost, term_cost=cost, max_terms=max_terms,
+                                time_limit=time_limit, pricing_time_limit=pricing_time_limit,
+                                integer_time_limit=min(60.0, time_limit), **options)
+        history = pd.DataFrame(res.history)
+        chosen = [res.pool[k] for k in np.flatnonzero(res.chosen)]
+        fires = np.zeros(len(A_te), bool)
+        for s in chosen:
+            fires |= A_te[:, list(s)].all(axis=1)
+        rows.append({
+            "dataset": dataset, "variant": name, "rows": len(y), "items": A.shape[1],
+            "seconds": res.seconds, "pricing_seconds": history["pricing_seconds"].sum(),
+            "rounds": int((history["pricing"] != "gap enumeration").sum()),
+            "lp_value": res.lp_value,
+            "lower_bound": np.nan if res.lower_bound is None else res.lower_bound,
+            "objective": res.objective,
+            "gap": np.nan if res.gap is None else res.gap,
+            "proved_optimal": res.proved_optimal, "stop": res.stop_reason,
+            "n_rules": len(chosen), "n_terms": int(sum(len(s) for s in chosen)),
+            "test_error": float(np.mean(fires != (y_te.to_numpy() == positive)))})
+    return pd.DataFrame(rows)
+
+
+def complexity_path(dataset: str, complexities, *, n_splits: int = 10,
+                    max_folds: int | None = None, seed: int = 0) -> pd.DataFrame:
+    """Training and test error and size of the rule set at each complexity, per fold."""
+    X, y = load_dataset(dataset)
+    rows = []
+    folds = StratifiedKFold(n_splits, shuffle=True, random_state=seed).split(X, y)
+    for fold, (train, test) in enumerate(folds):
+        if max_folds is not None and fold >= max_folds:
+            break
+        for c in sorted(complexities, reverse=True):
+            start = time.perf_counter()
+            model = ColumnGenerationRules(complexity=c).fit(X.iloc[train], y.iloc[train])
+            rows.append({"dataset": dataset, "fold": fold, "complexity": c,
+                         "train_error": 1 - model.score(X.iloc[train], y.iloc[train]),
+                         "test_error": 1 - model.score(X.iloc[test], y.iloc[test]),
+                         "n_rules": len(model.rules_.clauses), "n_terms": model.rules_.n_terms,
+                         "gap": model.gap_, "seconds": time.perf_counter() - start})
+    return pd.DataFrame(rows)
+
+
+def plot_recovery(table: pd.DataFrame):
+    """Probability of exact recovery against the number of samples, one line per K."""
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(5.5, 3.6))
+    rate = table.groupby(["n_clauses", "n_samples"])["recovered"].mean().reset_index()
+    for k, part in rate.groupby("n_clauses"):
+        ax.plot(part["n_samples"], part["recovered"], marker="o", label=f"K = {k} clauses")
+    ax.set_xscale("log")
+    ax.set_xlabel("training samples")
+    ax.set_ylabel("P(exact recovery)")
+    ax.set_ylim(-0.03, 1.03)
+    ax.legend(frameon=False)
+    ax.set_title("Planted DNFs of K clauses (2-4 terms each)")
+    fig.tight_layout()
+    return fig
+
+
+def plot_path(table: pd.DataFrame):
+    """Test and training error against the number of terms along the complexity path,
+    one panel per data set (means over the folds, labelled by complexity)."""
+    import matplotlib.pyplot as plt
+
+    sets = list(dict.fromkeys(table["dataset"]))
+    fig, axes = plt.subplots(1, len(sets), figsize=(5 * len(sets), 3.6), squeeze=False)
+    for ax, name in zip(axes[0], sets):
+        mean = table[table["dataset"] == name].groupby("complexity").mean(numeric_only=True)
+        mean = mean.sort_values("n_terms")
+        ax.plot(mean["n_terms"], mean["test_error"], marker="o", label="test")
+        ax.plot(mean["n_terms"], mean["train_error"], marker=".", ls="--", label="training")
+        for c, row in mean.iterrows():
+            ax.annotate(f"{c:g}", (row["n_terms"], row["test_error"]), fontsize=7,
+                        textcoords="offset points", xytext=(3, 3))
+        ax.set_xscale("symlog", linthresh=1)
+        ax.set_xlabel("terms in the rule set")
+        ax.set_ylabel("error")
+        ax.set_title(name)
+        ax.legend(frameon=False)
+    fig.tight_layout()
+    return fig
