@@ -17,7 +17,7 @@ from rulelab.colgen.master import RuleSetMaster
 from rulelab.colgen.pricing import reduced_costs
 from rulelab.rules import DNF, Clause, Term
 
-EXACT = dict(columns_per_round=10, integer_time_limit=30)
+EXACT = dict(columns_per_round=10, integer_time_limit=30, pricing_time_limit=None)
 
 
 # ---- planted rule sets ------------------------------------------------------------------------

@@ -540,6 +540,9 @@ def price_milp(A: np.ndarray, mu_pos: np.ndarray, cost_neg: np.ndarray, *, fixed
     cost = np.concatenate([np.full(m, per_term), np.where(is_pos, -pw, nw)])
     h = highspy.Highs()
     h.setOptionValue("output_flag", False)
+    # HiGHS's MIP presolve does not watch the clock on these models (minutes past a 10 s
+    # limit on MAGIC); without it the limit holds and small cases still solve to optimality.
+    h.setOptionValue("presolve", "off")
     if time_limit is not None:
         h.setOptionValue("time_limit", float(time_limit))
     integrality = np.concatenate([np.ones(m), np.zeros(n)]).astype(np.int32)
@@ -556,6 +559,9 @@ def price_milp(A: np.ndarray, mu_pos: np.ndarray, cost_neg: np.ndarray, *, fixed
         return PricingResult([], np.zeros(0), False, "milp", 0, m, time.perf_counter() - start,
                              note=status)
     chosen = tuple(sorted(int(items[j]) for j in np.flatnonzero(x[:m] > 0.5)))
+    if not chosen:  # stopped without a solution: nothing found, nothing proved
+        return PricingResult([], np.zeros(0), False, "milp", 0, m,
+                             time.perf_counter() - start, note=status)
     value = reduced_costs(A, [chosen], mu_pos, cost_neg, fixed, per_term)
     return PricingResult([chosen], value, exact, "milp", 0, m, time.perf_counter() - start,
                          note=status)

@@ -196,12 +196,10 @@ def column_generation(A: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | 
         if time_limit is not None and time.perf_counter() - start > time_limit:
             stop = "time_limit"
             break
-    else:
-        master.solve()
-    lp_value = master.value
+    # the LP over every column added (a time limit or max_rounds stops right after adding)
+    lp_value, x_lp, _ = master.solve()
     remaining = None if time_limit is None else max(time_limit - (time.perf_counter() - start), 1.0)
     limit = _min_limit(integer_time_limit, remaining)
-    x_lp = master.solve()[1] if master.n_columns else np.zeros(0)
     if integer == "greedy":
         chosen = master.greedy(x_lp)
         objective, status = master.objective(chosen), "greedy"
