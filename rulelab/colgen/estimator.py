@@ -12,7 +12,7 @@ from sklearn.model_selection import check_cv
 from ..rules import CNF, DNF, Clause
 from ..rulesets import _RuleSetBase
 from .pricing import price_exact  # noqa: F401  (compiled on import of the estimator)
-from .solver import PRICING_METHODS, ColumnGenerationResult, column_generation
+from .solver import PRICING_METHODS, ColumnGenerationResult, column_generation, fires_any
 
 __all__ = ["ColumnGenerationRules", "COMPLEXITY_PATH"]
 
@@ -261,7 +261,7 @@ class ColumnGenerationRules(_RuleSetBase):
                 pool = res.pool
                 chosen = [res.pool[k] for k in np.flatnonzero(res.chosen)]
                 pools[c].update(chosen)
-                fires = _fires_any(A[va], chosen)
+                fires = fires_any(A[va], chosen)
                 err = float(weight[va][fires != target[va]].sum() / weight[va].sum())
                 rows.append({"fold": fold, "complexity": c, "error": err,
                              "n_rules": len(chosen),
@@ -329,10 +329,3 @@ class ColumnGenerationRules(_RuleSetBase):
             text += (f" {beam} round(s) fell back to beam search (wider than exact_max_items "
                      "or past pricing_time_limit).")
         return text
-
-
-def _fires_any(A: np.ndarray, itemsets) -> np.ndarray:
-    out = np.zeros(A.shape[0], dtype=bool)
-    for s in itemsets:
-        out |= A[:, list(s)].all(axis=1)
-    return out

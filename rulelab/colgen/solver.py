@@ -80,6 +80,14 @@ def _covers(A, itemsets):
     return out
 
 
+def fires_any(A: np.ndarray, itemsets) -> np.ndarray:
+    """Where the OR of the AND-conjunctions ``itemsets`` of ``A``'s columns holds."""
+    out = np.zeros(A.shape[0], dtype=bool)
+    for s in itemsets:
+        out |= A[:, list(s)].all(axis=1)
+    return out
+
+
 def column_generation(A: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | None = None,
                       *, clause_cost: float, term_cost: float, max_terms: int = 3,
                       negative_weight: float = 1.0, columns_per_round: int = 10,

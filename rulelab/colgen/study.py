@@ -15,7 +15,7 @@ from ..binarize import FeatureBinarizer
 from ..data import load_dataset
 from ..rules import DNF, Clause
 from .estimator import ColumnGenerationRules
-from .solver import column_generation
+from .solver import column_generation, fires_any
 
 __all__ = ["planted_dnf", "recovery_curve", "pricing_ablation", "complexity_path",
            "plot_recovery", "plot_path", "ABLATION_VARIANTS"]
@@ -130,9 +130,7 @@ def pricing_ablation(dataset: str, *, complexity: float = 0.001, max_terms: int 
                                 integer_time_limit=min(60.0, time_limit), **options)
         history = pd.DataFrame(res.history)
         chosen = [res.pool[k] for k in np.flatnonzero(res.chosen)]
-        fires = np.zeros(len(A_te), bool)
-        for s in chosen:
-            fires |= A_te[:, list(s)].all(axis=1)
+        fires = fires_any(A_te, chosen)
         rows.append({
             "dataset": dataset, "variant": name, "rows": len(y), "items": A.shape[1],
             "seconds": res.seconds, "pricing_seconds": history["pricing_seconds"].sum(),
