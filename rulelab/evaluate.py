@@ -25,6 +25,7 @@ from joblib import Parallel, delayed
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.model_selection import StratifiedKFold
 
+from ._codekey import source_key
 from .data import load_dataset
 
 __all__ = ["cross_validate", "complexity", "cache_dir", "params_key", "summarize", "merge_runs",
@@ -135,7 +136,9 @@ def cross_validate(methods: Mapping[str, object], datasets: Sequence[str], *, n_
     n_jobs : int, default=1
         Parallel tasks through joblib (-1 for all cores).
     cache : bool, default=True
-        Reuse finished tasks from :func:`cache_dir` and store new ones there.
+        Reuse finished tasks from :func:`cache_dir` and store new ones there; a task is
+        reused only with the same parameters and the same source of the rulelab modules
+        behind the estimator (:func:`rulelab._codekey.source_key`).
     max_folds : int, optional
         Run only the first ``max_folds`` folds (QUICK mode); the split stays the same.
     progress : bool, default=True
@@ -154,7 +157,8 @@ def cross_validate(methods: Mapping[str, object], datasets: Sequence[str], *, n_
         splitter = StratifiedKFold(n_splits=n_splits, shuffle=True, random_state=random_state)
         folds = list(splitter.split(X, y))[: max_folds or n_splits]
         for method, estimator in methods.items():
-            key = params_key(estimator)
+            # Parameters and code: a result is reused only by the code that computed it.
+            key = f"{params_key(estimator)}-{source_key(estimator)}"
             for fold, (train, test) in enumerate(folds):
                 path = None
                 if cache:

@@ -219,12 +219,14 @@ class SetCoverRules(_RuleSetBase):
     prediction is the OR of the clauses.
 
     Learning stops when no positive is left, when ``max_rules`` clauses are learned, or when
-    the new clause covers no positive that the earlier clauses missed (the first clause is
-    always kept, so the DNF contains the 1Rule clause and has at least one clause). With
-    ``stop_on_no_gain`` (our addition; the paper is silent) it also stops when the new
-    clause would fire on at least as many uncovered negatives as uncovered positives: such
-    a clause cannot lower the training error of the DNF, so the training error of the rule
-    set never exceeds that of its first clause (1Rule).
+    the new clause covers no positive that the earlier clauses missed (it would then be
+    learned again on the same samples in every later round; the first clause is always
+    kept, so the DNF contains the 1Rule clause). These are the paper's stopping rules: the
+    text learns clause after clause on what the earlier ones left ("the process
+    continues") and names no other criterion. ``stop_on_no_gain=True`` (our option, off by
+    default) also stops before a clause that fires on at least as many uncovered negatives
+    as uncovered positives: such a clause cannot lower the training error of the DNF, so
+    the training error then never exceeds that of the first clause (1Rule).
 
     Parameters
     ----------
@@ -236,8 +238,9 @@ class SetCoverRules(_RuleSetBase):
         Which samples a clause removes from the training set: every sample it fires on (the
         paper's wording; a negative already covered is an error whatever later clauses do,
         so it should no longer count against them) or only the positives it covers.
-    stop_on_no_gain : bool, default=True
-        Stop before a clause that does not lower the training error (see above).
+    stop_on_no_gain : bool, default=False
+        Stop before a clause that does not lower the training error (see above; not in
+        the paper).
     n_thresholds : int, default=10
         Quantile thresholds per numeric feature, used in both directions.
     binarize : {"auto", True, False}, default="auto"
@@ -267,7 +270,7 @@ class SetCoverRules(_RuleSetBase):
     """
 
     def __init__(self, lam: float = 1000.0, max_rules: int = 10, remove: str = "covered",
-                 stop_on_no_gain: bool = True, n_thresholds: int = 10, binarize="auto",
+                 stop_on_no_gain: bool = False, n_thresholds: int = 10, binarize="auto",
                  exact: bool = False, rounding: str = "threshold", solver: str = "highs",
                  time_limit: float | None = None, random_state=None,
                  screening: str | None = None):

@@ -65,12 +65,32 @@ def test_set_cover_covers_every_positive_some_clause_can_cover(seed):
 
 
 @pytest.mark.parametrize("seed", range(6))
-def test_set_cover_training_error_never_exceeds_one_rule(seed):
+def test_set_cover_with_our_early_stop_never_exceeds_one_rule(seed):
     X, y = planted_dnf(200, seed=seed, noise=0.15)
     one = OneRule().fit(X, y)
-    cover = SetCoverRules().fit(X, y)
+    cover = SetCoverRules(stop_on_no_gain=True).fit(X, y)
     assert cover.rules_.clauses[0] == one.rule_          # round 1 is the 1Rule clause
     assert 1 - cover.score(X, y) <= 1 - one.score(X, y)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_set_cover_is_separate_and_conquer_until_no_positive_is_left(seed):
+    """Paper 1, section 4: clause k is the 1Rule clause of the samples no earlier clause
+    fires on, and learning goes on while positives remain (up to max_rules), whether or
+    not a clause lowers the training error."""
+    X, y = planted_dnf(200, seed=seed, noise=0.15)
+    cover = SetCoverRules(max_rules=6).fit(X, y)
+    left = np.ones(len(y), dtype=bool)
+    for clause in cover.rules_.clauses:
+        one = OneRule().fit(X[left], y[left])
+        assert clause == one.rule_
+        left &= ~clause.evaluate(X)
+    positives_left = bool((y[left] == 1).any())
+    assert cover.stop_reason_ in ("max_rules", "clause covers no new positive") if positives_left \
+        else cover.stop_reason_ == "no positives left"
+    # The paper's rule keeps clauses our early stop would have refused.
+    early = SetCoverRules(max_rules=6, stop_on_no_gain=True).fit(X, y)
+    assert cover.rules_.n_rules >= early.rules_.n_rules
 
 
 def test_set_cover_training_error_never_exceeds_one_rule_on_real_data():

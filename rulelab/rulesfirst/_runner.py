@@ -13,6 +13,7 @@ from pathlib import Path
 
 from joblib import Parallel, delayed
 
+from .._codekey import source_key
 from ..evaluate import cache_dir, params_key
 
 
@@ -46,7 +47,9 @@ def run_units(func: Callable, tasks: Sequence[dict], name: str, *, n_jobs: int =
     results: list[list[dict] | None] = [None] * len(tasks)
     todo = []
     for i, task in enumerate(tasks):
-        path = unit_path(name, {"func": func.__name__, **task}) if cache else None
+        # The code behind ``func`` is part of the key: results of older code are not reused.
+        key = {"func": func.__name__, "code": source_key(func), **task}
+        path = unit_path(name, key) if cache else None
         if path is not None and path.is_file():
             results[i] = json.loads(path.read_text())
         else:
