@@ -163,6 +163,63 @@ def test_planted_dnf_is_recovered_with_exact_subproblems():
         Clause((Term("x3", "==", 1), Term("not_x5", "==", 1)), "and")}
 
 
+PLANTED = "(x1 & x2) | (x3 & not_x4 & x5) | (x6 & x7) | (not_x8 & x9 & x10)"
+
+
+def planted_clauses(truth: str) -> set:
+    """The clauses of a DNF written as ``(a & b) | ...``, each as a set of terms."""
+    return {frozenset(Term(t.strip(), "==", 1) for t in part.strip(" ()").split("&"))
+            for part in truth.split("|")}
+
+
+@pytest.mark.parametrize("method", ["bcd", "am"])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_from_the_set_cover_start_the_path_moves_to_the_planted_dnf(method, seed):
+    """Su et al. start BCD and AM from set covering and descend: on a planted four-clause
+    DNF the objective path leaves SC's rule, enabling the clauses SC did not use, and ends
+    at the planted rule (zero errors, its 10 terms)."""
+    from rulelab import SetCoverRules
+
+    rng = np.random.default_rng(seed)
+    X = with_negations(rng.integers(0, 2, size=(600, 10)))
+    y = X.eval(PLANTED).to_numpy().astype(int)
+    theta = 0.2
+    sc = SetCoverRules(lam=1 / theta, max_rules=6).fit(X, y)
+    model = TwoLevelRules(method=method, theta=theta, max_clauses=6).fit(X, y)
+    print(model)
+    path = np.asarray(model.objective_path_)
+    assert len(path) >= 2 and path[-1] < path[0] and np.all(np.diff(path) <= 1e-9)
+    assert {frozenset(c.terms) for c in model.rules_.clauses} == planted_clauses(PLANTED)
+    assert model.objective_ == pytest.approx(10 * theta)
+    assert model.rules_.n_rules > sc.rules_.n_rules     # clauses SC left unused were enabled
+
+
+@pytest.mark.parametrize("method", ["bcd", "am"])
+@pytest.mark.parametrize("theta", [0.05, 1.0, 5.0])
+def test_on_pima_the_training_objective_is_at_most_set_covers(method, theta):
+    from rulelab import SetCoverRules, load_dataset
+
+    try:
+        X, y = load_dataset("pima")
+    except Exception as err:  # pragma: no cover - data not available
+        pytest.skip(f"benchmark data not available: {err}")
+    model = TwoLevelRules(method=method, theta=theta, max_clauses=5).fit(X, y)
+    sc = SetCoverRules(lam=1 / theta, max_rules=5).fit(X, y)
+    # F of SC's rule, computed from SC's own clauses on the same terms (De Morgan: the DNF
+    # clause over terms S is the CNF clause over the complemented terms S).
+    A = model._validate_fit(X, y)[0]
+    terms = {t: j for j, t in enumerate(model.terms_)}
+    W = np.zeros((5, A.shape[1] + 1), dtype=bool)
+    W[:, 0] = True
+    for r, clause in enumerate(sc.rules_.clauses):
+        W[r, 0] = False
+        W[r, [1 + terms[t] for t in clause.terms]] = True
+    y01 = (np.asarray(y) == model.classes_[1]).astype(int)
+    f_sc = hamming_objective(augment(1 - A), 1 - y01, W, clause_costs(A.shape[1], theta))
+    assert model.objective_path_[0] == pytest.approx(f_sc)     # the start is SC's rule
+    assert model.objective_ <= f_sc + 1e-9
+
+
 # ---- De Morgan and clause disabling ------------------------------------------------------
 @pytest.mark.parametrize("method", ["bcd", "am"])
 def test_cnf_on_the_problem_and_dnf_on_its_complement_agree(method):

@@ -40,7 +40,10 @@ class TwoLevelRules(_RuleSetBase):
     max_iter : int, default=20
         Most iterations of BCD/AM after the initialisation.
     init : {"setcover", "random", "empty"}, default="setcover"
-        Initial clauses (see :func:`rulelab.twolevel.optimize.init_weights`).
+        Initial clauses: ``"setcover"`` starts from the rule of the set-covering baseline
+        (:class:`rulelab.SetCoverRules` with ``lam = 1/theta`` and ``max_clauses``
+        clauses), as the paper's experiments do, so the final training objective is never
+        above SC's (see :func:`rulelab.twolevel.optimize.init_weights`).
     update : {"greedy", "cyclic", "random"}, default="greedy"
         BCD's choice of the clause to update (ignored by AM).
     disable_cost : float, default=0.0

@@ -11,10 +11,15 @@ and the negatives assigned to the clause (ideal output 0). We call
 LP's objective is then the clause's share of eq. (3) in the same units (dividing by
 ``theta`` gives the paper's "theta in place of 1/lambda", lambda = 1/theta).
 
-Two safeguards make both algorithms descent methods for F(W), which the paper does not
-spell out: a fractional LP solution is rounded by the best prefix of its weights (in
-decreasing order; the paper's "every non-zero weight is one" is the longest prefix), and
-a clause is only replaced when the rounded clause is better on its own subproblem.
+Where the paper is silent we choose as follows, and say so here. A fractional LP solution
+is rounded both by threshold (the paper's "every non-zero weight is one") and by the best
+prefix of its weights in decreasing order. BCD judges every candidate clause (current,
+disabled, always false, the two roundings, and the LP without the always-true column when
+the LP leans towards disabling) by F(W) itself and takes the best update, so it can
+enable, disable and rewrite clauses and never increases F(W); AM takes each clause's best
+candidate on its own subproblem and keeps an iteration only if F(W) decreases. Both start
+from the set-covering baseline's clauses (:func:`init_weights`), as the paper's
+experiments do.
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ from joblib import Parallel, delayed
 from ..lp import learn_clause, solve_or_lp
 from .objective import clause_subobjective, clause_sums, hamming_objective
 
-__all__ = ["TwoLevelResult", "fit_clause", "init_weights", "bcd", "am", "assign_negatives"]
+__all__ = ["TwoLevelResult", "clause_candidates", "fit_clause", "init_weights", "bcd", "am", "assign_negatives"]
 
 _TOL = 1e-6
 _SCREENING = "screening" in inspect.signature(solve_or_lp).parameters
@@ -78,24 +83,60 @@ def _best_prefix(A: np.ndarray, pos: np.ndarray, w: np.ndarray, cost: np.ndarray
     return out
 
 
-def fit_clause(Xa: np.ndarray, y: np.ndarray, rows: np.ndarray, w_current: np.ndarray,
-               cost: np.ndarray, lp_options: dict) -> tuple[np.ndarray, int]:
-    """Refit one OR-clause on ``rows`` with the one-level LP; return (new weights, LPs solved).
+def _rounded(A: np.ndarray, yy: np.ndarray, cost: np.ndarray, lp_options: dict) -> tuple[list, int]:
+    """The clause LP on (A, yy) rounded by threshold and by best prefix ([] if it failed)."""
+    lp = learn_clause(A, yy, form="or", lam=1.0, column_cost=cost, **lp_options)
+    if lp.status not in ("optimal", "time_limit") or not np.isfinite(lp.w).all():
+        return [], None
+    thr = np.zeros(A.shape[1], dtype=bool)
+    thr[lp.selected] = True
+    return [thr, _best_prefix(A, yy, lp.w, cost)], lp.w
 
-    The candidates are the current clause, the LP rounded by threshold and by best prefix
-    (and the empty clause); the best on the clause's subproblem wins, the current clause
-    on ties, so the subproblem objective never increases.
+
+def clause_candidates(Xa: np.ndarray, y: np.ndarray, rows: np.ndarray, w_current: np.ndarray,
+                      cost: np.ndarray, lp_options: dict) -> tuple[list[np.ndarray], int]:
+    """Candidate refits of one OR-clause on ``rows``; returns (candidates, LPs solved).
+
+    The candidates are the current clause (first), the disabled clause, the always-false
+    clause and the one-level LP of the subproblem rounded by threshold and by best
+    prefix. When that LP puts weight on the always-true column (it leans towards
+    disabling the clause), the LP is solved again without that column, so an enabled
+    clause is always on offer: the subproblem charges a negative every term that fires on
+    it, while F(W) charges only the smallest count over the clauses, so a clause the LP
+    would disable can still lower F(W). The caller decides by F(W) (BCD) or by the
+    clause's subproblem objective (AM, :func:`fit_clause`).
     """
     A, yy = Xa[rows], np.asarray(y)[rows].astype(bool)
-    candidates = [np.asarray(w_current, dtype=bool)]
-    lp = learn_clause(A, yy, form="or", lam=1.0, column_cost=cost, **lp_options)
-    if lp.status in ("optimal", "time_limit") and np.isfinite(lp.w).all():
-        thr = np.zeros(A.shape[1], dtype=bool)
-        thr[lp.selected] = True
-        candidates += [thr, _best_prefix(A, yy, lp.w, cost), np.zeros(A.shape[1], dtype=bool)]
+    n_cols = A.shape[1]
+    disabled = np.zeros(n_cols, dtype=bool)
+    disabled[0] = True
+    found = [np.asarray(w_current, dtype=bool), disabled, np.zeros(n_cols, dtype=bool)]
+    rounded, w = _rounded(A, yy, cost, lp_options)
+    found += rounded
+    n_lp = 1
+    if w is None or w[0] > _TOL:
+        enabled, _ = _rounded(A[:, 1:], yy, cost[1:], lp_options)
+        found += [np.concatenate([[False], c]) for c in enabled]
+        n_lp += 1
+    out, seen = [], set()
+    for c in found:
+        c = canonical(c)
+        key = np.packbits(c).tobytes()
+        if key not in seen:
+            seen.add(key)
+            out.append(c)
+    return out, n_lp
+
+
+def fit_clause(Xa: np.ndarray, y: np.ndarray, rows: np.ndarray, w_current: np.ndarray,
+               cost: np.ndarray, lp_options: dict) -> tuple[np.ndarray, int]:
+    """Refit one OR-clause on ``rows``; return (new weights, LPs solved): the best of
+    :func:`clause_candidates` on the clause's subproblem, the current clause on ties, so
+    the subproblem objective never increases."""
+    candidates, n_lp = clause_candidates(Xa, y, rows, w_current, cost, lp_options)
+    A, yy = Xa[rows], np.asarray(y)[rows].astype(bool)
     values = [clause_subobjective(A, yy, w, cost) for w in candidates]
-    best = candidates[int(np.argmin(values))].copy()    # argmin keeps the first (current) on ties
-    return canonical(best), 1
+    return candidates[int(np.argmin(values))].copy(), n_lp    # argmin keeps the first on ties
 
 
 def canonical(w: np.ndarray) -> np.ndarray:
@@ -117,14 +158,16 @@ def _others_reject(S: np.ndarray, r: int) -> np.ndarray:
 def init_weights(Xa, y, n_clauses: int, cost, how: str, lp_options: dict, rng) -> tuple[np.ndarray, int]:
     """Initial weights: ``"setcover"``, ``"random"`` or ``"empty"``; returns (W, LPs solved).
 
-    Set covering (the CNF dual of Malioutov & Varshney's DNF set cover): start with every
-    clause disabled; clause r is the one-level LP on all positives and the negatives no
-    earlier clause rejects; stop when no negative is left or the LP prefers a disabled
-    clause. ``"random"``: every clause ORs one to three random terms. ``"empty"``: all-zero
+    ``"setcover"`` is the set-covering baseline itself (Su et al. initialise BCD and AM
+    with it): :class:`rulelab.SetCoverRules` with ``lam = 1 / theta`` and at most
+    ``n_clauses`` clauses on the De Morgan dual of this CNF problem (the DNF problem on
+    ``1 - X``, ``1 - y``); its AND-clause over terms S is this problem's OR-clause over
+    the same columns, and the clauses it did not use start disabled. So BCD and AM start
+    at SC's rule and, as descent methods, never end above SC's objective.
+    ``"random"``: every clause ORs one to three random terms. ``"empty"``: all-zero
     weights (every clause is the empty OR, always false).
     """
     n_cols = Xa.shape[1]
-    pos = np.asarray(y).astype(bool)
     W = np.zeros((n_clauses, n_cols), dtype=bool)
     if how == "empty":
         return W, 0
@@ -135,19 +178,33 @@ def init_weights(Xa, y, n_clauses: int, cost, how: str, lp_options: dict, rng) -
         return W, 0
     if how != "setcover":
         raise ValueError(f"init must be 'setcover', 'random' or 'empty', not {how!r}")
+    from ..rulesets import SetCoverRules  # the baseline of Table 1, not a copy of it
+
+    theta = float(cost[1]) if n_cols > 1 else 1.0
     W[:, 0] = True
-    n_lp = 0
-    for r in range(n_clauses):
-        S = clause_sums(Xa, W)
-        remaining = ~pos & ~_others_reject(S, r)
-        if not remaining.any():
-            break
-        w, k = fit_clause(Xa, y, pos | remaining, W[r], cost, lp_options)
-        n_lp += k
-        if w[0]:
-            break
-        W[r] = w
+    dual_y = 1 - np.asarray(y).astype(np.uint8)
+    if dual_y.min() == dual_y.max():
+        return W, 0                         # one class: SC has nothing to cover
+    sc = SetCoverRules(lam=1.0 / theta if theta > 0 else 1e12, max_rules=n_clauses,
+                       binarize=False, exact=lp_options.get("exact", False),
+                       solver=lp_options.get("solver", "highs"),
+                       time_limit=lp_options.get("time_limit"),
+                       screening=lp_options.get("screening"))
+    sc.fit(1 - Xa[:, 1:], dual_y)
+    for r, lp in enumerate(sc.lps_):
+        W[r] = False
+        W[r, 1 + np.asarray(lp.selected, dtype=int)] = True
+    n_lp = len(sc.lps_) + (sc.stop_reason_ not in ("max_rules", "no positives left"))
     return W, n_lp
+
+
+def _objective_with(Xa, y, W, S, r, w, cost) -> float:
+    """F(W) with clause r replaced by ``w`` (reusing the clause sums of the others)."""
+    trial_S = S.copy()
+    trial_S[:, r] = Xa[:, np.asarray(w, dtype=bool)].sum(axis=1, dtype=np.int64)
+    trial_W = W.copy()
+    trial_W[r] = w
+    return hamming_objective(Xa, y, trial_W, cost, trial_S)
 
 
 def _parallel(n_jobs):
@@ -160,8 +217,9 @@ def bcd(Xa, y, W0, cost, *, max_iter: int = 20, update: str = "greedy", lp_optio
     """Block coordinate descent (section 3.1): update one clause at a time, others fixed.
 
     For clause r, the negatives some other clause already rejects are don't-cares; the
-    clause is refitted on the positives and the other negatives. ``update="greedy"`` tries
-    every clause and keeps the update with the lowest objective (the paper's experiments);
+    clause is refitted on the positives and the other negatives, and every candidate of
+    :func:`clause_candidates` is judged by F(W). ``update="greedy"`` tries every clause
+    and keeps the update with the lowest objective (the paper's experiments);
     ``"cyclic"`` and ``"random"`` try one clause per iteration. An update is accepted only
     if it lowers F(W), so the objective path never increases. Greedy stops when no clause
     improves; cyclic/random after ``R`` tries in a row without improvement.
@@ -192,20 +250,21 @@ def bcd(Xa, y, W0, cost, *, max_iter: int = 20, update: str = "greedy", lp_optio
             if key not in cache and all(key != t[0] for t in todo):
                 todo.append((key, rows, r))
         fitted = _parallel(n_jobs if len(todo) > 1 else None)(
-            delayed(fit_clause)(Xa, y, rows, W[r], cost, lp_options) for _, rows, r in todo)
-        for (key, _, _), (w, k) in zip(todo, fitted):
-            cache[key] = w
+            delayed(clause_candidates)(Xa, y, rows, W[r], cost, lp_options)
+            for _, rows, r in todo)
+        for (key, _, _), (cands, k) in zip(todo, fitted):
+            cache[key] = cands
             result.n_lp += k
+        # Every candidate of every block is judged by F(W) itself, not by its subproblem:
+        # that is what lets BCD enable a clause the subproblem's LP would leave disabled.
         best_F, best_r, best_w = F, None, None
         for r, key in zip(blocks, keys):
-            w = cache[key]
-            if np.array_equal(w, W[r]):
-                continue
-            trial = W.copy()
-            trial[r] = w
-            value = hamming_objective(Xa, y, trial, cost)
-            if value < best_F - 1e-9:
-                best_F, best_r, best_w = value, r, w
+            for w in cache[key]:
+                if np.array_equal(w, W[r]):
+                    continue
+                value = _objective_with(Xa, y, W, S, r, w, cost)
+                if value < best_F - 1e-9:
+                    best_F, best_r, best_w = value, r, w
         result.n_iter = it + 1
         if best_r is None:
             stale += len(blocks)
