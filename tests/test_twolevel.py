@@ -173,7 +173,7 @@ def planted_clauses(truth: str) -> set:
 
 
 @pytest.mark.parametrize("method", ["bcd", "am"])
-@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("seed", [1, 2, 4])   # draws where SC stops at 1-3 clauses
 def test_from_the_set_cover_start_the_path_moves_to_the_planted_dnf(method, seed):
     """Su et al. start BCD and AM from set covering and descend: on a planted four-clause
     DNF the objective path leaves SC's rule, enabling the clauses SC did not use, and ends
