@@ -18,6 +18,7 @@ import argparse
 import datetime as dt
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -59,7 +60,11 @@ def _save_without_injected_parameters(executed: Path, target: Path) -> None:
 
     nb = nbformat.read(executed, as_version=4)
     nb.cells = [c for c in nb.cells if "injected-parameters" not in c.metadata.get("tags", [])]
+    # Papermill records where it read and wrote the notebook: machine paths, not results.
+    for key in ("input_path", "output_path"):
+        nb.metadata.get("papermill", {}).pop(key, None)
     drop_solver_banners(nb)
+    drop_progress_bars(nb)
     nbformat.write(nb, target)
 
 
@@ -78,6 +83,23 @@ def drop_solver_banners(nb) -> None:
         if "outputs" in cell:
             cell["outputs"] = [o for o in cell["outputs"]
                                if o.get("output_type") != "stream" or o["text"]]
+
+
+_PROGRESS = re.compile(r"\d+%\|")
+_WIDGET = "application/vnd.jupyter.widget-view+json"
+
+
+def drop_progress_bars(nb) -> None:
+    """Remove progress-bar widgets from ``nb`` (in place): saved, a widget shows only the
+    text it had when it was created ("0%|"), a frozen bar beside a finished result. The
+    widget state goes too when no other widget output is left."""
+    for cell in nb.cells:
+        if "outputs" in cell:
+            cell["outputs"] = [o for o in cell["outputs"]
+                               if not (_WIDGET in o.get("data", {}) and
+                                       _PROGRESS.search("".join(o["data"].get("text/plain", ""))))]
+    if not any(_WIDGET in o.get("data", {}) for c in nb.cells for o in c.get("outputs", [])):
+        nb.metadata.pop("widgets", None)
 
 
 def merge_log(earlier: list[dict], latest: list[dict]) -> list[dict]:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import matplotlib
 
-from ._paths import output_dir
+from ._paths import ROOT, output_dir
 
 STYLE = {
     "figure.figsize": (6.4, 4.2),
@@ -43,15 +43,19 @@ def figures_dir() -> Path:
     return output_dir("figures")
 
 
-def savefig(fig, name: str) -> Path:
-    """Save ``fig`` as ``figures/NAME.png`` and ``.pdf``; return the PNG path."""
+def savefig(fig, name: str) -> str:
+    """Save ``fig`` as ``figures/NAME.png`` and ``.pdf``; return the PNG's path, relative to
+    the project when it lies inside it (a notebook's output never shows a machine path)."""
     out = figures_dir()
     out.mkdir(parents=True, exist_ok=True)
     png = out / f"{name}.png"
     fig.savefig(png)
     # Fixed metadata so that regenerating an unchanged figure leaves the PDF unchanged.
     fig.savefig(out / f"{name}.pdf", metadata={"CreationDate": None, "ModDate": None})
-    return png
+    try:
+        return png.resolve().relative_to(ROOT).as_posix()
+    except ValueError:
+        return str(png)
 
 
 def plot_rule_region(rule, X, y, x: str, y_col: str, ax=None, labels=("other", "positive"),

@@ -65,3 +65,41 @@ def test_solver_banner_is_dropped_from_saved_outputs_and_the_rest_kept():
     nb.cells.append(cell)
     drop_solver_banners(nb)
     assert [o["text"] for o in nb.cells[0].outputs] == ["BCD: objective 27\n"]
+
+
+def test_saved_notebooks_keep_no_progress_bars_and_no_machine_paths(tmp_path):
+    import nbformat
+
+    from rulelab.pipeline import _save_without_injected_parameters
+
+    nb = nbformat.v4.new_notebook()
+    cell = nbformat.v4.new_code_cell("cross_validate(...)")
+    bar = {"application/vnd.jupyter.widget-view+json": {"model_id": "x", "version_major": 2,
+                                                        "version_minor": 0},
+           "text/plain": "cross-validation:   0%|          | 0/80 [00:00<?, ?it/s]"}
+    cell.outputs = [nbformat.v4.new_output("display_data", data=bar),
+                    nbformat.v4.new_output("stream", name="stdout", text="80 fits\n")]
+    nb.cells.append(cell)
+    nb.metadata["widgets"] = {"application/vnd.jupyter.widget-state+json": {"state": {}}}
+    nb.metadata["papermill"] = {"input_path": str(tmp_path / "in.ipynb"),
+                                "output_path": str(tmp_path / "out.ipynb"), "parameters": {}}
+    executed, target = tmp_path / "executed.ipynb", tmp_path / "saved.ipynb"
+    nbformat.write(nb, executed)
+    _save_without_injected_parameters(executed, target)
+    saved = target.read_text()
+    assert "0%|" not in saved and "widget-state" not in saved and "80 fits" in saved
+    assert str(tmp_path) not in saved
+
+
+
+def test_savefig_returns_a_path_relative_to_the_project(monkeypatch):
+    import matplotlib.pyplot as plt
+
+    from rulelab.plotting import savefig
+
+    for name in ("RULELAB_OUTPUT", "RULELAB_FIGURES"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("RULELAB_QUICK", "1")
+    fig = plt.figure()
+    assert savefig(fig, "test_relative_path") == "runs/quick/figures/test_relative_path.png"
+    plt.close(fig)

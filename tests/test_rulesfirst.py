@@ -110,7 +110,8 @@ def test_candidates_match_brute_force_support_purity_and_score():
         on = X[:, j] > 0
         for c, (s, p, t) in enumerate([(5, 0.6, 2.0), (8, 0.55, None)]):
             purity = (y[on] == c).mean() if on.any() else 0
-            if on.sum() >= s and purity >= p and (t is None or np.sqrt(on.sum()) * purity >= t):
+            # Support counts the samples of the rule's own label (§7.2: "4 negative tweets").
+            if (y[on] == c).sum() >= s and purity >= p and (t is None or np.sqrt(on.sum()) * purity >= t):
                 expected.add((j, c))
     assert set(zip(cand.feature.tolist(), cand.label.tolist())) == expected
     assert (np.diff(cand.score) <= 1e-12).all()  # ranked by sqrt(M) * p
@@ -195,6 +196,8 @@ def test_greedy_rule_of_fig1_recovers_planted_rules_and_boostrule_improves_on_it
 
 def test_text_cleaning_drops_links_and_special_characters_then_stems():
     assert clean_text("Soooo DISAPPOINTED!!! http://t.co/abc #fail") == "soooo disappointed fail"
+    # Mentions are accounts and digits are numbers, not words (the paper's 6.5K stems).
+    assert clean_text("@JohnDoe lost 3-0 at 10pm, don't care #fail2day") == "lost at dont care"
     assert stem_tokens("Dustin Johnson dealt with another major disappointment") == [
         "dustin", "johnson", "dealt", "with", "anoth", "major", "disappoint"]
 
@@ -213,3 +216,63 @@ def test_score_selection_takes_the_top_candidates_by_sqrt_m_times_purity():
             top.append(j)
             seen.add(j)
     assert model.rules_.features == top
+
+
+@pytest.mark.parametrize("base_rows", ["all", "uncovered"])
+def test_base_classifier_is_fit_after_removing_the_rule_features(base_rows):
+    """§7: "a regularized linear classifier is trained after removing the rule features",
+    on S_non-covered as in Fig. 1 (default) or on every training sample (the other
+    reading, whose class prior is the data's)."""
+    from sklearn.dummy import DummyClassifier
+
+    X, y, planted = make_rules_first(900, d=30, k=4, p=0.05, mu=0.0, random_state=3)
+    model = GreedyRuleClassifier(base_estimator=DummyClassifier(strategy="prior"),
+                                 base_rows=base_rows, random_state=0).fit(X, y)
+    base = model.base_estimator_
+    assert base.n_features_in_ == X.shape[1] - len(model.rules_)
+    assert not set(model.rules_.features) & set(model.keep_.tolist())
+    covered = model.apply_rules(X) >= 0
+    assert covered.any()
+    rows = np.ones(len(y), bool) if base_rows == "all" else ~covered
+    expected = np.bincount(np.searchsorted(model.classes_, y[rows]), minlength=2) / rows.sum()
+    assert np.allclose(base.class_prior_, expected)
+    if base_rows == "all":   # the covered samples are all positive: the prior is not shifted
+        assert base.class_prior_[1] > (y[~covered] == model.classes_[1]).mean()
+
+
+def test_a_candidate_threshold_binds_only_above_the_bound_the_filters_set():
+    """Support s of the rule's label and purity q force sqrt(M) * p >= sqrt(s * q): a
+    threshold t below it changes nothing, one above it removes candidates."""
+    rng = np.random.default_rng(1)
+    X = (rng.random((3000, 400)) < rng.uniform(0.001, 0.05, 400)).astype(float)
+    y = rng.integers(0, 2, 3000)
+    B = coverage_matrix(X)
+
+    def n(t):
+        return len(select_candidates(B, y, [1], min_support=[None, 4], min_purity=[None, 0.6],
+                                     threshold=[None, t]))
+
+    bound = np.sqrt(4 * 0.6)
+    assert n(None) == n(0.5) == n(bound - 1e-9) > 0
+    assert n(bound + 1.0) < n(None)
+
+
+def test_on_the_tweets_every_threshold_of_the_sweep_binds():
+    """§7.2 as defined: 4 negative / 16 positive tweets, purity 0.75 / 0.9, threshold t for
+    negative rules and 4t for positive ones; on SemEval's training tweets each step of the
+    notebook's grid removes candidates (through the positive rules below t = 1.73)."""
+    from rulelab.rulesfirst import text_experiments as tx
+
+    try:
+        s = tx._splits("semeval2017_task4a", 0)
+    except Exception as err:  # pragma: no cover - data not available
+        pytest.skip(f"benchmark data not available: {err}")
+    X = make_stem_vectorizer().fit_transform(s.dev_text.iloc[:3000])
+    y = (s.dev_y[:3000] == "positive").astype(int)
+    cfg = tx.CORPORA["semeval2017_task4a"]
+    counts = [len(select_candidates(coverage_matrix(X), y, [0, 1],
+                                    min_support=list(cfg["min_support"]),
+                                    min_purity=list(cfg["min_purity"]),
+                                    threshold=[t, cfg["pos_ratio"] * t]))
+              for t in (1.0, 1.3, 1.5, 1.7, 2.0, 2.5)]
+    assert all(a > b for a, b in zip(counts, counts[1:])), counts

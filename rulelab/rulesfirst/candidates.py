@@ -1,11 +1,14 @@
 """Candidate rules: features that are *nearly* rules, pre-selected by support and purity.
 
 Real data hold no perfect rules, so Cohen et al. (2019, §7.2) keep a feature j as a
-candidate rule for label c when it covers at least ``min_support`` training samples and
-the empirical purity p_c,j = P(y = c | x(j) > 0) is at least ``min_purity``, and rank
-candidates by sqrt(M_j) * p_c,j (M_j = samples covered): the score balances nearness to a
-rule (p) against coverage (M). A candidate threshold on that score is the knob of their
-Fig. 3.
+candidate rule for label c when it occurs in at least ``min_support`` training samples *of
+label c* ("features that appear in less than 4 negative (16 positive) training tweets" are
+discarded) and the empirical purity p_c,j = P(y = c | x(j) > 0) is at least
+``min_purity``, and rank candidates by sqrt(M_j) * p_c,j (M_j = samples containing x(j)):
+the score balances nearness to a rule (p) against coverage (M). A candidate threshold on
+that score is the knob of their Fig. 3. Note that the filters bound the score from below:
+M_j * p_c,j >= s and p_c,j >= q give sqrt(M_j) * p_c,j >= sqrt(s * q), so a threshold
+below sqrt(s * q) selects nothing the filters have not already selected.
 """
 
 from __future__ import annotations
@@ -62,7 +65,8 @@ def select_candidates(B: sp.spmatrix, y: np.ndarray, labels, *, min_support, min
 
     ``min_support``, ``min_purity`` and ``threshold`` are sequences indexed by class index
     (one value per label, as the paper uses different values for the two labels).
-    ``threshold`` entries may be None (no score threshold).
+    ``threshold`` entries may be None (no score threshold). ``min_support[c]`` counts the
+    samples of label ``c`` the feature occurs in.
     """
     support, purity = rule_scores(B, y, n_classes)
     feats, labs = [], []
@@ -70,7 +74,8 @@ def select_candidates(B: sp.spmatrix, y: np.ndarray, labels, *, min_support, min
     excluded[list(exclude)] = True
     for c in labels:
         score = np.sqrt(support) * purity[c]
-        ok = (support >= max(min_support[c], 1)) & (purity[c] >= min_purity[c]) & ~excluded
+        in_class = np.rint(support * purity[c])
+        ok = (in_class >= max(min_support[c], 1)) & (purity[c] >= min_purity[c]) & ~excluded
         if threshold[c] is not None:
             ok &= score >= threshold[c]
         idx = np.flatnonzero(ok)

@@ -1,11 +1,11 @@
 """GreedyRuleClassifier: the practical rules-first algorithm of Cohen et al. (2019, §7).
 
 Rules are chosen one at a time on held-out *evaluation* data: at each step the candidate
-rule that most lowers the evaluation error is added, the samples it covers leave the
-training set of the base classifier, and the base classifier (a regularised logistic
-regression, or any scikit-learn classifier such as an MLP) is refitted on the samples no
-rule covers. Prediction is rules-first: the first rule that fires decides; otherwise the
-base classifier does.
+rule that most lowers the evaluation error is added and the base classifier (a regularised
+logistic regression, or any scikit-learn classifier such as an MLP) is refitted "after
+removing the rule features" (§7) on the samples no rule covers (Fig. 1's S_non-covered; see
+``base_rows`` for the other reading). Prediction is rules-first: the first rule that fires
+decides; otherwise the base classifier does.
 """
 
 from __future__ import annotations
@@ -29,9 +29,10 @@ class GreedyRuleClassifier(ClassifierMixin, BaseEstimator):
     """Rules-first classifier: single-feature rules first, a regularised classifier after.
 
     The rules are chosen greedily on an evaluation split (``eval_fraction`` of the data,
-    Cohen et al. 2019, §7.1 use 1/3); then the base classifier is refitted on all the
-    samples no chosen rule covers. A rule ``IF x(j) > 0 THEN c`` is taken from the
-    candidates of §7.2: features covering at least ``min_support`` samples with purity
+    Cohen et al. 2019, §7.1 use 1/3); then the base classifier is refitted without the
+    rule features on all the samples no chosen rule covers. A rule ``IF x(j) > 0 THEN c`` is taken from the
+    candidates of §7.2: features covering at least ``min_support`` samples of the rule's
+    label with purity
     P(y = c | x(j) > 0) at least ``min_purity`` and score sqrt(M) * p at least
     ``candidate_threshold``.
 
@@ -52,7 +53,8 @@ class GreedyRuleClassifier(ClassifierMixin, BaseEstimator):
     rule_labels : sequence of labels, optional
         Labels rules may predict; default every class ("rules for either label").
     min_support : int or dict {label: int}, default=1
-        Fewest samples (of the training split) a candidate must cover.
+        Fewest samples of its own label (in the training split) a candidate rule must
+        cover (§7.2: "appear in less than 4 negative (16 positive) training tweets").
     min_purity : float or dict {label: float}, default=1.0
         Smallest purity P(y = label | x(j) > 0) of a candidate; 1.0 admits only exact rules
         (the paper's definition of a rule), lower values near-rules.
@@ -79,6 +81,13 @@ class GreedyRuleClassifier(ClassifierMixin, BaseEstimator):
         "exact" refits the base classifier for every candidate at every step to measure
         the evaluation error it would give; "fast" scores candidates with the current base
         classifier (only the newly covered samples change) and refits once per added rule.
+    base_rows : {"uncovered", "all"}, default="uncovered"
+        Samples the base classifier is fitted on, always without the rule features. The
+        paper is ambiguous: §7 says "a regularized linear classifier is trained after
+        removing the rule features" and names the algorithm of §5, whose Fig. 1 fits it on
+        S_non-covered. ``"uncovered"`` (default) follows Fig. 1: the samples no rule
+        covers. ``"all"``: every training sample (the class prior stays the data's, but
+        the covered samples, labelled by their rule, are noise to the base classifier).
     refit_every : int, default=1
         Refit the base classifier after every ``refit_every`` added rules during the search
         (0: only at the end), a speed knob for slow base classifiers.
@@ -116,8 +125,9 @@ class GreedyRuleClassifier(ClassifierMixin, BaseEstimator):
     def __init__(self, penalty="l2", C=1.0, base_estimator=None, max_rules=20,
                  eval_fraction=1 / 3, rule_labels=None, min_support=1, min_purity=1.0,
                  candidate_threshold=None, max_candidates=None, early_stopping=True,
-                 selection="greedy", eval_loss="error", search="fast", refit_every=1, feature_names=None,
-                 condition="{feature} > 0", random_state=None):
+                 selection="greedy", eval_loss="error", search="fast", base_rows="uncovered",
+                 refit_every=1, feature_names=None, condition="{feature} > 0",
+                 random_state=None):
         self.penalty = penalty
         self.C = C
         self.base_estimator = base_estimator
@@ -132,6 +142,7 @@ class GreedyRuleClassifier(ClassifierMixin, BaseEstimator):
         self.selection = selection
         self.eval_loss = eval_loss
         self.search = search
+        self.base_rows = base_rows
         self.refit_every = refit_every
         self.feature_names = feature_names
         self.condition = condition
@@ -149,6 +160,8 @@ class GreedyRuleClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError(f"eval_fraction must be in [0, 1), got {self.eval_fraction!r}")
         if int(self.max_rules) != self.max_rules or self.max_rules < 0:
             raise ValueError(f"max_rules must be a non-negative integer, got {self.max_rules!r}")
+        if self.base_rows not in ("all", "uncovered"):
+            raise ValueError(f"base_rows must be 'all' or 'uncovered', got {self.base_rows!r}")
         if self.refit_every < 0:
             raise ValueError(f"refit_every must be >= 0, got {self.refit_every!r}")
 
@@ -158,7 +171,7 @@ class GreedyRuleClassifier(ClassifierMixin, BaseEstimator):
         return make_linear(self.penalty, self.C, random_state=self.random_state)
 
     def fit(self, X, y):
-        """Choose the rules on the evaluation split, then refit the base on all uncovered data.
+        """Choose the rules on the evaluation split, then refit the base on all the data.
 
         Parameters
         ----------
@@ -205,9 +218,9 @@ class GreedyRuleClassifier(ClassifierMixin, BaseEstimator):
             rules.append(Rule(int(j), self.classes_[c], self.feature_names_[j], sup,
                               float((yi[col] == c).mean()) if sup else float("nan")))
         self.rules_ = RuleList(rules, self.condition)
-        covered = self.rules_.apply(X) >= 0
+        rows = _base_rows(self.base_rows, self.rules_.apply(X) >= 0)
         self.keep_ = _keep(d, [j for j, _ in chosen])
-        self.base_estimator_ = fit_base(template, X[~covered][:, self.keep_], yi[~covered],
+        self.base_estimator_ = fit_base(template, X[rows][:, self.keep_], yi[rows],
                                         self._default_)
         return self
 
@@ -239,8 +252,8 @@ class GreedyRuleClassifier(ClassifierMixin, BaseEstimator):
 
         def refit():
             keep = _keep(Xtr.shape[1], [j for j, _ in chosen])
-            s = split["tr"]
-            base = fit_base(template, Xtr[~s.covered][:, keep], ytr[~s.covered], self._default_)
+            rows = _base_rows(self.base_rows, split["tr"].covered)
+            base = fit_base(template, Xtr[rows][:, keep], ytr[rows], self._default_)
             for st in split.values():
                 st.update_base(base, keep, k, log)
 
@@ -306,7 +319,8 @@ class GreedyRuleClassifier(ClassifierMixin, BaseEstimator):
                 continue
             keep = _keep(d, [f for f, _ in chosen] + [j])
             t = trial["tr"]
-            base = fit_base(template, t.X[~t.covered][:, keep], t.y[~t.covered], self._default_)
+            rows = _base_rows(self.base_rows, t.covered)
+            base = fit_base(template, t.X[rows][:, keep], t.y[rows], self._default_)
             for st in trial.values():
                 st.update_base(base, keep, k, log)
             d_ev[i] = trial["ev"].loss.sum() - ev.loss.sum()
@@ -358,12 +372,17 @@ def truncate_rules(model: GreedyRuleClassifier, n_rules: int, X, y) -> GreedyRul
     out = copy.copy(model)
     out.rules_ = model.rules_[:n_rules]
     out.max_rules = n_rules
-    covered = out.rules_.apply(X) >= 0
+    rows = _base_rows(model.base_rows, out.rules_.apply(X) >= 0)
     out.keep_ = _keep(X.shape[1], out.rules_.features)
     yi = np.searchsorted(model.classes_, classes)[yi]
-    out.base_estimator_ = fit_base(model._template(), X[~covered][:, out.keep_], yi[~covered],
+    out.base_estimator_ = fit_base(model._template(), X[rows][:, out.keep_], yi[rows],
                                    model._default_)
     return out
+
+
+def _base_rows(how: str, covered: np.ndarray) -> np.ndarray:
+    """Rows the base classifier is fitted on (see ``base_rows``)."""
+    return np.ones_like(covered, dtype=bool) if how == "all" else ~covered
 
 
 def _keep(d: int, rule_features) -> np.ndarray:

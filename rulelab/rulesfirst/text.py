@@ -1,7 +1,7 @@
 """Short-text sentiment with rules-first classifiers (Cohen et al. 2019, §7.2).
 
-Pipeline: remove links and special characters, Snowball-stem every token, binary bag of
-stems (dictionary built on the development data). Splits are sampled with stated seeds:
+Pipeline: remove links, user mentions, numbers and special characters, Snowball-stem
+every token, binary bag of stems (dictionary built on the development data). Splits are sampled with stated seeds:
 the paper's 3K training + 1K evaluation (together the 4K *development* set; the greedy
 holds out the evaluation quarter itself) and 8K held-out test tweets.
 """
@@ -21,17 +21,25 @@ __all__ = ["clean_text", "stem_tokens", "make_stem_vectorizer", "TextSplits", "t
 _LINK = re.compile(r"(https?://|www\.)\S+")
 _ENTITY = re.compile(r"&[a-z]+;|&#\d+;")
 _APOSTROPHE = re.compile(r"['’`]")
-_SPECIAL = re.compile(r"[^a-z0-9]+")
+_MENTION = re.compile(r"@\w+")
+_NUMBER = re.compile(r"\b\w*\d\w*\b")
+_SPECIAL = re.compile(r"[^a-z]+")
 
 
 def clean_text(text: str) -> str:
-    """Lower-case, drop links and HTML entities, turn every special character into a space.
+    """Lower-case; drop links, HTML entities, user mentions (``@name``: an account, not a
+    word) and tokens holding a digit (numbers, times, scores); turn every other special
+    character into a space.
 
     Apostrophes are removed rather than split on, so "don't" stays one token ("dont").
+    Without mentions and numbers the SemEval dictionary of 4,000 development tweets has
+    about 8.2K stems (10.0K with them; the paper reports about 6.5K).
     """
     text = _LINK.sub(" ", str(text).lower())
     text = _ENTITY.sub(" ", text)
+    text = _MENTION.sub(" ", text)
     text = _APOSTROPHE.sub("", text)
+    text = _NUMBER.sub(" ", text)
     return _SPECIAL.sub(" ", text).strip()
 
 
