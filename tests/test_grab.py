@@ -87,11 +87,48 @@ def test_the_recorded_stopping_measure_is_the_exhaustive_one(top_k):
     assert last["V"] < 1e-3 * res.V0
 
 
-def test_naive_grafting_reaches_the_same_optimum():
+@pytest.mark.parametrize("search", ["naive", "occurring"])
+def test_naive_grafting_reaches_the_same_optimum(search):
     X, y = planted(seed=3)
     a = graft(X, y, C=1.0, max_size=2, tol=1e-8, top_k=3, search="wfim")
-    b = graft(X, y, C=1.0, max_size=2, tol=1e-8, top_k=3, search="naive")
+    b = graft(X, y, C=1.0, max_size=2, tol=1e-8, top_k=3, search=search)
     assert abs(a.objective - b.objective) <= 1e-6 * a.objective
+
+
+@pytest.mark.parametrize("k", [1, 2, 3])
+def test_phi_scan_visits_all_of_phi_and_finds_every_violator(k):
+    """The paper's naive search: every conjunction of Phi(d, k), occurring or not, is
+    evaluated; the violators (|gradient| > 1) are those of a brute-force check."""
+    from rulelab.grab.naive import PhiScan, phi_size
+    from rulelab.grab.wfim import wfim_bruteforce
+
+    rng = np.random.default_rng(k)
+    X = (rng.random((150, 9)) < 0.3).astype(np.uint8)   # many conjunctions never occur
+    alpha = rng.normal(scale=0.4, size=150)
+    scan = PhiScan(X, k, top_k=5)
+    found, top = scan.search(alpha)
+    assert scan.n_visited == phi_size(9, k)
+    got = {tuple(sorted(found.cols[found.ptr[i]:found.ptr[i + 1]])): v
+           for i, v in enumerate(found.values)}
+    expected = wfim_bruteforce(X, alpha, 1.0, k, absolute=True)
+    assert got.keys() == expected.keys()
+    assert all(abs(got[p] - expected[p]) < 1e-9 for p in got)
+    assert list(np.abs(top.values)) == sorted(np.abs(found.values), reverse=True)[:5]
+    # excluded (free) features are not returned again
+    again, _ = scan.search(alpha, top.keys)
+    assert len(again.values) == len(found.values) - len(top.values)
+
+
+def test_phi_scan_stops_at_its_deadline_and_says_so():
+    from rulelab.grab.naive import PhiScan
+
+    X = (np.random.default_rng(0).random((200, 40)) < 0.5).astype(np.uint8)
+    scan = PhiScan(X, 3, top_k=5, deadline=0.0)       # already past
+    found, _ = scan.search(np.ones(200))
+    assert scan.timed_out and not found.complete
+    res = graft(X, np.where(X[:, 0] == 1, 1.0, -1.0), max_size=3, search="naive",
+                time_limit=0.0)
+    assert res.timed_out and not res.converged
 
 
 def test_liblinear_on_the_expansion_solves_the_same_logistic_problem():
@@ -244,9 +281,11 @@ def test_table1_and_table2_runs_are_cached_so_an_interrupted_run_resumes(tmp_pat
     from rulelab.grab import experiments as ex
 
     monkeypatch.setenv("RULELAB_CACHE", str(tmp_path))
-    methods = {"DT": (DecisionTreeClassifier(random_state=0), {"max_depth": [2, 4]}, "raw")}
+    methods = {"DT": (DecisionTreeClassifier(random_state=0), {"max_depth": [2, 4]})}
     first = ex.tuned_accuracy("fourclass", methods, folds=2, max_train=200)
-    assert len(list((tmp_path / "results" / "grab").glob("table1-*.json"))) == 1
+    # one record per (combination, fold) and one for the refit: a search resumes
+    assert len(list((tmp_path / "results" / "grab").glob("table1cv-*.json"))) == 4
+    assert len(list((tmp_path / "results" / "grab").glob("table1refit-*.json"))) == 1
     again = ex.tuned_accuracy("fourclass", methods, folds=2, max_train=200)
     pd.testing.assert_frame_equal(first, again)          # seconds too: nothing was refitted
     fresh = ex.tuned_accuracy("fourclass", methods, folds=2, max_train=200, cache=False)
@@ -339,3 +378,52 @@ def test_repeated_rows_count_in_the_objective_supports_and_margins(loss):
     z = y * res.margins
     data = np.logaddexp(0, -z) if loss == "logistic" else np.maximum(0, 1 - z) ** 2
     assert res.objective == pytest.approx(data.sum() + np.abs(res.coef).sum(), rel=1e-10)
+
+
+def test_speed_is_compared_at_an_equal_objective():
+    """Fig. 2's comparison: each method's time to the same objective (the best any method
+    reached, +0.1 %); a method that stopped above it has no time, whatever its clock."""
+    from rulelab.grab.experiments import time_methods, time_to_objective
+
+    X, y = planted(seed=5)
+    times = time_methods(X, y, Cs=(1.0,), degrees=(1, 2), methods=("GRAB", "Grafting",
+                                                                   "LIBLINEAR"),
+                         top_k=3, tol=1e-6, time_limit=60)
+    tto = time_to_objective(times)
+    assert set(tto.method) == {"GRAB", "Grafting", "LIBLINEAR"}
+    for _, part in tto.groupby("degree"):
+        assert part.reached.all()               # all three solve the same problem
+        assert (part.objective <= part.target + 1e-9).all()
+        assert (part.seconds_to_target > 0).all()
+    # GRAB stopped at a loose tolerance ends above the target: it never reached it
+    loose = time_methods(X, y, Cs=(1.0,), degrees=(2,), methods=("GRAB",), top_k=1, tol=0.5,
+                         time_limit=60).assign(method="GRAB (eps 0.5)")
+    both = time_to_objective(pd.concat([times[times.degree == 2], loose]))
+    row = both.set_index("method").loc["GRAB (eps 0.5)"]
+    assert row.objective > row.target
+    assert not row.reached and np.isnan(row.seconds_to_target)
+
+
+
+@pytest.mark.data
+@pytest.mark.skipif(not os.environ.get("RULELAB_DATA"), reason="needs RULELAB_DATA")
+def test_table1_gives_every_method_the_same_binarised_data_and_excludes_failures(tmp_path,
+                                                                                  monkeypatch):
+    """§5.3: the same preprocessing for every method; a combination that fails or runs out
+    of time is excluded from the choice."""
+    from sklearn.tree import DecisionTreeClassifier
+
+    from rulelab.grab import experiments as ex
+
+    monkeypatch.setenv("RULELAB_CACHE", str(tmp_path))
+    B, y, _, _ = ex.binarized_split("fourclass")
+    grid = {"max_depth": [2, 4], "min_samples_leaf": [1, -5]}     # -5 is refused by sklearn
+    out = ex.tuned_accuracy("fourclass", {"DT": (DecisionTreeClassifier(random_state=0), grid)},
+                            folds=2, max_train=200).iloc[0]
+    assert out.d == B.shape[1] and set(np.unique(B.to_numpy())) <= {0, 1}
+    assert out.n_combinations == 4 and out.n_excluded == 2
+    assert "-5" not in out.best
+    paper = ex.table1_methods("fourclass", 200)
+    assert paper["GRAB (logistic)"][1]["degree"] == [1, 2, 3, 4, 5, None]
+    assert paper["SVC"][1]["C"] == [10.0 ** e for e in range(-3, 4)]
+    assert len(paper["XGB"][1]["reg_lambda"]) == 7

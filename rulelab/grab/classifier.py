@@ -46,8 +46,10 @@ class CBMClassifier(ClassifierMixin, BaseEstimator):
         encoded (:class:`CellBinarizer`, the paper's Section 5.2). ``"auto"`` does this
         only when X is not already 0/1.
     n_bins : int, default=50
-    search : {"wfim", "naive"}, default="wfim"
-        GRAB's mining, or naive grafting (every conjunction's gradient, no pruning).
+    search : {"wfim", "naive", "occurring"}, default="wfim"
+        GRAB's mining; the paper's naive grafting (the gradient of every conjunction in
+        Phi(d, k), :class:`rulelab.grab.naive.PhiScan`); or grafting over the conjunctions
+        that occur in the data, without pruning.
     max_iter : int, default=10000
         Grafting iterations.
     time_limit : float, optional

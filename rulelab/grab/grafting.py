@@ -15,8 +15,10 @@ Each iteration (Algorithm 2):
 1. optimise the free weights F by warm-started coordinate descent (:mod:`._cd`);
 2. set the transaction weights alpha_i = C * d loss / d f(x_i) and search the features
    outside F with ``|sum_{i: phi(x_i)=1} alpha_i| > 1`` (eq. 14), i.e. the two WFIM problems
-   of Theorem 1, by :class:`~rulelab.grab.wfim.TopKMiner` (GRAB) or by visiting every
-   conjunction (:class:`~rulelab.grab.wfim.ExhaustiveSearch`, naive grafting);
+   of Theorem 1, by :class:`~rulelab.grab.wfim.TopKMiner` (GRAB), by computing the
+   gradient of every conjunction in Phi(d, k) (:class:`~rulelab.grab.naive.PhiScan`, the
+   paper's naive grafting) or of every conjunction that occurs in the data
+   (:class:`~rulelab.grab.wfim.ExhaustiveSearch`, a stronger baseline of ours);
 3. stop when V^t < eps * V^0 (eq. 17), where V sums the minimum-norm subgradient over the
    free features and ``|grad| - 1`` over the features found by the search; else add the top
    K found features to F.
@@ -56,6 +58,7 @@ import numpy as np
 
 from . import _cd, _mine
 from ._bits import append_columns, pack_columns
+from .naive import PhiScan
 from .wfim import (ExhaustiveSearch, TopKMiner, TransactionMatrix, _item_codes, binary_csr,
                    itemset_tuples)
 
@@ -89,7 +92,8 @@ def graft(X, y, *, C: float = 1.0, loss: str = "logistic", max_size: int | None 
           max_out: int = 100_000, M: int = 10, inner_ratio: float = 0.5,
           max_epochs: int = 100_000, time_limit: float | None = None, random_state: int = 0,
           verbose: bool = False) -> GraftResult:
-    """Run GRAB (``search="wfim"``) or naive grafting (``search="naive"``).
+    """Run GRAB (``search="wfim"``), the paper's naive grafting over all of Phi(d, k)
+    (``search="naive"``) or grafting over the occurring conjunctions (``"occurring"``).
 
     Parameters
     ----------
@@ -101,13 +105,14 @@ def graft(X, y, *, C: float = 1.0, loss: str = "logistic", max_size: int | None 
         eps of the stopping rule V^t < eps V^0.
     top_k : int
         Features added per iteration (the top K of the search).
-    search : {"wfim", "naive"}
+    search : {"wfim", "naive", "occurring"}
     max_out, M : the output cap and the starting exponent of the dynamic threshold.
     inner_ratio : float
         The free weights are optimised until their part of V is below
         ``inner_ratio * tol * V^0`` (the rest of the budget is left to the search).
     time_limit : float, optional
-        Seconds; the run stops (``timed_out=True``) after the iteration that crosses it.
+        Seconds; the run stops (``timed_out=True``) after the iteration that crosses it
+        (naive grafting also stops inside a search that crosses it).
     """
     t_start = time.perf_counter()
     y = np.asarray(y, dtype=np.float64)
@@ -138,9 +143,12 @@ def graft(X, y, *, C: float = 1.0, loss: str = "logistic", max_size: int | None 
     if search == "wfim":
         searcher = TopKMiner(db, max_size, top_k, M=M, max_out=max_out)
     elif search == "naive":
+        searcher = PhiScan(db, max_size, top_k, deadline=None if time_limit is None
+                           else t_start + time_limit)
+    elif search == "occurring":
         searcher = ExhaustiveSearch(db, max_size, top_k)
     else:
-        raise ValueError(f"search must be 'wfim' or 'naive', got {search!r}")
+        raise ValueError(f"search must be 'wfim', 'naive' or 'occurring', got {search!r}")
     bits = pack_columns(db)
 
     # the free features flat (ptr, cols as in Itemsets); their tuples are built at the end
@@ -177,14 +185,15 @@ def graft(X, y, *, C: float = 1.0, loss: str = "logistic", max_size: int | None 
                     "objective": float(_cd.objective(f, y, w, C, lid, cw)), "time_search": t_mine,
                     "time_opt": 0.0, "time": time.perf_counter() - t_start})
     converged = len(top) == 0 and found.theta <= 1.0 and found.complete
-    timed_out = False
+    timed_out = bool(getattr(searcher, "timed_out", False))
+    converged = converged and not timed_out
     stalls = 0
     it = 0
     g_free = None      # the free features' gradients after the last solve
     last_lower = np.inf
     if not converged:
         add(top)
-    while not converged and it < max_iter:
+    while not converged and not timed_out and it < max_iter:
         it += 1
         t0 = time.perf_counter()
         inner_tol = inner_ratio * tol * V0
@@ -259,6 +268,9 @@ def graft(X, y, *, C: float = 1.0, loss: str = "logistic", max_size: int | None 
             print(f"[graft] it {it:4d}  free {h['n_free']:6d}  nz {h['n_nonzero']:6d}  "
                   f"V/V0 {V / max(V0, 1e-300):.2e}  theta {theta:g}  "
                   f"G {h['objective']:.6g}  {elapsed:.1f}s")
+        if getattr(searcher, "timed_out", False):
+            timed_out = True                     # a partial scan decides nothing
+            break
         if V < tol * V0:
             converged = True
             break
