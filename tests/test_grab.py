@@ -303,11 +303,12 @@ def test_a_cached_result_is_not_reused_by_changed_code(tmp_path, monkeypatch):
     from rulelab.grab import experiments as ex
 
     monkeypatch.setenv("RULELAB_CACHE", str(tmp_path))
-    methods = {"DT": (DecisionTreeClassifier(random_state=0), {"max_depth": [2]}, "raw")}
+    methods = {"DT": (DecisionTreeClassifier(random_state=0), {"max_depth": [2]})}
     ex.tuned_accuracy("fourclass", methods, folds=2, max_train=100)
     monkeypatch.setattr(ex, "code_fingerprint", lambda: "other-code")
     ex.tuned_accuracy("fourclass", methods, folds=2, max_train=100)
-    assert len(list((tmp_path / "results" / "grab").glob("table1-*.json"))) == 2
+    assert len(list((tmp_path / "results" / "grab").glob("table1refit-*.json"))) == 2
+    assert len(list((tmp_path / "results" / "grab").glob("table1cv-*.json"))) == 4
 
 
 def test_expansion_liblinear_is_deterministic_given_random_state():
