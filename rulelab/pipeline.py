@@ -53,6 +53,43 @@ def discover(only: list[str] | None = None) -> list[Path]:
     return found
 
 
+def notebook_parameters(path: Path) -> set[str]:
+    """Names assigned in the notebook's cell tagged ``parameters`` (read, not executed)."""
+    import ast
+
+    import nbformat
+
+    nb = nbformat.read(path, as_version=4)
+    names: set[str] = set()
+    for cell in nb.cells:
+        if cell.cell_type == "code" and "parameters" in cell.metadata.get("tags", []):
+            for node in ast.walk(ast.parse(cell.source)):
+                if isinstance(node, (ast.Assign, ast.AnnAssign)):
+                    targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+                    names |= {t.id for t in targets if isinstance(t, ast.Name)}
+    return names
+
+
+def check_request(only: list[str] | None, params: dict) -> list[Path]:
+    """The notebooks a run would execute, or a ValueError naming what is wrong: a prefix
+    that matches no notebook, or a parameter some selected notebook does not declare
+    (papermill would silently ignore it, and the run would report parameters it never
+    used)."""
+    found = discover(only)
+    names = [p.name for p in discover(None)]
+    unknown = [o for o in (only or []) if not any(n.startswith(o) for n in names)]
+    if unknown or not found:
+        raise ValueError(f"no notebook matches --only {' '.join(unknown or only or [])}; the "
+                         f"notebooks are: {', '.join(p.stem for p in discover(None))}")
+    for nb in found:
+        declared = notebook_parameters(nb) | {"N_JOBS"}
+        missing = sorted(set(params) - declared)
+        if missing:
+            raise ValueError(f"{nb.stem} has no parameter {', '.join(missing)}; its parameters "
+                             f"are: {', '.join(sorted(declared))}")
+    return found
+
+
 def _save_without_injected_parameters(executed: Path, target: Path) -> None:
     """Copy an executed notebook, dropping papermill's injected parameters cell: it would pin
     ``QUICK = False`` and make the QUICK test run (nbval) execute the FULL experiments."""
@@ -120,7 +157,10 @@ def parse_params(pairs: list[str] | None) -> dict:
         name, sep, value = pair.partition("=")
         if not sep or not name.isidentifier():
             raise ValueError(f"--param expects NAME=VALUE, got {pair!r}")
-        params[name] = yaml.safe_load(value)
+        try:
+            params[name] = yaml.safe_load(value)
+        except yaml.YAMLError as err:
+            raise ValueError(f"--param {name}: {value!r} is not a YAML value ({err})") from err
     return params
 
 
@@ -129,7 +169,9 @@ def run(mode: str = "full", jobs: int = 2, only: list[str] | None = None,
     """Execute the notebooks; return the number that failed.
 
     ``params`` override parameters of every notebook run (e.g. ``DATASETS``); the run log
-    records them.
+    records them. Only notebooks that ran to the end are logged: a failed notebook leaves
+    its committed copy, its run-log entry and the report as they were (a run where every
+    notebook failed writes nothing).
     """
     import papermill as pm
 
@@ -143,7 +185,7 @@ def run(mode: str = "full", jobs: int = 2, only: list[str] | None = None,
     started, t0 = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"), time.time()
     code = code_version()
     log = []
-    for nb in discover(only):
+    for nb in check_request(only, params or {}):
         out = out_dir / nb.name
         print(f"[rulelab] {nb.name} ({mode}) ...", flush=True)
         t = time.time()
@@ -165,6 +207,11 @@ def run(mode: str = "full", jobs: int = 2, only: list[str] | None = None,
         print(f"[rulelab] {nb.name}: {status} in {seconds:.0f} s", flush=True)
     run_log = results_dir() / "run_log.json"
     ran = {entry["notebook"] for entry in log}
+    failed = sum(entry["status"] != "ok" for entry in log)
+    log = [entry for entry in log if entry["status"] == "ok"]
+    if not log:
+        print(f"[rulelab] 0/{len(ran)} notebooks ran; REPORT.md and the run log are unchanged")
+        return failed
     earlier = json.loads(run_log.read_text()).get("notebooks", []) if run_log.is_file() else []
     log = merge_log(earlier, log)
     record = {"mode": mode, "jobs": jobs, "started": started,
@@ -173,7 +220,6 @@ def run(mode: str = "full", jobs: int = 2, only: list[str] | None = None,
     report = write_report(run_log=run_log)
     if not quick:  # the README states what the last full reproduction found
         update_readme()
-    failed = sum(entry["status"] != "ok" for entry in log if entry["notebook"] in ran)
     print(f"[rulelab] {len(ran) - failed}/{len(ran)} notebooks ran; report: {report}")
     return failed
 
@@ -188,7 +234,12 @@ def main(argv: list[str] | None = None) -> int:
                         help="override a notebook parameter (YAML value), e.g. "
                              "--param 'DATASETS=[pima, sonar]'; repeatable")
     args = parser.parse_args(argv)
-    return 1 if run(args.mode, args.jobs, args.only, args.kernel, parse_params(args.param)) else 0
+    try:  # every mistake in the request is an argparse error (status 2) before anything runs
+        params = parse_params(args.param)
+        check_request(args.only, params)
+    except ValueError as err:
+        parser.error(str(err))
+    return 1 if run(args.mode, args.jobs, args.only, args.kernel, params) else 0
 
 
 if __name__ == "__main__":

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from rulelab import _paths, plotting, report
 from rulelab.pipeline import merge_log
 
@@ -103,3 +105,47 @@ def test_savefig_returns_a_path_relative_to_the_project(monkeypatch):
     fig = plt.figure()
     assert savefig(fig, "test_relative_path") == "runs/quick/figures/test_relative_path.png"
     plt.close(fig)
+
+
+@pytest.mark.parametrize("argv, word", [
+    (["--only", "99"], "no notebook matches --only 99"),
+    (["--only", "02", "--param", "DATASET=[sonar]"], "02_rule_sets has no parameter DATASET"),
+    (["--param", "X [1]"], "NAME=VALUE"),
+    (["--only", "02", "--param", "LAM=[1, 2"], "not a YAML value"),
+])
+def test_a_bad_pipeline_request_is_an_argparse_error_before_anything_runs(argv, word,
+                                                                          monkeypatch, capsys):
+    import papermill
+
+    from rulelab import pipeline
+
+    def never(*args, **kwargs):  # pragma: no cover - must not be reached
+        raise AssertionError("a notebook was executed")
+
+    monkeypatch.setattr(papermill, "execute_notebook", never)
+    with pytest.raises(SystemExit) as exit_:
+        pipeline.main(argv)
+    assert exit_.value.code == 2
+    assert word in capsys.readouterr().err
+
+
+def test_a_failed_run_leaves_the_report_and_the_run_log_as_they_were(tmp_path, monkeypatch):
+    import papermill
+
+    from rulelab import pipeline
+
+    monkeypatch.setenv("RULELAB_OUTPUT", str(tmp_path))
+    monkeypatch.setenv("RULELAB_QUICK", "0")
+    monkeypatch.setenv("RULELAB_HEADLESS", "0")
+    monkeypatch.setattr(pipeline, "ROOT", tmp_path)           # executed copies go here
+
+    def fail(*args, **kwargs):
+        raise RuntimeError("no data")
+
+    monkeypatch.setattr(papermill, "execute_notebook", fail)
+    monkeypatch.setattr(pipeline, "write_report", lambda **kw: pytest.fail("report written"))
+    monkeypatch.setattr(pipeline, "update_readme", lambda: pytest.fail("README written"))
+    log = pipeline.results_dir() / "run_log.json"
+    before = log.read_text() if log.is_file() else None
+    assert pipeline.main(["--mode", "full", "--only", "00"]) == 1
+    assert (log.read_text() if log.is_file() else None) == before
