@@ -19,6 +19,20 @@ def quick_mode() -> bool:
     return os.environ.get("RULELAB_QUICK", "0") == "1"
 
 
+def set_quick_mode(quick: bool) -> bool:
+    """Make a notebook's own QUICK parameter decide where its run writes; returns QUICK.
+
+    A notebook calls this right after its parameters cell: ``QUICK = set_quick_mode(QUICK)``.
+    ``RULELAB_QUICK=1`` in the environment (the test command) turns QUICK on whatever the
+    parameter says; QUICK is then written back to the environment, so that a QUICK run
+    started any way -- papermill ``-p QUICK True``, the pipeline, nbval or JupyterLab --
+    writes its tables and figures under ``runs/quick`` and never over the committed ones.
+    """
+    quick = bool(quick) or quick_mode()
+    os.environ["RULELAB_QUICK"] = "1" if quick else "0"
+    return quick
+
+
 def output_root() -> Path:
     """``RULELAB_OUTPUT`` if set; else ``runs/quick`` in QUICK mode; else the project root."""
     env = os.environ.get("RULELAB_OUTPUT")

@@ -13,12 +13,13 @@ from pathlib import Path
 
 import pandas as pd
 
-from ._paths import ROOT, output_dir, output_root
+from ._paths import ROOT, output_dir, output_root, set_quick_mode
 from .plotting import figures_dir
 
 VERDICTS = ("holds", "does not hold", "not testable")
 
-__all__ = ["record_claims", "results_dir", "write_report", "update_readme", "VERDICTS"]
+__all__ = ["record_claims", "results_dir", "set_quick_mode", "write_report", "update_readme",
+           "VERDICTS"]
 
 
 def results_dir() -> Path:

@@ -149,3 +149,51 @@ def test_a_failed_run_leaves_the_report_and_the_run_log_as_they_were(tmp_path, m
     before = log.read_text() if log.is_file() else None
     assert pipeline.main(["--mode", "full", "--only", "00"]) == 1
     assert (log.read_text() if log.is_file() else None) == before
+
+
+def test_a_notebooks_own_quick_parameter_decides_where_it_writes(monkeypatch):
+    from rulelab.report import results_dir, set_quick_mode
+
+    monkeypatch.delenv("RULELAB_OUTPUT", raising=False)
+    monkeypatch.setenv("RULELAB_QUICK", "0")
+    assert set_quick_mode(True) is True                   # papermill -p QUICK True
+    assert results_dir().parts[-3:] == ("runs", "quick", "results")
+    monkeypatch.setenv("RULELAB_QUICK", "1")              # the test command wins
+    assert set_quick_mode(False) is True
+    monkeypatch.setenv("RULELAB_QUICK", "0")
+    assert set_quick_mode(False) is False                 # a FULL run writes the committed ones
+    assert results_dir() == _paths.ROOT / "results"
+
+
+def test_papermill_lists_every_notebook_parameter_without_parse_warnings(caplog):
+    import logging
+
+    import papermill
+
+    from rulelab.pipeline import NOTEBOOKS
+
+    caplog.set_level(logging.WARNING)
+    for path in sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb")):
+        params = papermill.inspect_notebook(str(path))
+        assert params["QUICK"]["default"] == "False", path.name
+    assert not [r for r in caplog.records if "Unable to parse" in r.getMessage()]
+
+
+def test_parameters_cells_hold_plain_values_that_do_not_depend_on_quick():
+    """QUICK is only known after set_quick_mode runs (the cell after the parameters), so a
+    parameters cell that derives a value from QUICK would use FULL settings in a QUICK run."""
+    import re
+
+    import nbformat
+
+    from rulelab.pipeline import NOTEBOOKS
+
+    for path in sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb")):
+        nb = nbformat.read(path, as_version=4)
+        cells = [c for c in nb.cells if c.cell_type == "code"]
+        params = next(c for c in cells if "parameters" in c.metadata.get("tags", []))
+        uses = [line for line in params.source.splitlines()
+                if re.search(r"\bQUICK\b", line.split("#")[0]) and not line.startswith("QUICK =")]
+        assert not uses, (path.name, uses)
+        after = cells[cells.index(params) + 1].source
+        assert "QUICK = set_quick_mode(QUICK)" in after, path.name
