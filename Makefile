@@ -1,6 +1,7 @@
 # rulelab: two commands for a new user (see README.md)
 #   make reproduce   set up .venv, run every notebook (FULL) through papermill, write figures and REPORT.md
 #   make test        set up .venv, run the unit tests and every notebook (QUICK) under nbval
+#   make lab         set up .venv and open the notebooks in JupyterLab, with the data found
 
 PYTHON ?= python3
 VENV := .venv
@@ -15,7 +16,7 @@ export OPENBLAS_NUM_THREADS ?= 1
 export MKL_NUM_THREADS ?= 1
 JOBS ?= 2
 
-.PHONY: setup reproduce quick test unit notebooks bench clean
+.PHONY: setup reproduce quick test unit notebooks bench lab clean
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -40,6 +41,11 @@ unit: setup
 
 bench: setup
 	$(PY) benchmarks/run_all.py
+
+# JupyterLab from .venv with RULELAB_DATA exported as above (a notebook run there with
+# QUICK = True writes under runs/quick; with QUICK = False it is a FULL run).
+lab: setup
+	$(VENV)/bin/jupyter lab --notebook-dir=notebooks
 
 clean:
 	rm -rf $(VENV) .pytest_cache runs .cache
