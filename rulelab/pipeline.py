@@ -75,12 +75,11 @@ def check_request(only: list[str] | None, params: dict) -> list[Path]:
     that matches no notebook, or a parameter some selected notebook does not declare
     (papermill would silently ignore it, and the run would report parameters it never
     used)."""
-    found = discover(only)
-    names = [p.name for p in discover(None)]
-    unknown = [o for o in (only or []) if not any(n.startswith(o) for n in names)]
+    every, found = discover(None), discover(only)
+    unknown = [o for o in (only or []) if not any(p.name.startswith(o) for p in every)]
     if unknown or not found:
         raise ValueError(f"no notebook matches --only {' '.join(unknown or only or [])}; the "
-                         f"notebooks are: {', '.join(p.stem for p in discover(None))}")
+                         f"notebooks are: {', '.join(p.stem for p in every)}")
     for nb in found:
         declared = notebook_parameters(nb) | {"N_JOBS"}
         missing = sorted(set(params) - declared)

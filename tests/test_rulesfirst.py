@@ -111,7 +111,8 @@ def test_candidates_match_brute_force_support_purity_and_score():
         for c, (s, p, t) in enumerate([(5, 0.6, 2.0), (8, 0.55, None)]):
             purity = (y[on] == c).mean() if on.any() else 0
             # Support counts the samples of the rule's own label (§7.2: "4 negative tweets").
-            if (y[on] == c).sum() >= s and purity >= p and (t is None or np.sqrt(on.sum()) * purity >= t):
+            if ((y[on] == c).sum() >= s and purity >= p
+                    and (t is None or np.sqrt(on.sum()) * purity >= t)):
                 expected.add((j, c))
     assert set(zip(cand.feature.tolist(), cand.label.tolist())) == expected
     assert (np.diff(cand.score) <= 1e-12).all()  # ranked by sqrt(M) * p

@@ -82,10 +82,7 @@ def _covers(A, itemsets):
 
 def fires_any(A: np.ndarray, itemsets) -> np.ndarray:
     """Where the OR of the AND-conjunctions ``itemsets`` of ``A``'s columns holds."""
-    out = np.zeros(A.shape[0], dtype=bool)
-    for s in itemsets:
-        out |= A[:, list(s)].all(axis=1)
-    return out
+    return _covers(A, itemsets).any(axis=1)
 
 
 def column_generation(A: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | None = None,

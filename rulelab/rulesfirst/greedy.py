@@ -30,11 +30,10 @@ class GreedyRuleClassifier(ClassifierMixin, BaseEstimator):
 
     The rules are chosen greedily on an evaluation split (``eval_fraction`` of the data,
     Cohen et al. 2019, §7.1 use 1/3); then the base classifier is refitted without the
-    rule features on all the samples no chosen rule covers. A rule ``IF x(j) > 0 THEN c`` is taken from the
-    candidates of §7.2: features covering at least ``min_support`` samples of the rule's
-    label with purity
-    P(y = c | x(j) > 0) at least ``min_purity`` and score sqrt(M) * p at least
-    ``candidate_threshold``.
+    rule features on all the samples no chosen rule covers. A rule ``IF x(j) > 0 THEN c``
+    is taken from the candidates of §7.2: features covering at least ``min_support``
+    samples of the rule's label with purity P(y = c | x(j) > 0) at least ``min_purity``
+    and score sqrt(M) * p at least ``candidate_threshold``.
 
     Parameters
     ----------
@@ -171,7 +170,8 @@ class GreedyRuleClassifier(ClassifierMixin, BaseEstimator):
         return make_linear(self.penalty, self.C, random_state=self.random_state)
 
     def fit(self, X, y):
-        """Choose the rules on the evaluation split, then refit the base on all the data.
+        """Choose the rules on the evaluation split, then refit the base on all the data
+        (the samples no rule covers, or every sample: ``base_rows``).
 
         Parameters
         ----------

@@ -1,9 +1,10 @@
 """Short-text sentiment with rules-first classifiers (Cohen et al. 2019, §7.2).
 
 Pipeline: remove links, user mentions, numbers and special characters, Snowball-stem
-every token, binary bag of stems (dictionary built on the development data). Splits are sampled with stated seeds:
-the paper's 3K training + 1K evaluation (together the 4K *development* set; the greedy
-holds out the evaluation quarter itself) and 8K held-out test tweets.
+every token, binary bag of stems (dictionary built on the development data). Splits are
+sampled with stated seeds: the paper's 3K training + 1K evaluation (together the 4K
+*development* set; the greedy holds out the evaluation quarter itself) and 8K held-out
+test tweets.
 """
 
 from __future__ import annotations

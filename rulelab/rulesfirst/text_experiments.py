@@ -5,8 +5,9 @@ least 4 negative training texts with purity >= 0.75 and sqrt(M) * p >= t, and fo
 "positive" in 16 positive texts with 0.9 and ``pos_ratio * t`` (the paper's 4x reflects its
 4:1 class balance). Fig. 3 sweeps t. The filters alone imply sqrt(M) * p >= sqrt(4 * 0.75)
 = 1.73 for negative rules, so below that t binds through the positive rules only (and on
-the balanced second corpus, with 4 texts and 0.75 for both labels, not at all). The neural-network variant uses scikit-learn's MLP with 2 hidden
-layers of 5 and 2 units, as in the paper.
+the balanced second corpus, with 4 texts and 0.75 for both labels, not at all). The
+neural-network variant uses scikit-learn's MLP with 2 hidden layers of 5 and 2 units, as
+in the paper.
 """
 
 from __future__ import annotations
