@@ -8,6 +8,9 @@ Executed copies go to ``runs/<mode>/``; a FULL run also refreshes the notebooks 
 ``notebooks/`` so that the committed notebooks show the outputs of a full reproduction, and
 writes ``results/``, ``figures/``, ``REPORT.md`` and the README's results section. A QUICK
 run writes its tables, figures and report under ``runs/quick/`` and leaves those alone.
+A run with ``--param`` writes everything (executed notebooks, tables, figures, run log and
+report) under ``runs/params/<parameters>/`` and leaves the committed outputs alone, unless
+``--into-committed`` says that it is a (partial) FULL reproduction meant to refresh them.
 A notebook that fails is reported and the others still run. Long experiments inside the
 notebooks cache their finished work, so running the command again resumes.
 """
@@ -163,23 +166,39 @@ def parse_params(pairs: list[str] | None) -> dict:
     return params
 
 
+def params_folder(params: dict) -> Path:
+    """Where a run with other parameters writes: ``runs/params/<NAME-value_...>``."""
+    text = "_".join(f"{k}-{v}" for k, v in sorted(params.items()))
+    slug = re.sub(r"[^A-Za-z0-9.=+-]+", "-", text).strip("-")[:80] or "default"
+    return ROOT / "runs" / "params" / slug
+
+
 def run(mode: str = "full", jobs: int = 2, only: list[str] | None = None,
-        kernel: str | None = None, params: dict | None = None) -> int:
+        kernel: str | None = None, params: dict | None = None,
+        into_committed: bool = False) -> int:
     """Execute the notebooks; return the number that failed.
 
     ``params`` override parameters of every notebook run (e.g. ``DATASETS``); the run log
-    records them. Only notebooks that ran to the end are logged: a failed notebook leaves
-    its committed copy, its run-log entry and the report as they were (a run where every
-    notebook failed writes nothing).
+    records them. With ``params`` the run writes under :func:`params_folder` (executed
+    notebooks, tables, figures, run log, report), unless ``into_committed``: a FULL run
+    over part of the data meant to refresh the committed outputs. Only notebooks that ran
+    to the end are logged: a failed notebook leaves its committed copy, its run-log entry
+    and the report as they were (a run where every notebook failed writes nothing).
     """
     import papermill as pm
 
     quick = mode == "quick"
+    committed = not quick and (not params or into_committed)
     # Kernels inherit the environment: interactive widgets fall back to static tables, and
     # a QUICK run writes its tables and figures under runs/quick (rulelab._paths).
     os.environ["RULELAB_HEADLESS"] = "1"
     os.environ["RULELAB_QUICK"] = "1" if quick else "0"
     out_dir = ROOT / "runs" / mode
+    if params and not into_committed:
+        out_dir = params_folder(params) / mode
+        os.environ["RULELAB_OUTPUT"] = str(out_dir)
+        print(f"[rulelab] other parameters: writing under {out_dir.relative_to(ROOT)} "
+              "(--into-committed refreshes the committed outputs instead)", flush=True)
     out_dir.mkdir(parents=True, exist_ok=True)
     started, t0 = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"), time.time()
     code = code_version()
@@ -193,7 +212,7 @@ def run(mode: str = "full", jobs: int = 2, only: list[str] | None = None,
             pm.execute_notebook(str(nb), str(out), parameters={"N_JOBS": jobs, **(params or {})},
                                 cwd=str(NOTEBOOKS), kernel_name=kernel, progress_bar=False)
             status = "ok"
-            if not quick:  # committed notebooks carry the outputs of a FULL run
+            if committed:  # committed notebooks carry the outputs of a FULL run
                 _save_without_injected_parameters(out, nb)
         except Exception as err:  # keep going: one broken notebook must not hide the rest
             status = f"failed: {type(err).__name__}"
@@ -217,7 +236,7 @@ def run(mode: str = "full", jobs: int = 2, only: list[str] | None = None,
               "total_seconds": round(time.time() - t0, 1), "notebooks": log}
     run_log.write_text(json.dumps(record, indent=2))
     report = write_report(run_log=run_log)
-    if not quick:  # the README states what the last full reproduction found
+    if committed:  # the README states what the last full reproduction found
         update_readme()
     print(f"[rulelab] {len(ran) - failed}/{len(ran)} notebooks ran; report: {report}")
     return failed
@@ -231,14 +250,22 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--kernel", default=None, help="Jupyter kernel (default: the notebook's)")
     parser.add_argument("--param", action="append", metavar="NAME=VALUE",
                         help="override a notebook parameter (YAML value), e.g. "
-                             "--param 'DATASETS=[pima, sonar]'; repeatable")
+                             "--param 'DATASETS=[pima, sonar]'; repeatable; the run "
+                             "writes under runs/params/ unless --into-committed")
+    parser.add_argument("--into-committed", action="store_true",
+                        help="with --param and --mode full: refresh the committed notebooks, "
+                             "results/, figures/ and REPORT.md (a FULL run over part of the "
+                             "data)")
     args = parser.parse_args(argv)
     try:  # every mistake in the request is an argparse error (status 2) before anything runs
         params = parse_params(args.param)
         check_request(args.only, params)
     except ValueError as err:
         parser.error(str(err))
-    return 1 if run(args.mode, args.jobs, args.only, args.kernel, params) else 0
+    if args.into_committed and args.mode != "full":
+        parser.error("--into-committed refreshes the committed FULL outputs: use --mode full")
+    return 1 if run(args.mode, args.jobs, args.only, args.kernel, params,
+                    into_committed=args.into_committed) else 0
 
 
 if __name__ == "__main__":

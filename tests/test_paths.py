@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from rulelab import _paths, plotting, report
@@ -197,3 +199,39 @@ def test_parameters_cells_hold_plain_values_that_do_not_depend_on_quick():
         assert not uses, (path.name, uses)
         after = cells[cells.index(params) + 1].source
         assert "QUICK = set_quick_mode(QUICK)" in after, path.name
+
+
+def test_a_run_with_other_parameters_writes_beside_the_committed_outputs(tmp_path, monkeypatch):
+    import json
+
+    import nbformat
+    import papermill
+
+    from rulelab import pipeline
+
+    monkeypatch.delenv("RULELAB_OUTPUT", raising=False)
+    for name in ("RULELAB_QUICK", "RULELAB_HEADLESS"):   # run() sets them; restored after
+        monkeypatch.setenv(name, "0")
+    monkeypatch.setattr(pipeline, "ROOT", tmp_path)
+    monkeypatch.setattr(pipeline, "update_readme", lambda: pytest.fail("README written"))
+    committed = {}
+
+    def execute(source, target, **kwargs):
+        # what a notebook does: write a table where rulelab says results go
+        (pipeline.results_dir() / "table.csv").write_text("a\n1\n")
+        nbformat.write(nbformat.v4.new_notebook(), target)
+
+    monkeypatch.setattr(papermill, "execute_notebook", execute)
+    monkeypatch.setattr(pipeline, "_save_without_injected_parameters",
+                        lambda out, nb: committed.setdefault(nb.name, out))
+    try:
+        assert pipeline.main(["--only", "02", "--param", "DATASETS=[pima, sonar]"]) == 0
+        folder = pipeline.params_folder({"DATASETS": ["pima", "sonar"]}) / "full"
+        assert folder.is_relative_to(tmp_path / "runs" / "params")
+        assert (folder / "results" / "table.csv").is_file()
+        assert (folder / "REPORT.md").is_file()
+        log = json.loads((folder / "results" / "run_log.json").read_text())
+        assert log["notebooks"][0]["params"] == "DATASETS=['pima', 'sonar']"
+        assert committed == {}                      # the committed notebook was not touched
+    finally:
+        os.environ.pop("RULELAB_OUTPUT", None)
