@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import math
+import numbers
 from dataclasses import dataclass
 
 import numpy as np
@@ -189,6 +190,30 @@ class Clause:
         """Alias of :meth:`to_query`."""
         return self.to_query()
 
+    def simplified(self) -> Clause:
+        """The same clause without redundant terms: true on exactly the same rows.
+
+        Binarisation gives every numeric feature nested half-spaces (``x > t`` for ten
+        thresholds ``t``), and an LP that rounds a fractional solution often keeps several
+        of them. Within an AND-clause only the tightest bound of each feature and direction
+        matters (``x > 1 AND x > 2`` is ``x > 2``, ``x <= 5 AND x <= 3`` is ``x <= 3``);
+        within an OR-clause only the loosest (``x > 1 OR x > 2`` is ``x > 1``). Both hold
+        on missing values too, where every comparison is False. Repeated terms are dropped;
+        everything else (other operators, non-numeric or NaN thresholds) is kept, in the
+        order of first appearance.
+        """
+        keep_larger = {">": self.op == "and", "<=": self.op == "or"}
+        best: dict = {}
+        for term in self.terms:
+            bound = (term.op in keep_larger and isinstance(term.value, numbers.Real)
+                     and not math.isnan(term.value))
+            key = (term.feature, term.op) if bound else (term.feature, term.op, term.value)
+            old = best.get(key)
+            if old is None or (bound and term.value != old.value
+                               and (term.value > old.value) == keep_larger[term.op]):
+                best[key] = term     # a dict keeps the position of the key's first term
+        return Clause(tuple(best.values()), self.op)
+
 
 class _ClauseCollection:
     """What every rule made of several clauses reports: its size and the features it reads."""
@@ -233,6 +258,10 @@ class _TwoLevel(_ClauseCollection):
         """Number of clauses."""
         return len(self.clauses)
 
+    def simplified(self):
+        """The same rule with every clause :meth:`Clause.simplified` (the same predictions,
+        fewer terms to read; clauses are neither merged nor dropped)."""
+        return type(self)([c.simplified() for c in self.clauses], then=self.then)
 
     def __eq__(self, other) -> bool:
         return type(self) is type(other) and self.clauses == other.clauses
@@ -382,6 +411,11 @@ class WeightedRuleSet(_ClauseCollection):
         """Number of clauses (boosting rounds, default rules included)."""
         return len(self.clauses)
 
+    def simplified(self) -> WeightedRuleSet:
+        """The same vote with every clause :meth:`Clause.simplified` (same weights, same
+        score on every row)."""
+        return WeightedRuleSet([c.simplified() for c in self.clauses], self.weights,
+                               then=self.then)
 
     def __eq__(self, other) -> bool:
         return (type(self) is type(other) and self.clauses == other.clauses
@@ -452,48 +486,17 @@ __all__ += ["WeightedRuleSet", "weighted_from_dict"]
 
 
 def simplify_clause(clause: Clause) -> Clause:
-    """The same clause without redundant nested thresholds.
-
-    In an AND-clause, ``x > 1 AND x > 2`` is ``x > 2`` and ``x <= 5 AND x <= 3`` is
-    ``x <= 3``; in an OR-clause the loosest threshold is kept instead. Threshold rounding of
-    a fractional LP (paper 1) often selects several nested columns of one feature; this
-    returns the equivalent shorter clause (identical on every row; other terms untouched,
-    order of first appearance kept).
-    """
-    tight = clause.op == "and"
-    best: dict = {}
-    order: list = []
-    for term in clause.terms:
-        if term.op not in ("<=", ">"):
-            key = (term.feature, term.op, term.value)
-            if key not in best:
-                best[key] = term
-                order.append(key)
-            continue
-        key = (term.feature, term.op)
-        if key not in best:
-            best[key] = term
-            order.append(key)
-            continue
-        keep_larger = (term.op == ">") == tight
-        old = best[key]
-        if (term.value > old.value) == keep_larger and term.value != old.value:
-            best[key] = term
-    return Clause(tuple(best[k] for k in order), clause.op)
+    """``clause.simplified()``: the same clause without redundant nested thresholds."""
+    return clause.simplified()
 
 
 __all__ += ["simplify_clause"]
 
 
 def simplify_rules(rules):
-    """:func:`simplify_clause` applied to every clause of a DNF, CNF or WeightedRuleSet
-    (the same predictions, shorter to read)."""
-    if isinstance(rules, Clause):
-        return simplify_clause(rules)
-    if isinstance(rules, WeightedRuleSet):
-        return WeightedRuleSet([simplify_clause(c) for c in rules.clauses], rules.weights,
-                               then=rules.then)
-    return type(rules)([simplify_clause(c) for c in rules.clauses], then=rules.then)
+    """``rules.simplified()`` for a Clause, DNF, CNF or WeightedRuleSet (the same
+    predictions, shorter to read)."""
+    return rules.simplified()
 
 
 __all__ += ["simplify_rules"]

@@ -62,11 +62,14 @@ class OneRule(RuleClassifierBase):
     Attributes
     ----------
     rule_ : Clause
-        The learned clause; ``str(model)`` prints it as ``IF ... THEN ...``.
+        The learned clause, simplified (:meth:`~rulelab.rules.Clause.simplified`: of nested
+        thresholds on one feature only the tightest is kept, which changes no prediction);
+        ``str(model)`` prints it as ``IF ... THEN ...``.
     rules_ : DNF or CNF
         The same clause as a one-clause rule set (``n_rules``, ``n_terms``, ``to_query``).
     lp_ : ClauseLP
-        The LP result (fractional weights, LP value, solver status).
+        The LP result (fractional weights, LP value, solver status); ``lp_.selected`` holds
+        the binarised columns the LP chose, before simplification.
     classes_ : ndarray of shape (2,)
         ``classes_[1]`` is the class the rule predicts.
 
@@ -106,7 +109,7 @@ class OneRule(RuleClassifierBase):
         if self.lp_.status not in ("optimal", "time_limit"):
             raise RuntimeError(f"the clause LP ended with status {self.lp_.status!r}")
         terms = tuple(self.terms_[j] for j in np.sort(self.lp_.selected))
-        self.rule_ = Clause(terms, self.form)
+        self.rule_ = Clause(terms, self.form).simplified()
         wrapper = DNF if self.form == "and" else CNF
         self.rules_ = wrapper([self.rule_], then=self.positive_label_)
         return self
@@ -251,11 +254,13 @@ class SetCoverRules(_RuleSetBase):
     Attributes
     ----------
     rules_ : DNF
-        The learned rule set; ``str(model)`` prints it in words.
+        The learned rule set, every clause simplified (nested thresholds on one feature
+        merged, which changes no prediction); ``str(model)`` prints it in words.
     clauses_ : list of Clause
-        The clauses in the order they were learned.
+        The clauses of ``rules_`` in the order they were learned.
     lps_ : list of ClauseLP
-        The LP result of every accepted clause.
+        The LP result of every accepted clause (``lps_[k].selected``: the binarised
+        columns clause ``k`` was learned with, before simplification).
     coverage_ : list of (int, int)
         (new positives, new negatives) each clause covered when it was added.
     stop_reason_ : str
@@ -297,7 +302,7 @@ class SetCoverRules(_RuleSetBase):
         pos = y01.astype(bool)
         active = np.ones(len(y01), dtype=bool)     # samples still in the training set
         covered = np.zeros(len(y01), dtype=bool)   # where the DNF learned so far fires
-        self.clauses_, self.lps_, self.coverage_ = [], [], []
+        learned, self.lps_, self.coverage_ = [], [], []
         self.stop_reason_ = "max_rules"
         for _ in range(self.max_rules):
             if not (active & pos).any():
@@ -307,15 +312,15 @@ class SetCoverRules(_RuleSetBase):
             fires = _fires(A, lp.selected)
             new_pos = int((fires & ~covered & pos).sum())
             new_neg = int((fires & ~covered & ~pos).sum())
-            if new_pos == 0 and self.clauses_:
+            if new_pos == 0 and learned:
                 # The first clause is kept whatever it covers: it is the 1Rule clause, so
                 # RuSC always contains 1Rule (and counts one clause where 1Rule does).
                 self.stop_reason_ = "clause covers no new positive"
                 break
-            if self.stop_on_no_gain and self.clauses_ and new_pos <= new_neg:
+            if self.stop_on_no_gain and learned and new_pos <= new_neg:
                 self.stop_reason_ = "clause would not lower the training error"
                 break
-            self.clauses_.append(self._clause(lp.selected))
+            learned.append(self._clause(lp.selected))
             self.lps_.append(lp)
             self.coverage_.append((new_pos, new_neg))
             covered |= fires
@@ -323,7 +328,8 @@ class SetCoverRules(_RuleSetBase):
             if new_pos == 0:
                 self.stop_reason_ = "clause covers no positive"
                 break
-        self.rules_ = DNF(self.clauses_, then=self.positive_label_)
+        self.rules_ = DNF(learned, then=self.positive_label_).simplified()
+        self.clauses_ = list(self.rules_.clauses)
         return self
 
 
@@ -363,12 +369,15 @@ class BoostedRules(_RuleSetBase):
     Attributes
     ----------
     rules_ : WeightedRuleSet
-        One clause per round (the empty clause ``TRUE`` for a default rule) with its ``C_t``.
+        One clause per round (the empty clause ``TRUE`` for a default rule) with its ``C_t``,
+        every clause simplified (nested thresholds merged, which changes no vote).
     history_ : list of dict
         Per round: ``s_TP``, ``s_FP``, ``s_T``, ``s_F``, ``confidence``, ``default_rule``.
     sample_weights_ : ndarray of shape (n_rounds + 1, n_samples)
         ``d_1, ..., d_{T+1}``, each summing to one.
     lps_ : list of ClauseLP
+        The LP of every round (``lps_[t].selected``: the binarised columns before
+        simplification; a default-rule round ignores its LP).
     classes_ : ndarray of shape (2,)
     """
 
@@ -429,7 +438,8 @@ class BoostedRules(_RuleSetBase):
                                   "s_F": float(s_f), "confidence": float(conf),
                                   "default_rule": not use_clause})
         self.sample_weights_ = np.vstack(weights)
-        self.rules_ = WeightedRuleSet(clauses, confidences, then=self.positive_label_)
+        self.rules_ = WeightedRuleSet(clauses, confidences,
+                                      then=self.positive_label_).simplified()
         return self
 
     def decision_function(self, X) -> np.ndarray:

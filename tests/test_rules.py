@@ -1,12 +1,16 @@
-"""Rules print in words, evaluate like their query strings, and round-trip through JSON."""
+"""Rules print in words, evaluate like their query strings, round-trip through JSON, and
+simplify without changing a prediction."""
 
 from __future__ import annotations
 
 import numpy as np
 import pandas as pd
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from rulelab.rules import CNF, DNF, Clause, Term, format_value, rule_from_dict
+from rulelab.rules import (CNF, DNF, Clause, Term, WeightedRuleSet, format_value,
+                           rule_from_dict)
 
 FRAME = pd.DataFrame({
     "petal length (cm)": [1.4, 4.5, 5.1, 6.0, np.nan],
@@ -74,3 +78,71 @@ def test_a_dnf_refuses_or_clauses():
 def test_unknown_feature_is_named_in_the_error():
     with pytest.raises(ValueError, match="'sepal'"):
         Term("sepal", "<=", 1.0).evaluate(FRAME)
+
+
+# ---- simplification: nested thresholds merged, semantics kept -------------------------------
+def test_and_clause_keeps_the_tightest_bound_of_each_feature_and_direction():
+    clause = Clause((Term("glucose", ">", 94.0), Term("bmi", "<=", 40.0),
+                     Term("glucose", ">", 107.0), Term("glucose", ">", 147.55),
+                     Term("bmi", "<=", 35.5), Term("bmi", ">", 20.0), Term("bmi", "<=", 35.5)))
+    assert str(clause.simplified()) == "glucose > 147.55 AND bmi <= 35.50 AND bmi > 20"
+
+
+def test_or_clause_keeps_the_loosest_bound_and_drops_repeated_terms():
+    clause = Clause((Term("x", ">", 2.0), Term("c", "==", "red"), Term("x", ">", 1.0),
+                     Term("x", "<=", 0.5), Term("x", "<=", 0.25), Term("c", "==", "red")), "or")
+    assert str(clause.simplified()) == "x > 1 OR c == red OR x <= 0.500"
+
+
+def test_rule_sets_simplify_every_clause_and_keep_weights_and_conclusion():
+    nested = Clause((Term("x", ">", 1.0), Term("x", ">", 3.0)))
+    assert str(DNF([nested, Clause((Term("y", "<=", 2.0),))], then="sick").simplified()) == (
+        "IF x > 3\n   OR y <= 2\nTHEN sick")
+    assert str(CNF([Clause((Term("x", ">", 1.0), Term("x", ">", 3.0)), "or")]).simplified()) == (
+        "IF x > 1\nTHEN 1")
+    weighted = WeightedRuleSet([nested, Clause(())], [0.5, -0.25], then="y").simplified()
+    assert str(weighted) == "IF score > 0 THEN y, where score =\n  +0.500 * x > 3\n  -0.250 * TRUE"
+
+
+FEATURES = ["a", "b", "c"]
+terms = st.builds(
+    Term, st.sampled_from(FEATURES), st.sampled_from(["<=", ">", "<=", ">", "==", "!=",
+                                                      "is missing", "is not missing"]),
+    st.sampled_from([0.0, 0.25, 0.5, 0.75, 1.0, -1.0, 0.3, float("nan")]))
+clauses = st.builds(Clause, st.lists(terms, max_size=8), st.sampled_from(["and", "or"]))
+
+
+@st.composite
+def rules(draw):
+    kind = draw(st.sampled_from(["clause", "dnf", "cnf", "weighted"]))
+    if kind == "clause":
+        return draw(clauses)
+    op = "or" if kind == "cnf" else "and"
+    inner = st.builds(Clause, st.lists(terms, max_size=6), st.just(op))
+    body = draw(st.lists(inner, max_size=4))
+    if kind == "weighted":
+        weights = draw(st.lists(st.floats(-2, 2), min_size=len(body), max_size=len(body)))
+        return WeightedRuleSet(body, weights)
+    return (DNF if kind == "dnf" else CNF)(body)
+
+
+def _random_frame(seed: int) -> pd.DataFrame:
+    r = np.random.default_rng(seed)
+    # Values on the threshold grid (ties with a threshold) and about 15% missing values.
+    frame = pd.DataFrame(r.choice([-1.0, 0.0, 0.25, 0.3, 0.5, 0.75, 1.0, 2.0], size=(200, 3)),
+                         columns=FEATURES)
+    return frame.mask(r.random(frame.shape) < 0.15)
+
+
+@settings(max_examples=300, deadline=None)
+@given(rules(), st.integers(0, 2**32 - 1))
+def test_simplified_rule_fires_on_exactly_the_same_rows(rule, seed):
+    X = _random_frame(seed)
+    simple = rule.simplified()
+    assert np.array_equal(simple.evaluate(X), rule.evaluate(X))
+    assert simple.n_terms <= rule.n_terms
+    assert simple.simplified() == simple                       # nothing left to merge
+    for clause in getattr(simple, "clauses", (simple,)):
+        bounds = [(t.feature, t.op) for t in clause.terms
+                  if t.op in ("<=", ">") and not np.isnan(t.value)]
+        assert len(bounds) == len(set(bounds))                 # one bound per direction

@@ -9,8 +9,8 @@ from sklearn.model_selection import GridSearchCV
 from sklearn.pipeline import make_pipeline
 from sklearn.utils.estimator_checks import check_estimator
 
-from rulelab import BoostedRules, OneRule, SetCoverRules, WeightedRuleSet
-from rulelab.rules import Clause, Term, simplify_clause
+from rulelab import BoostedRules, OneRule, SetCoverRules, TwoLevelRules, WeightedRuleSet
+from rulelab.rules import DNF, Clause, Term, simplify_clause
 
 
 def planted_dnf(n_samples: int, seed: int, noise: float = 0.0):
@@ -218,6 +218,56 @@ def test_simplify_clause_keeps_the_tightest_nested_threshold():
     assert str(simplify_clause(c)) == "x > 2 AND y <= 3"
     X = pd.DataFrame({"x": np.linspace(0, 4, 21), "y": np.linspace(6, 0, 21)})
     assert np.array_equal(simplify_clause(c).evaluate(X), c.evaluate(X))
+
+
+
+def _as_learned(model):
+    """The rule exactly as the LPs selected its binarised columns, before simplification."""
+    def clause(columns):
+        return Clause(tuple(model.terms_[j] for j in np.sort(columns)), "and")
+
+    if isinstance(model, OneRule):
+        return DNF([clause(model.lp_.selected)])
+    if isinstance(model, SetCoverRules):
+        return DNF([clause(lp.selected) for lp in model.lps_])
+    if isinstance(model, BoostedRules):
+        return WeightedRuleSet([Clause(()) if h["default_rule"] else clause(lp.selected)
+                                for lp, h in zip(model.lps_, model.history_)],
+                               [h["confidence"] for h in model.history_])
+    return DNF([clause(np.flatnonzero(w[1:])) for w in model.weights_[model.active_]])
+
+
+@pytest.mark.parametrize("model", [OneRule(), SetCoverRules(max_rules=5),
+                                   BoostedRules(n_rounds=5),
+                                   TwoLevelRules(max_clauses=3, theta=0.01)],
+                         ids=lambda m: type(m).__name__)
+def test_simplified_rules_predict_exactly_as_the_rule_as_learned_on_pima(model):
+    from rulelab import load_dataset
+
+    try:
+        X, y = load_dataset("pima")
+    except Exception as err:  # pragma: no cover - data not available
+        pytest.skip(f"benchmark data not available: {err}")
+    model.fit(X, y)
+    learned = _as_learned(model)
+    # Nested thresholds are merged (1Rule on pima selects glucose > 94 ... glucose > 128).
+    assert model.rules_.n_terms < learned.n_terms
+    assert model.rules_ == learned.simplified()
+    missing = X.mask(np.random.default_rng(0).random(X.shape) < 0.1)   # unseen rows too
+    for rows in (X, missing):
+        expected = model.classes_[learned.evaluate(rows).astype(int)]
+        assert np.array_equal(model.predict(rows), expected)
+
+
+def test_one_rule_on_pima_prints_one_bound_per_feature():
+    from rulelab import load_dataset
+
+    try:
+        X, y = load_dataset("pima")
+    except Exception as err:  # pragma: no cover - data not available
+        pytest.skip(f"benchmark data not available: {err}")
+    assert str(OneRule().fit(X, y)) == ("IF glucose > 128 AND bmi > 29.60 AND age > 24\n"
+                                        "THEN class = 1")
 
 
 # ---- scikit-learn conventions ------------------------------------------------------------------

@@ -205,15 +205,16 @@ def test_on_pima_the_training_objective_is_at_most_set_covers(method, theta):
         pytest.skip(f"benchmark data not available: {err}")
     model = TwoLevelRules(method=method, theta=theta, max_clauses=5).fit(X, y)
     sc = SetCoverRules(lam=1 / theta, max_rules=5).fit(X, y)
-    # F of SC's rule, computed from SC's own clauses on the same terms (De Morgan: the DNF
-    # clause over terms S is the CNF clause over the complemented terms S).
+    # F of SC's rule, computed from the columns SC's LPs selected (before its clauses are
+    # simplified) on the same terms (De Morgan: the DNF clause over terms S is the CNF
+    # clause over the complemented terms S).
     A = model._validate_fit(X, y)[0]
-    terms = {t: j for j, t in enumerate(model.terms_)}
+    assert model.terms_ == sc.terms_
     W = np.zeros((5, A.shape[1] + 1), dtype=bool)
     W[:, 0] = True
-    for r, clause in enumerate(sc.rules_.clauses):
+    for r, lp in enumerate(sc.lps_):
         W[r, 0] = False
-        W[r, [1 + terms[t] for t in clause.terms]] = True
+        W[r, 1 + np.asarray(lp.selected, dtype=int)] = True
     y01 = (np.asarray(y) == model.classes_[1]).astype(int)
     f_sc = hamming_objective(augment(1 - A), 1 - y01, W, clause_costs(A.shape[1], theta))
     assert model.objective_path_[0] == pytest.approx(f_sc)     # the start is SC's rule

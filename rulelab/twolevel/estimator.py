@@ -66,10 +66,15 @@ class TwoLevelRules(_RuleSetBase):
     Attributes
     ----------
     rules_ : DNF or CNF
-        The learned rule without its disabled clauses; ``str(model)`` prints it in words.
+        The learned rule without its disabled clauses, every clause simplified (nested
+        thresholds on one feature merged, which changes no prediction); ``str(model)``
+        prints it in words.
+    clauses_ : list of Clause
+        The clauses of ``rules_``.
     weights_ : ndarray of bool, shape (max_clauses, n_terms + 1)
         Clause weights of the CNF actually optimised (on the complemented problem for a
-        DNF); column 0 is the always-true feature that disables a clause.
+        DNF); column 0 is the always-true feature that disables a clause. They are the
+        columns as optimised, before simplification: ``objective_`` counts these terms.
     active_ : ndarray of bool, shape (max_clauses,)
         Which clauses are enabled.
     objective_path_ : list of float
@@ -161,13 +166,14 @@ class TwoLevelRules(_RuleSetBase):
         clauses = [Clause(tuple(self.terms_[j - 1] for j in np.flatnonzero(w[1:]) + 1), op)
                    for w in res.W[self.active_]]
         wrapper = DNF if self.form == "dnf" else CNF
-        self.rules_ = wrapper(clauses, then=self.positive_label_)
-        self.clauses_ = list(clauses)
+        self.rules_ = wrapper(clauses, then=self.positive_label_).simplified()
+        self.clauses_ = list(self.rules_.clauses)
         return self
 
     def complexity_(self) -> tuple[float, float]:
         """(enabled clauses, terms over the enabled clauses): the paper's sparsity counts
-        every selected feature of every clause and nothing for a disabled clause."""
+        every feature of every clause and nothing for a disabled clause; the terms are
+        those of the printed (simplified) rule, which is what a reader has to check."""
         return float(self.rules_.n_rules), float(self.rules_.n_terms)
 
     def to_text(self, names: dict | None = None, then: str | None = None) -> str:
