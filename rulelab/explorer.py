@@ -3,11 +3,16 @@ and watch the rule, its train/test error and its size change.
 
 Run headlessly (papermill, nbval, or ``RULELAB_HEADLESS=1``) it shows the same numbers as
 a static table over every learner at its default setting instead of widgets.
+
+Refits run in a background thread, so the kernel stays responsive while a learner fits, and
+they never queue up: of the changes that arrive while one fit runs only the latest setting
+is fitted next (four key presses on a slider during a fit cost one more fit, not four).
 """
 
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections.abc import Callable
 
@@ -18,7 +23,7 @@ from sklearn.model_selection import train_test_split
 from .data import load_dataset
 from .evaluate import complexity
 
-__all__ = ["LEARNERS", "explore", "fit_and_describe"]
+__all__ = ["LEARNERS", "Explorer", "explore", "fit_and_describe"]
 
 DATASETS = ["pima", "wdbc", "ionosphere", "ilpd", "bupa", "parkinsons", "sonar", "transfusion",
             "banknote"]
@@ -43,6 +48,11 @@ def _learners() -> dict[str, Callable]:
 
 
 LEARNERS = _learners
+
+# The sliders each learner's factory above reads; the others are disabled while it is chosen
+# (tests/test_explorer.py checks this against the factories).
+KNOBS = {"1Rule": {"lam"}, "RuSC": {"lam", "rules"}, "RuB": {"lam", "rules"},
+         "BCD (DNF)": {"theta", "rules"}, "AM (DNF)": {"theta", "rules"}, "GRAB": {"degree"}}
 
 
 def fit_and_describe(dataset: str, learner: str, lam: float = 1000.0, theta: float = 0.01,
@@ -74,41 +84,170 @@ def _headless() -> bool:
     return get_ipython() is None
 
 
-def explore(dataset: str = "pima", datasets=None):
-    """Show the explorer (widgets in JupyterLab, a static table when headless).
+_KNOB_NAMES = {"lam": "lambda", "theta": "theta", "degree": "degree", "rules": "rules"}
 
-    Returns the static table when headless, else the widget box.
+
+def describe(r: dict, setting: dict | None = None) -> str:
+    """The explorer's text for one :func:`fit_and_describe` result, naming the slider values
+    the learner read (from ``setting``), so a result always says which setting it is for."""
+    knobs = [f"{label} = {setting[k]:g}" for k, label in _KNOB_NAMES.items()
+             if setting and k in KNOBS.get(r["learner"], ()) and k in setting]
+    used = f" ({', '.join(knobs)})" if knobs else ""
+    return (f"{r['learner']} on {r['dataset']}{used}: train error {r['train error']:.3f}, "
+            f"test error {r['test error']:.3f}, {r['rules']:g} rules, {r['terms']:g} terms, "
+            f"fitted in {r['fit seconds']:.2f} s\n\n{r['rule']}\n")
+
+
+# Dims the result while a refit runs (the box carries the class rulelab-busy meanwhile).
+_CSS = ("<style>.rulelab-busy .rulelab-result {opacity: 0.45;} "
+        ".rulelab-busy {cursor: progress;}</style>")
+
+
+class Explorer:
+    """The explorer's widgets and refit loop (what :func:`explore` shows in JupyterLab).
+
+    Every control change asks for a refit with the current setting. A refit runs in a
+    background thread (``background=False`` runs it in the caller, for tests); while it
+    runs the status line says ``fitting <learner> on <dataset>…`` and the result is
+    dimmed, and a change arriving meanwhile is not queued: only the latest setting is
+    fitted once the running fit ends, so intermediate settings are dropped and the shown
+    result always belongs to the controls' final values.
+
+    Parameters
+    ----------
+    dataset : str, default="pima"
+        The dataset selected first.
+    datasets : list of str, optional
+        The datasets to choose from (default: the benchmark sets of :data:`DATASETS`).
+    fit : callable, default=fit_and_describe
+        Called with the setting as keywords; returns a dict as :func:`fit_and_describe`.
+    background : bool, default=True
+        Fit in a background thread (JupyterLab) or in the calling thread (tests).
+
+    Attributes
+    ----------
+    controls : dict of str -> widget
+        ``dataset``, ``learner``, ``lam``, ``theta``, ``degree``, ``rules``.
+    status, output, widget
+        The status line, the result area and the box holding everything.
+    fitted : list of dict
+        Every setting fitted so far, in order.
     """
-    datasets = list(datasets or DATASETS)
+
+    def __init__(self, dataset: str = "pima", datasets=None, fit: Callable | None = None,
+                 background: bool = True):
+        import ipywidgets as w
+
+        datasets = list(datasets or DATASETS)
+        self._fit = fit or fit_and_describe
+        self._background = background
+        self._lock = threading.Lock()
+        self._pending: dict | None = None
+        self._running = False
+        self._thread: threading.Thread | None = None
+        self.fitted: list[dict] = []
+        wide = {"style": {"description_width": "initial"}, "layout": w.Layout(width="330px")}
+        slider = dict(wide, continuous_update=False)
+        self.controls = {
+            "dataset": w.Dropdown(options=datasets, value=dataset, description="dataset", **wide),
+            "learner": w.Dropdown(options=list(_learners()), description="learner", **wide),
+            "lam": w.FloatLogSlider(value=1000, base=10, min=-1, max=4, description="lambda",
+                                    **slider),
+            "theta": w.FloatLogSlider(value=0.01, base=10, min=-4, max=0, description="theta",
+                                      **slider),
+            "degree": w.IntSlider(value=2, min=1, max=4, description="degree (GRAB)",
+                                  **slider),
+            "rules": w.IntSlider(value=5, min=1, max=10, description="rules / rounds", **slider),
+        }
+        self.status = w.HTML()
+        self.output = w.Output()
+        self.output.add_class("rulelab-result")
+        c = self.controls
+        self.widget = w.VBox([w.HTML(_CSS), w.HBox([c["dataset"], c["learner"]]),
+                              w.HBox([c["lam"], c["theta"]]), w.HBox([c["degree"], c["rules"]]),
+                              self.status, self.output])
+        self.widget.add_class("rulelab-explorer")
+        c["learner"].observe(self._enable_knobs, names="value")
+        for control in c.values():
+            control.observe(self._changed, names="value")
+        self._enable_knobs()
+        self.request()
+
+    def setting(self) -> dict:
+        """The controls' current values, as keywords of :func:`fit_and_describe`."""
+        return {name: control.value for name, control in self.controls.items()}
+
+    @property
+    def busy(self) -> bool:
+        """True while a refit runs."""
+        return self._running
+
+    def _enable_knobs(self, _=None) -> None:
+        used = KNOBS.get(self.controls["learner"].value, set())
+        for name in ("lam", "theta", "degree", "rules"):
+            self.controls[name].disabled = name not in used
+
+    def _changed(self, _=None) -> None:
+        self.request()
+
+    def request(self) -> None:
+        """Ask for a refit with the current setting: now if none runs, else after it."""
+        with self._lock:
+            self._pending = self.setting()
+            if self._running:
+                return            # the running loop fits the latest pending setting next
+            self._running = True
+        if self._background:
+            self._thread = threading.Thread(target=self._run, daemon=True,
+                                            name="rulelab-explorer")
+            self._thread.start()
+        else:
+            self._run()
+
+    def wait(self, timeout: float | None = None) -> None:
+        """Block until no refit runs (for scripts and tests)."""
+        thread = self._thread
+        if thread is not None:
+            thread.join(timeout)
+
+    def _run(self) -> None:
+        while True:
+            with self._lock:
+                setting, self._pending = self._pending, None
+                if setting is None:
+                    self._running = False
+                    self.widget.remove_class("rulelab-busy")
+                    return
+            self.widget.add_class("rulelab-busy")
+            self.status.value = (f"<i>&#8987; fitting {setting['learner']} on "
+                                 f"{setting['dataset']}&hellip;</i>")
+            try:
+                text, stream = describe(self._fit(**setting), setting), "stdout"
+            except Exception as err:  # shown in the explorer: a thread's traceback is lost
+                text = (f"{setting['learner']} on {setting['dataset']} failed: "
+                        f"{type(err).__name__}: {err}\n")
+                stream = "stderr"
+            self.fitted.append(setting)
+            with self._lock:
+                if self._pending is not None:
+                    continue      # the controls moved on: show the latest setting's result
+                # Setting the outputs directly (not `with out: print`) works from a thread.
+                self.output.outputs = ({"output_type": "stream", "name": stream, "text": text},)
+                self.status.value = ""
+
+    def _repr_mimebundle_(self, **kwargs):
+        return self.widget._repr_mimebundle_(**kwargs)
+
+
+def explore(dataset: str = "pima", datasets=None):
+    """The explorer: live widgets in JupyterLab, a static table when headless.
+
+    Returns an :class:`Explorer` in JupyterLab (it displays itself as the cell's result;
+    elsewhere in a cell pass it to ``display``), or the table of every learner at its
+    default setting on ``dataset`` when headless. Nothing is displayed by the call itself,
+    so the explorer appears exactly once.
+    """
     if _headless():
         rows = [fit_and_describe(dataset, name) for name in _learners()]
         return pd.DataFrame(rows).drop(columns="rule").set_index("learner")
-    import ipywidgets as w
-    from IPython.display import display
-
-    controls = {
-        "dataset": w.Dropdown(options=datasets, value=dataset, description="dataset"),
-        "learner": w.Dropdown(options=list(_learners()), description="learner"),
-        "lam": w.FloatLogSlider(value=1000, base=10, min=-1, max=4, description="lambda"),
-        "theta": w.FloatLogSlider(value=0.01, base=10, min=-4, max=0, description="theta"),
-        "degree": w.IntSlider(value=2, min=1, max=4, description="degree (GRAB)"),
-        "rules": w.IntSlider(value=5, min=1, max=10, description="rules / rounds"),
-    }
-    out = w.Output()
-
-    def refresh(_=None):
-        r = fit_and_describe(**{k: c.value for k, c in controls.items()})
-        text = (f"{r['learner']} on {r['dataset']}: train error {r['train error']:.3f}, "
-                f"test error {r['test error']:.3f}, {r['rules']:g} rules, {r['terms']:g} "
-                f"terms, fitted in {r['fit seconds']:.2f} s\n\n{r['rule']}\n")
-        # Setting the outputs directly (not `with out: print`) also works outside a kernel.
-        out.outputs = ({"output_type": "stream", "name": "stdout", "text": text},)
-
-    for c in controls.values():
-        c.observe(refresh, names="value")
-    box = w.VBox([w.HBox([controls["dataset"], controls["learner"]]),
-                  w.HBox([controls["lam"], controls["theta"]]),
-                  w.HBox([controls["degree"], controls["rules"]]), out])
-    display(box)
-    refresh()
-    return box
+    return Explorer(dataset, datasets)

@@ -1,15 +1,29 @@
-"""The explorer: a static table when headless, live widgets otherwise."""
+"""The explorer: a static table when headless, live widgets otherwise, refits without a queue."""
 
 from __future__ import annotations
+
+import threading
 
 import pytest
 
 from rulelab import explorer
 from tests.conftest import data_dir
 
-pytestmark = pytest.mark.skipif(data_dir() is None, reason="benchmark data not beside the project")
+needs_data = pytest.mark.skipif(data_dir() is None, reason="benchmark data not beside the project")
+
+KNOB_VALUES = {"lam": (1000.0, 10.0), "theta": (0.01, 0.1), "degree": (2, 3), "rules": (5, 3)}
 
 
+def _text(ex: explorer.Explorer) -> str:
+    return "".join(o.get("text", "") for o in ex.output.outputs)
+
+
+def _fake_fit(**setting) -> dict:
+    return {**setting, "train error": 0.1, "test error": 0.2, "rules": 1.0, "terms": 2.0,
+            "fit seconds": 0.0, "rule": f"IF x > {setting['rules']} THEN 1"}
+
+
+@needs_data
 def test_headless_explorer_is_a_table_with_one_row_per_learner(monkeypatch):
     monkeypatch.setenv("RULELAB_HEADLESS", "1")
     table = explorer.explore("banknote")
@@ -17,14 +31,103 @@ def test_headless_explorer_is_a_table_with_one_row_per_learner(monkeypatch):
     assert table["test error"].between(0, 1).all()
 
 
-def test_widgets_update_the_rule_when_a_slider_moves(monkeypatch):
-    monkeypatch.delenv("RULELAB_HEADLESS", raising=False)
+def test_in_jupyter_explore_displays_nothing_itself_and_returns_the_explorer(monkeypatch):
+    shown = []
     monkeypatch.setattr(explorer, "_headless", lambda: False)
-    monkeypatch.setattr("IPython.display.display", lambda *a, **k: None)
-    box = explorer.explore("banknote")
-    out = box.children[-1]
-    first = "".join(o.get("text", "") for o in out.outputs)
-    assert "1Rule on banknote" in first
-    box.children[0].children[1].value = "RuSC"  # the learner dropdown
-    second = "".join(o.get("text", "") for o in out.outputs)
-    assert "RuSC on banknote" in second and "IF " in second
+    monkeypatch.setattr(explorer, "Explorer", lambda *a, **k: ("explorer", a))
+    monkeypatch.setattr("IPython.display.display", lambda *a, **k: shown.append(a))
+    assert explorer.explore("banknote") == ("explorer", ("banknote", None))
+    assert shown == []       # Jupyter shows the returned explorer once, as the cell's result
+
+
+def test_explorer_displays_as_its_widget_box():
+    ex = explorer.Explorer(fit=_fake_fit, background=False)
+    bundle = ex._repr_mimebundle_()
+    assert bundle["application/vnd.jupyter.widget-view+json"]["model_id"] == ex.widget.model_id
+
+
+@pytest.mark.parametrize("learner", sorted(explorer.KNOBS))
+def test_sliders_a_learner_ignores_are_disabled_and_the_others_enabled(learner):
+    if learner not in explorer.LEARNERS():
+        pytest.skip(f"{learner} is not installed")
+    ex = explorer.Explorer(fit=_fake_fit, background=False)
+    ex.controls["learner"].value = learner
+    enabled = {k for k in KNOB_VALUES if not ex.controls[k].disabled}
+    assert enabled == explorer.KNOBS[learner]
+
+
+@pytest.mark.parametrize("learner", sorted(explorer.KNOBS))
+def test_knobs_name_exactly_the_sliders_each_factory_reads(learner):
+    factory = explorer.LEARNERS().get(learner)
+    if factory is None:
+        pytest.skip(f"{learner} is not installed")
+    base = {k: v[0] for k, v in KNOB_VALUES.items()}
+    read = {k for k, (_, other) in KNOB_VALUES.items()
+            if factory(**base).get_params() != factory(**{**base, k: other}).get_params()}
+    assert read == explorer.KNOBS[learner]
+
+
+def test_labels_are_shown_in_full():
+    ex = explorer.Explorer(fit=_fake_fit, background=False)
+    assert all(c.style.description_width == "initial" for c in ex.controls.values())
+
+
+def test_changes_during_a_fit_are_not_queued_only_the_latest_is_fitted_next():
+    """Three slider moves while a fit runs: the next fit uses the last of them, only."""
+    def fit(**setting):
+        if setting["rules"] == 9:                      # the user keeps moving the slider
+            assert ex.busy and "fitting 1Rule on pima" in ex.status.value
+            for rules in (4, 3, 2):
+                ex.controls["rules"].value = rules
+        return _fake_fit(**setting)
+
+    ex = explorer.Explorer(fit=fit, background=False)
+    ex.controls["rules"].value = 9
+    assert [s["rules"] for s in ex.fitted] == [5, 9, 2]
+    assert "IF x > 2 THEN 1" in _text(ex) and not ex.busy and ex.status.value == ""
+    assert "rulelab-busy" not in ex.widget._dom_classes
+
+
+def test_background_refit_shows_busy_then_the_latest_result():
+    started, release = threading.Event(), threading.Event()
+
+    def blocking_fit(**setting):
+        started.set()
+        release.wait(10)
+        return _fake_fit(**setting)
+
+    ex = explorer.Explorer(fit=blocking_fit)
+    assert started.wait(10)
+    assert ex.busy and "rulelab-busy" in ex.widget._dom_classes
+    assert "fitting 1Rule on pima" in ex.status.value
+    for rules in (4, 3):
+        ex.controls["rules"].value = rules
+    release.set()
+    ex.wait(10)
+    assert [s["rules"] for s in ex.fitted] == [5, 3]
+    assert "IF x > 3 THEN 1" in _text(ex) and not ex.busy
+
+
+def test_a_failing_fit_shows_its_error_in_the_explorer():
+    def failing_fit(**setting):
+        raise ValueError("lambda too small")
+
+    ex = explorer.Explorer(fit=failing_fit, background=False)
+    assert ex.output.outputs[0]["name"] == "stderr"
+    assert "1Rule on pima failed: ValueError: lambda too small" in _text(ex)
+
+
+def test_the_text_names_the_setting_the_learner_read():
+    ex = explorer.Explorer(fit=_fake_fit, background=False)
+    assert _text(ex).startswith("1Rule on pima (lambda = 1000): train error 0.100")
+    ex.controls["learner"].value = "RuSC"
+    ex.controls["rules"].value = 3
+    assert _text(ex).startswith("RuSC on pima (lambda = 1000, rules = 3): ")
+
+
+@needs_data
+def test_widgets_update_the_rule_when_a_control_changes():
+    ex = explorer.Explorer("banknote", background=False)
+    assert "1Rule on banknote" in _text(ex)
+    ex.controls["learner"].value = "RuSC"
+    assert "RuSC on banknote" in _text(ex) and "IF " in _text(ex)
