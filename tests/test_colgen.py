@@ -17,7 +17,7 @@ from rulelab.colgen.master import RuleSetMaster
 from rulelab.colgen.pricing import reduced_costs
 from rulelab.rules import DNF, Clause, Term
 
-EXACT = dict(columns_per_round=10, integer_time_limit=30, pricing_time_limit=None)
+EXACT = dict(form="dnf", columns_per_round=10, integer_time_limit=30, pricing_time_limit=None)
 
 
 # ---- planted rule sets ------------------------------------------------------------------------
@@ -225,8 +225,10 @@ def test_auto_complexity_chooses_from_the_path_by_inner_cv():
     X, y, _ = planted_problem(1500, 4, seed=3)
     model = ColumnGenerationRules(random_state=0).fit(X, y)
     table = model.cv_results_
-    assert table["chosen"].sum() == 1
+    assert set(table["form"]) == {"dnf", "cnf"} and table["chosen"].sum() == 1
     chosen = table.loc[table["chosen"]].iloc[0]
+    assert chosen["form"] == model.form_ == "dnf"   # a four-clause DNF is no short CNF
+    table = table[table["form"] == model.form_]
     best = table.loc[table["error"].idxmin()]
     # one standard error: the simplest within one SE of the best
     assert chosen["error"] <= best["error"] + best["error_se"] + 1e-12
@@ -235,6 +237,27 @@ def test_auto_complexity_chooses_from_the_path_by_inner_cv():
     assert model.chosen_complexity_ == chosen["complexity"]
     again = ColumnGenerationRules(random_state=0).fit(X, y)
     assert str(again) == str(model)     # deterministic given random_state
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_auto_form_learns_a_cnf_when_the_complement_is_a_short_dnf(seed):
+    X, y, rule = planted_problem(1500, 3, seed=seed)
+    exact = {**EXACT, "form": "auto"}
+    model = ColumnGenerationRules(complexity=1e-4, max_terms=4, random_state=0,
+                                  **exact).fit(X, 1 - y)
+    print(model.cv_results_, model, sep="\n")
+    assert model.form_ == "cnf" and str(model).startswith("IF (")
+    table = model.cv_results_
+    assert table.loc[table["chosen"], "error"].iloc[0] == table["error"].min()
+    fresh = planted_problem(5000, 3, seed + 100)[0]
+    assert np.array_equal(model.predict(fresh), 1 - rule.evaluate(fresh).astype(int))
+
+
+def test_min_selection_takes_the_lowest_validation_error():
+    X, y, _ = planted_problem(800, 3, seed=6)
+    model = ColumnGenerationRules(form="dnf", selection="min", random_state=0).fit(X, y)
+    table = model.cv_results_
+    assert table.loc[table["chosen"], "error"].iloc[0] == table["error"].min()
 
 
 # ---- scikit-learn conventions and bad input ---------------------------------------------------
@@ -280,7 +303,8 @@ def test_predict_refuses_missing_columns_and_bad_parameters():
         model.predict(X.drop(columns=["c0"]))
     with pytest.raises(ValueError, match="order"):
         model.predict(X[X.columns[::-1]])
-    for bad in (dict(form="xor"), dict(pricing="guess"), dict(max_terms=0),
+    for bad in (dict(form="xor"), dict(selection="best"), dict(pricing="guess"),
+                dict(max_terms=0),
                 dict(complexity=-1), dict(complexity="fast")):
         with pytest.raises(ValueError, match=next(iter(bad))):
             ColumnGenerationRules(**bad).fit(X, y)

@@ -14,10 +14,13 @@ from ..rulesets import _RuleSetBase
 from .pricing import price_exact  # noqa: F401  (compiled on import of the estimator)
 from .solver import PRICING_METHODS, ColumnGenerationResult, column_generation, fires_any
 
-__all__ = ["ColumnGenerationRules", "COMPLEXITY_PATH"]
+__all__ = ["ColumnGenerationRules", "COMPLEXITY_PATH", "FORMS"]
 
 COMPLEXITY_PATH = (0.02, 0.01, 0.005, 0.002, 0.001, 0.0005)
 """Clause costs (fractions of the training weight) tried by ``complexity="auto"``."""
+
+FORMS = ("dnf", "cnf")
+"""The rule forms tried by ``form="auto"``."""
 
 
 class ColumnGenerationRules(_RuleSetBase):
@@ -42,9 +45,12 @@ class ColumnGenerationRules(_RuleSetBase):
 
     Parameters
     ----------
-    form : {"dnf", "cnf"}, default="dnf"
+    form : {"auto", "dnf", "cnf"}, default="auto"
         ``"cnf"`` learns the DNF of the complemented problem and negates it (De Morgan):
-        an AND of OR-clauses.
+        an AND of OR-clauses. ``"auto"`` chooses between the two by the inner
+        cross-validation (the form whose best validation error is lower; see
+        ``complexity``): a class that is the union of a few regions is a short DNF, a class
+        whose complement is, a short CNF.
     complexity : "auto" or float, default="auto"
         Cost of one clause as a fraction of the total training weight (0.001: a clause
         must fix 0.1 % of the training samples to pay for itself). ``"auto"`` chooses it
@@ -94,6 +100,8 @@ class ColumnGenerationRules(_RuleSetBase):
     ----------
     rules_ : DNF or CNF
         The rule set; ``str(model)`` prints it in words.
+    form_ : {"dnf", "cnf"}
+        The form learned (chosen by the inner cross-validation for ``form="auto"``).
     chosen_complexity_ : float
         The clause cost used (chosen by the inner cross-validation for ``"auto"``).
     objective_ : float
@@ -114,8 +122,12 @@ class ColumnGenerationRules(_RuleSetBase):
         ``"beam fallback"`` rounds are those where the data was wider than
         ``exact_max_items`` or the exact search hit ``pricing_time_limit``.
     cv_results_ : DataFrame or None
-        For ``"auto"``: every complexity on the path with its mean validation error, its
-        standard error over the folds, the mean size, and which was chosen.
+        For ``"auto"``: every form and complexity tried with its mean validation error,
+        its standard error over the folds, the mean size, and which was chosen.
+    selection : {"one_se", "min"}, default="one_se"
+        How the inner cross-validation picks the complexity: ``"one_se"`` the largest cost
+        (the simplest rule sets) whose validation error is within one standard error of
+        the lowest, ``"min"`` the lowest validation error.
     classes_ : ndarray of shape (2,)
 
     Examples
@@ -125,13 +137,14 @@ class ColumnGenerationRules(_RuleSetBase):
     >>> print(ColumnGenerationRules().fit(X, y))                     # doctest: +SKIP
     """
 
-    def __init__(self, form: str = "dnf", complexity="auto", term_cost: float = 1.0,
+    def __init__(self, form: str = "auto", complexity="auto", term_cost: float = 1.0,
                  max_terms: int = 3, negative_weight: float = 1.0, columns_per_round: int = 10,
                  max_rounds: int = 100, pricing: str = "exact", screening: bool = True,
                  beam_width: int = 10, exact_max_items: int | None = None,
                  pricing_time_limit: float | None = 10.0, integer_time_limit: float = 10.0,
                  time_limit: float | None = None, complexity_path=None, cv: int = 3,
-                 n_thresholds: int = 10, binarize="auto", random_state=None):
+                 selection: str = "one_se", n_thresholds: int = 10, binarize="auto",
+                 random_state=None):
         self.form = form
         self.complexity = complexity
         self.term_cost = term_cost
@@ -148,14 +161,17 @@ class ColumnGenerationRules(_RuleSetBase):
         self.time_limit = time_limit
         self.complexity_path = complexity_path
         self.cv = cv
+        self.selection = selection
         self.n_thresholds = n_thresholds
         self.binarize = binarize
         self.random_state = random_state
 
     # ---- parameters -------------------------------------------------------------------
     def _check_params(self) -> None:
-        if self.form not in ("dnf", "cnf"):
-            raise ValueError(f"form must be 'dnf' or 'cnf', not {self.form!r}")
+        if self.form not in ("auto", *FORMS):
+            raise ValueError(f"form must be 'auto', 'dnf' or 'cnf', not {self.form!r}")
+        if self.selection not in ("one_se", "min"):
+            raise ValueError(f"selection must be 'one_se' or 'min', not {self.selection!r}")
         if self.pricing not in PRICING_METHODS:
             raise ValueError(f"pricing must be one of {PRICING_METHODS}, not {self.pricing!r}")
         if not (isinstance(self.max_terms, numbers.Integral) and self.max_terms >= 1):
@@ -188,22 +204,26 @@ class ColumnGenerationRules(_RuleSetBase):
         if not w.sum() > 0:
             raise ValueError("sample_weight sums to zero: no sample would count")
         self._training_weight = w   # predict_proba's training counts are weighted too
-        target, weight = self._problem(y01, w)
+        forms = FORMS if self.form == "auto" else (self.form,)
+        path = (sorted(self.complexity_path or COMPLEXITY_PATH, reverse=True)
+                if self.complexity == "auto" else [float(self.complexity)])
         pool: list = []
         self.cv_results_ = None
-        if self.complexity == "auto":
-            self.chosen_complexity_, pool = self._choose_complexity(A, target, weight, start)
+        if len(forms) * len(path) > 1:
+            self.form_, self.chosen_complexity_, pool = self._choose(A, y01, w, forms, path,
+                                                                     start)
         else:
-            self.chosen_complexity_ = float(self.complexity)
-        result = self._solve(A, target, weight, self.chosen_complexity_, pool,
+            self.form_, self.chosen_complexity_ = forms[0], path[0]
+        target, weight = self._problem(y01, w, self.form_)
+        result = self._solve(A, target, weight, self.form_, self.chosen_complexity_, pool,
                              self._remaining(start))
         self._store(result, A, target)
         return self
 
-    def _problem(self, y01, w):
+    def _problem(self, y01, w, form):
         """The DNF problem solved: (target, weight). CNF: the complemented problem, with
         the weights arranged so that ``negative_weight`` still prices a false positive."""
-        if self.form == "dnf":
+        if form == "dnf":
             return y01.astype(bool), w
         target = ~y01.astype(bool)
         return target, np.where(target, self.negative_weight * w, w)
@@ -212,12 +232,12 @@ class ColumnGenerationRules(_RuleSetBase):
         clause = complexity * float(weight.sum())
         return clause, clause * self.term_cost
 
-    def _solve(self, A, target, weight, complexity, pool, time_limit,
+    def _solve(self, A, target, weight, form, complexity, pool, time_limit,
                inner: bool = False) -> ColumnGenerationResult:
         """One column-generation run. ``inner``: a fit of the complexity search, which only
         needs a good rule set to validate (beam pricing, greedy rounding, no proof)."""
         clause, term = self._costs(complexity, weight)
-        negative_weight = self.negative_weight if self.form == "dnf" else 1.0
+        negative_weight = self.negative_weight if form == "dnf" else 1.0
         pricing = "beam" if inner and self.pricing == "exact" else self.pricing
         return column_generation(
             A, target, weight, clause_cost=clause, term_cost=term, max_terms=self.max_terms,
@@ -233,54 +253,65 @@ class ColumnGenerationRules(_RuleSetBase):
             return None
         return max(self.time_limit - (time.perf_counter() - start), 1.0)
 
-    def _choose_complexity(self, A, target, weight, start):
-        """Inner cross-validation over the complexity path, from the simplest rule sets to
-        the richest; each fold carries its generated columns along the path."""
-        path = sorted(self.complexity_path or COMPLEXITY_PATH, reverse=True)
+    def _choose(self, A, y01, w, forms, path, start):
+        """Inner cross-validation over the forms and the complexity path, from the simplest
+        rule sets to the richest; each fold carries its generated columns along the path.
+        Returns (form, complexity, the clauses to start the final fit from)."""
         cv = self.cv
         if isinstance(cv, numbers.Integral):
             # as many stratified folds as the smaller class allows (at least 2)
-            smaller = int(min(target.sum(), (~target).sum()))
+            smaller = int(min(y01.sum(), (1 - y01).sum()))
             if smaller < 2:
-                raise ValueError("complexity='auto' needs at least 2 samples of each class; "
-                                 "give a fixed complexity instead")
+                raise ValueError("complexity='auto' and form='auto' need at least 2 samples "
+                                 "of each class; give a fixed complexity and form instead")
             cv = min(cv, smaller)
-        folds = check_cv(cv, target, classifier=True)
+        folds = check_cv(cv, y01, classifier=True)
         if hasattr(folds, "shuffle") and isinstance(self.cv, numbers.Integral):
             folds.shuffle, folds.random_state = True, self.random_state
-        rows = []
-        pools: dict = {c: set() for c in path}
-        for fold, (tr, va) in enumerate(folds.split(A, target)):
-            pool: list = []
-            for c in path:
-                budget = self._remaining(start)
-                if budget is not None:
-                    budget = budget / (2 * self.cv * len(path))
-                res = self._solve(A[tr], target[tr], weight[tr], c, pool, budget,
-                                  inner=True)
-                pool = res.pool
-                chosen = [res.pool[k] for k in np.flatnonzero(res.chosen)]
-                pools[c].update(chosen)
-                fires = fires_any(A[va], chosen)
-                err = float(weight[va][fires != target[va]].sum() / weight[va].sum())
-                rows.append({"fold": fold, "complexity": c, "error": err,
-                             "n_rules": len(chosen),
-                             "n_terms": int(sum(len(s) for s in chosen))})
-        table = pd.DataFrame(rows)
-        summary = table.groupby("complexity", sort=False).agg(
+        # validation errors are priced as the fit prices them: a false positive costs
+        # negative_weight, whichever form is learned
+        cost = w * np.where(y01 == 1, 1.0, self.negative_weight)
+        rows, pools = [], {}
+        n_fits = len(forms) * len(path) * folds.get_n_splits(A, y01)
+        for fold, (tr, va) in enumerate(folds.split(A, y01)):
+            for form in forms:
+                target, weight = self._problem(y01[tr], w[tr], form)
+                pool: list = []
+                for c in path:
+                    budget = self._remaining(start)
+                    if budget is not None:
+                        budget = budget / (2 * n_fits)
+                    res = self._solve(A[tr], target, weight, form, c, pool, budget,
+                                      inner=True)
+                    pool = res.pool
+                    chosen = [res.pool[k] for k in np.flatnonzero(res.chosen)]
+                    pools.setdefault((form, c), set()).update(chosen)
+                    fires = fires_any(A[va], chosen)
+                    predicted = fires if form == "dnf" else ~fires
+                    wrong = predicted != y01[va].astype(bool)
+                    rows.append({"fold": fold, "form": form, "complexity": c,
+                                 "error": float(cost[va][wrong].sum() / cost[va].sum()),
+                                 "n_rules": len(chosen),
+                                 "n_terms": int(sum(len(s) for s in chosen))})
+        summary = pd.DataFrame(rows).groupby(["form", "complexity"], sort=False).agg(
             error=("error", "mean"), error_se=("error", "sem"), n_rules=("n_rules", "mean"),
             n_terms=("n_terms", "mean")).reset_index()
-        # The one-standard-error rule (Breiman et al. 1984): the simplest rule set whose
-        # validation error is within one standard error of the lowest; a richer rule set
-        # must be clearly better to be chosen.
-        best = summary.loc[summary["error"].idxmin()]
-        within = summary["error"] <= best["error"] + np.nan_to_num(best["error_se"]) + 1e-12
-        chosen = float(summary.loc[within, "complexity"].max())
-        summary["chosen"] = summary["complexity"] == chosen
+        # The form whose best validation error is lower (the first form on a tie) ...
+        best_by_form = summary.groupby("form", sort=False)["error"].min()
+        form = str(best_by_form.index[int(np.argmin(best_by_form.to_numpy()))])
+        mine = summary[summary["form"] == form]
+        best = mine.loc[mine["error"].idxmin()]
+        # ... and along its path the one-standard-error rule (Breiman et al. 1984): the
+        # simplest rule set whose validation error is within one standard error of the
+        # lowest; a richer rule set must be clearly better to be chosen.
+        slack = np.nan_to_num(best["error_se"]) if self.selection == "one_se" else 0.0
+        within = mine["error"] <= best["error"] + slack + 1e-12
+        chosen = float(mine.loc[within, "complexity"].max())
+        summary["chosen"] = (summary["form"] == form) & (summary["complexity"] == chosen)
         self.cv_results_ = summary
         # Start the final fit from the clauses the folds chose at this and nearby costs.
         near = [c for c in path if chosen / 2.5 <= c <= chosen * 2.5]
-        return chosen, sorted(set().union(*(pools[c] for c in near)))
+        return form, chosen, sorted(set().union(*(pools[form, c] for c in near)))
 
     def _store(self, result: ColumnGenerationResult, A, target) -> None:
         itemsets = [result.pool[k] for k in np.flatnonzero(result.chosen)]
@@ -288,7 +319,7 @@ class ColumnGenerationRules(_RuleSetBase):
         covered = [int(A[:, list(s)].all(axis=1).sum()) for s in itemsets]
         itemsets = [s for _, s in sorted(zip(covered, itemsets), key=lambda t: -t[0])]
         self.itemsets_ = itemsets
-        if self.form == "dnf":
+        if self.form_ == "dnf":
             clauses = [Clause(tuple(self.terms_[j] for j in s), "and") for s in itemsets]
             self.rules_ = DNF(clauses, then=self.positive_label_)
         else:
