@@ -223,7 +223,7 @@ def test_cnf_is_the_complement_of_the_dnf_of_the_complemented_problem():
 # ---- complexity chosen for the user -----------------------------------------------------------
 def test_auto_complexity_chooses_from_the_path_by_inner_cv():
     X, y, _ = planted_problem(1500, 4, seed=3)
-    model = ColumnGenerationRules(random_state=0).fit(X, y)
+    model = ColumnGenerationRules(selection="one_se", random_state=0).fit(X, y)
     table = model.cv_results_
     assert set(table["form"]) == {"dnf", "cnf"} and table["chosen"].sum() == 1
     chosen = table.loc[table["chosen"]].iloc[0]
@@ -235,7 +235,7 @@ def test_auto_complexity_chooses_from_the_path_by_inner_cv():
     simpler = table[table["complexity"] > chosen["complexity"]]
     assert (simpler["error"] > best["error"] + best["error_se"]).all()
     assert model.chosen_complexity_ == chosen["complexity"]
-    again = ColumnGenerationRules(random_state=0).fit(X, y)
+    again = ColumnGenerationRules(selection="one_se", random_state=0).fit(X, y)
     assert str(again) == str(model)     # deterministic given random_state
 
 

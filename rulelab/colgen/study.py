@@ -71,7 +71,8 @@ def recovery_curve(n_clauses: list[int], n_samples: list[int], n_trials: int, *,
                 X = _planted_frame(n, np.random.default_rng(seed + 31 * n + t))
                 y = rule.evaluate(X).astype(int)
                 start = time.perf_counter()
-                model = ColumnGenerationRules(complexity=complexity, max_terms=max_terms)
+                model = ColumnGenerationRules(form="dnf", complexity=complexity,
+                                              max_terms=max_terms)
                 model.fit(X, y)
                 seconds = time.perf_counter() - start
                 same = np.array_equal(model.predict(test), rule.evaluate(test).astype(int))
@@ -156,7 +157,8 @@ def complexity_path(dataset: str, complexities, *, n_splits: int = 10,
             break
         for c in sorted(complexities, reverse=True):
             start = time.perf_counter()
-            model = ColumnGenerationRules(complexity=c).fit(X.iloc[train], y.iloc[train])
+            model = ColumnGenerationRules(form="dnf", complexity=c)
+            model.fit(X.iloc[train], y.iloc[train])
             rows.append({"dataset": dataset, "fold": fold, "complexity": c,
                          "train_error": 1 - model.score(X.iloc[train], y.iloc[train]),
                          "test_error": 1 - model.score(X.iloc[test], y.iloc[test]),
