@@ -30,8 +30,13 @@ COLORS = {
 
 
 def use_style() -> None:
-    """Apply the rulelab figure style to matplotlib."""
+    """Apply the rulelab style: matplotlib's figure style, and pandas tables that show every
+    cell whole (a claim and its evidence are sentences; pandas would cut them at 50
+    characters)."""
+    import pandas as pd
+
     matplotlib.rcParams.update(STYLE)
+    pd.set_option("display.max_colwidth", None)
 
 
 def figures_dir() -> Path:

@@ -53,3 +53,18 @@ def test_the_run_log_names_the_code_it_ran(tmp_path):
          "finished": "2026-01-01T00:00:00+00:00"}]}))
     text = report.write_report(path=tmp_path / "REPORT.md", run_log=log).read_text()
     assert "| notebook | status | seconds | code | finished |" in text and "abc1234" in text
+
+
+def test_claims_tables_show_whole_sentences_in_a_notebook(isolated):
+    import pandas as pd
+
+    from rulelab.plotting import use_style
+
+    claim = "the best rulelab rule learner reaches the mean error of the best rule peer"
+    evidence = "AM: error 0.171, 2.7 rules; best peer RuleFit: error 0.160, 28.3 rules (FULL)"
+    with pd.option_context("display.max_colwidth", 50):
+        use_style()     # every notebook calls it before its tables
+        frame = report.record_claims("99_test", [dict(claim=claim, verdict="holds",
+                                                      evidence=evidence)])
+        shown = frame._repr_html_()     # what JupyterLab and GitHub render
+    assert claim in shown and evidence in shown
