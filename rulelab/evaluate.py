@@ -149,7 +149,9 @@ def cross_validate(methods: Mapping[str, object], datasets: Sequence[str], *, n_
     Returns
     -------
     pandas.DataFrame
-        One row per (dataset, method, fold): error, train_error, n_rules, n_terms, fit_time.
+        One row per (dataset, method, fold): error, train_error, n_rules, n_terms,
+        fit_time, and ``cached`` (True where the record was read from the cache; its
+        fit_time is then the time measured when it was computed, never the read).
     """
     tasks, records = [], []
     for dataset in datasets:
@@ -165,7 +167,7 @@ def cross_validate(methods: Mapping[str, object], datasets: Sequence[str], *, n_
                     name = f"{dataset}-{method}-{key}-k{n_splits}-s{random_state}-f{fold}{tag}.json"
                     path = cache_dir() / "cv" / _safe(name)
                     if path.is_file():
-                        records.append(json.loads(path.read_text()))
+                        records.append({**json.loads(path.read_text()), "cached": True})
                         continue
                 tasks.append(delayed(_run_task)(dataset, method, estimator, fold, train, test,
                                                 X, y, path))
@@ -176,7 +178,7 @@ def cross_validate(methods: Mapping[str, object], datasets: Sequence[str], *, n_
             from tqdm.auto import tqdm
 
             results = tqdm(results, total=len(tasks), desc="cross-validation", leave=False)
-        records.extend(results)
+        records.extend({**r, "cached": False} for r in results)
     order = {m: i for i, m in enumerate(methods)}
     frame = pd.DataFrame(records)
     frame = frame.sort_values(["dataset", "method", "fold"],
