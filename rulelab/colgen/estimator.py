@@ -90,11 +90,9 @@ class ColumnGenerationRules(_RuleSetBase):
         ``random_state``, at most as many as the smaller class has samples).
     selection : {"min", "one_se"}, default="min"
         How the inner cross-validation picks the complexity: ``"min"`` the lowest mean
-        validation error; ``"one_se"`` the largest cost (the simplest rule sets) whose
-        validation error is within one standard error of the lowest (Breiman et al.
-        1984). On the benchmark's small data sets the one-SE rule chose one clause or
-        none where a few more were clearly better on held-out data (pima, transfusion,
-        ionosphere), so the lowest error is the default.
+        validation error (a tie goes to the simpler rule sets); ``"one_se"`` the largest
+        cost whose validation error is within one standard error of the lowest (Breiman
+        et al. 1984), which favours fewer clauses at some cost in accuracy.
     n_thresholds : int, default=10
         Quantile thresholds per numeric feature, both directions.
     binarize : {"auto", True, False}, default="auto"
