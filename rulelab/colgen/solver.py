@@ -94,7 +94,7 @@ def column_generation(A: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | 
                       integer: str = "milp", integer_time_limit: float | None = None,
                       integer_gap: float = 1e-6,
                       time_limit: float | None = None,
-                      initial_pool=(), heuristic_first: bool | str = "auto", close_gap: bool = True,
+                      initial_pool=(), heuristic_first: bool = True, close_gap: bool = True,
                       max_gap_columns: int = 2000) -> ColumnGenerationResult:
     """Learn a DNF (a set of AND-clauses over the columns of ``A``) by column generation.
 
@@ -137,13 +137,9 @@ def column_generation(A: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | 
         Seconds for the whole run; column generation stops early (without a bound).
     initial_pool : iterable of tuple, optional
         Conjunctions to start the master with (e.g. from a neighbouring complexity cost).
-    heuristic_first : bool or "auto", default="auto"
+    heuristic_first : bool, default=True
         With exact pricing, try beam search first each round and search exactly only when
-        it finds no improving column (the certificate is the same). ``"auto"``: beam
-        first only while the last exact search took longer than the last LP solve. Exact
-        columns are the most improving ones, so where the search is cheap and the LP is
-        not (MAGIC: 0.3 s against up to several seconds) they take far fewer rounds to
-        the same LP value; on wide data (Musk) the exact search is the dearer part.
+        it finds no improving column (the certificate is the same, the rounds cheaper).
     close_gap : bool, default=True
         After a certified LP, enumerate the conjunctions whose reduced cost is below the
         gap and solve again, to prove the rule set optimal (skipped when more than
@@ -151,9 +147,6 @@ def column_generation(A: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | 
     """
     if pricing not in PRICING_METHODS:
         raise ValueError(f"pricing must be one of {PRICING_METHODS}, not {pricing!r}")
-    if heuristic_first not in ("auto", True, False):
-        raise ValueError(f"heuristic_first must be 'auto', True or False, not "
-                         f"{heuristic_first!r}")
     if integer not in ("milp", "greedy"):
         raise ValueError(f"integer must be 'milp' or 'greedy', not {integer!r}")
     start = time.perf_counter()
@@ -183,21 +176,14 @@ def column_generation(A: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | 
     timed_out = False   # an exact search hit its time limit: beam search from then on
     mu_pos = np.zeros(y.size)
     options = dict(fixed=clause_cost, per_term=term_cost, max_terms=max_terms)
-    lp_seconds, exact_seconds = 0.0, None   # the last LP solve and exact search
     for rnd in range(max_rounds):
-        tic = time.perf_counter()
         value, x, mu = master.solve()
-        lp_seconds = time.perf_counter() - tic
-        beam_first = (exact_seconds is not None and exact_seconds > lp_seconds
-                      if heuristic_first == "auto" else bool(heuristic_first))
         mu_pos[:] = 0.0
         mu_pos[pos_rows] = mu
         found = _price(pricing, A, mu_pos, cost_neg, seen, options, columns_per_round,
                        screening, beam_width, exact_max_items, pricing_time_limit,
-                       beam_first, timed_out)
+                       heuristic_first, timed_out)
         timed_out = timed_out or (found.method == "exact" and not found.exact)
-        if found.method == "exact":
-            exact_seconds = found.seconds
         improving = [s for s, r in zip(found.itemsets, found.reduced_costs)
                      if r < -_TOL and s not in seen]
         history.append({"round": rnd, "lp_value": value, "n_columns": len(pool),
@@ -257,7 +243,7 @@ def column_generation(A: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | 
 
 
 def _price(pricing, A, mu_pos, cost_neg, seen, options, n_columns, screening, beam_width,
-           exact_max_items, time_limit, beam_first, timed_out=False):
+           exact_max_items, time_limit, heuristic_first, timed_out=False):
     """One round's pricing; see :func:`column_generation` for the options. After an exact
     search has hit its time limit (``timed_out``), the rest is priced by beam search."""
     beam = dict(n_columns=n_columns, width=beam_width, screening=screening, **options)
@@ -271,7 +257,7 @@ def _price(pricing, A, mu_pos, cost_neg, seen, options, n_columns, screening, be
         found.note = ("an earlier exact search hit its time limit" if timed_out else
                       f"{A.shape[1]} items, more than exact_max_items")
         return found
-    if beam_first:
+    if heuristic_first:
         # Beam search is cheap; the exact search runs only when it finds nothing new, so
         # the round that ends column generation (the certificate) is always exact.
         found = price_beam(A, mu_pos, cost_neg, **beam)
