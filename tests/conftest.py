@@ -19,6 +19,16 @@ def data_dir() -> Path | None:
     return SHARED if (SHARED / "MANIFEST.csv").is_file() else None
 
 
+def load_or_skip(name: str):
+    """``rulelab.load_dataset(name)``, or skip the test where the benchmark data is absent."""
+    from rulelab import load_dataset
+
+    try:
+        return load_dataset(name)
+    except Exception as err:  # pragma: no cover - data not available
+        pytest.skip(f"benchmark data not available: {err}")
+
+
 @pytest.fixture(scope="session", autouse=True)
 def _point_rulelab_at_data():
     """Tests read the benchmark copies when they are beside the project, never the network."""

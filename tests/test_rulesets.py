@@ -11,6 +11,7 @@ from sklearn.utils.estimator_checks import check_estimator
 
 from rulelab import BoostedRules, OneRule, SetCoverRules, TwoLevelRules, WeightedRuleSet
 from rulelab.rules import DNF, Clause, Term, simplify_clause
+from tests.conftest import load_or_skip
 
 
 def planted_dnf(n_samples: int, seed: int, noise: float = 0.0):
@@ -94,13 +95,8 @@ def test_set_cover_is_separate_and_conquer_until_no_positive_is_left(seed):
 
 
 def test_set_cover_training_error_never_exceeds_one_rule_on_real_data():
-    from rulelab import load_dataset
-
     pytest.importorskip("highspy")
-    try:
-        X, y = load_dataset("bupa")
-    except Exception as err:  # pragma: no cover - data not available
-        pytest.skip(f"benchmark data not available: {err}")
+    X, y = load_or_skip("bupa")
     one, cover = OneRule().fit(X, y), SetCoverRules().fit(X, y)
     assert 1 - cover.score(X, y) <= 1 - one.score(X, y)
     assert cover.rules_.n_rules >= 2
@@ -242,12 +238,7 @@ def _as_learned(model):
                                    TwoLevelRules(max_clauses=3, theta=0.01)],
                          ids=lambda m: type(m).__name__)
 def test_simplified_rules_predict_exactly_as_the_rule_as_learned_on_pima(model):
-    from rulelab import load_dataset
-
-    try:
-        X, y = load_dataset("pima")
-    except Exception as err:  # pragma: no cover - data not available
-        pytest.skip(f"benchmark data not available: {err}")
+    X, y = load_or_skip("pima")
     model.fit(X, y)
     learned = _as_learned(model)
     # Nested thresholds are merged (1Rule on pima selects glucose > 94 ... glucose > 128).
@@ -260,12 +251,7 @@ def test_simplified_rules_predict_exactly_as_the_rule_as_learned_on_pima(model):
 
 
 def test_one_rule_on_pima_prints_one_bound_per_feature():
-    from rulelab import load_dataset
-
-    try:
-        X, y = load_dataset("pima")
-    except Exception as err:  # pragma: no cover - data not available
-        pytest.skip(f"benchmark data not available: {err}")
+    X, y = load_or_skip("pima")
     assert str(OneRule().fit(X, y)) == ("IF glucose > 128 AND bmi > 29.60 AND age > 24\n"
                                         "THEN class = 1")
 

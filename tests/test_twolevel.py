@@ -14,6 +14,7 @@ from rulelab.rules import DNF, Clause, Term
 from rulelab.twolevel import format_rule
 from rulelab.twolevel.objective import augment, clause_costs, clause_sums, hamming_objective
 from rulelab.twolevel.optimize import assign_negatives
+from tests.conftest import load_or_skip
 
 
 # ---- helpers --------------------------------------------------------------------------
@@ -197,12 +198,9 @@ def test_from_the_set_cover_start_the_path_moves_to_the_planted_dnf(method, seed
 @pytest.mark.parametrize("method", ["bcd", "am"])
 @pytest.mark.parametrize("theta", [0.05, 1.0, 5.0])
 def test_on_pima_the_training_objective_is_at_most_set_covers(method, theta):
-    from rulelab import SetCoverRules, load_dataset
+    from rulelab import SetCoverRules
 
-    try:
-        X, y = load_dataset("pima")
-    except Exception as err:  # pragma: no cover - data not available
-        pytest.skip(f"benchmark data not available: {err}")
+    X, y = load_or_skip("pima")
     model = TwoLevelRules(method=method, theta=theta, max_clauses=5).fit(X, y)
     sc = SetCoverRules(lam=1 / theta, max_rules=5).fit(X, y)
     # F of SC's rule, computed from the columns SC's LPs selected (before its clauses are
