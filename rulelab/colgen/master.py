@@ -98,16 +98,22 @@ class RuleSetMaster:
         """Append conjunctions: the positives each covers (indices) and its full cost."""
         for cover, cost in zip(covers, np.asarray(costs, float)):
             cover = np.asarray(cover, dtype=np.int64)
-            inside = np.zeros(self.n_pos, dtype=bool)
-            inside[cover] = True
+            # a group the column covers entirely gets the column in its row; a group it
+            # covers in part splits
+            touched, hits = np.unique(self.group[cover], return_counts=True)
+            whole = hits == np.bincount(self.group, minlength=self.n_rows)[touched]
+            inside = None
             rows = []
-            for g in np.unique(self.group[cover]):
-                members = self.members[g]
-                part = inside[members]
-                if part.all():
+            for g, entire in zip(touched.tolist(), whole.tolist()):
+                if entire:
                     rows.append(g)
                     continue
-                # split g: the covered part becomes a new row with g's coefficients
+                if inside is None:
+                    inside = np.zeros(self.n_pos, dtype=bool)
+                    inside[cover] = True
+                members = self.members[g]
+                part = inside[members]
+                # the covered part becomes a new row with g's coefficients
                 self.members[g] = members[~part]
                 moved = float(self.pos_weight[members[part]].sum())
                 self.group_weight[g] -= moved

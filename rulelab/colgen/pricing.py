@@ -31,7 +31,7 @@ from numba import njit
 
 from ..grab._bits import _popcount
 
-__all__ = ["PricingResult", "price_exact", "price_beam", "price_milp", "pack_rows",
+__all__ = ["PricingResult", "price_exact", "price_beam", "price_milp",
            "reduced_costs"]
 
 
@@ -70,18 +70,6 @@ class PricingResult:
     @property
     def best(self) -> float:
         return float(self.reduced_costs[0]) if len(self.reduced_costs) else np.inf
-
-
-def pack_rows(A: np.ndarray) -> np.ndarray:
-    """The columns of a 0/1 matrix (rows x items) as bitsets: (n_items, n_words) uint64."""
-    A = np.ascontiguousarray(A, dtype=np.uint8)
-    n, m = A.shape
-    n_words = max((n + 63) // 64, 1)
-    padded = np.zeros((n_words * 64, m), dtype=np.uint8)
-    padded[:n] = A
-    # little-endian bit order: row r is bit (r & 63) of word r >> 6
-    packed = np.packbits(padded.T.reshape(m, n_words, 64)[:, :, ::-1], axis=2)
-    return packed.reshape(m, n_words * 8).view(">u8").astype(np.uint64)
 
 
 def reduced_costs(A: np.ndarray, itemsets, mu_pos: np.ndarray, cost_neg: np.ndarray,
@@ -332,6 +320,35 @@ def _layout(rows, mu_pos, cost_neg):
     return order, layout, opw, onw
 
 
+@njit(cache=True, nogil=True)
+def _pack_ordered(A, order):
+    """The columns of ``A`` as bitsets over the rows ``order`` (bit ``p`` is row
+    ``order[p]``; ``-1`` pads): (n_items, n_words) uint64, without copying ``A``."""
+    n_words = max((order.shape[0] + 63) // 64, 1)
+    m = A.shape[1]
+    out = np.zeros((m, n_words), dtype=np.uint64)
+    for p in range(order.shape[0]):
+        r = order[p]
+        if r < 0:
+            continue
+        w = p >> 6
+        bit = np.uint64(1) << np.uint64(p & 63)
+        row = A[r]
+        for j in range(m):
+            if row[j]:
+                out[j, w] |= bit
+    return out
+
+
+def _packed(A, mu_pos, cost_neg, positives=None):
+    """The searched rows of every item, packed in layout order, and each item's root
+    measure: (bits, layout, opw, onw, root)."""
+    rows = _searched_rows(mu_pos, cost_neg, positives)
+    order, layout, opw, onw = _layout(rows, mu_pos, cost_neg)
+    bits = _pack_ordered(np.ascontiguousarray(A, dtype=np.uint8), order)
+    return bits, layout, opw, onw, _root(bits, layout, opw, onw)
+
+
 def _candidates(A, mu_pos, cost_neg, fixed, per_term, threshold, screening, merge_equal,
                 positives=None):
     """Rows and items the search needs, the items ordered by descending positive mass.
@@ -339,19 +356,8 @@ def _candidates(A, mu_pos, cost_neg, fixed, per_term, threshold, screening, merg
     Returns (bits, layout, opw, onw, items) with ``items`` the original index of each
     searched item.
     """
-    rows = _searched_rows(mu_pos, cost_neg, positives)
-    order, layout, opw, onw = _layout(rows, mu_pos, cost_neg)
-    laid = np.zeros((order.size, A.shape[1]), dtype=np.uint8)
-    laid[order >= 0] = A[order[order >= 0]]
-    bits = pack_rows(laid)
-    blk_lo, blk_hi, blk_w, blk_pos, o_lo, o_hi = layout
-    P = np.zeros(bits.shape[0])
-    counts = np.zeros((bits.shape[0], blk_lo.size))
-    for t in range(blk_lo.size):
-        counts[:, t] = np.bitwise_count(bits[:, blk_lo[t]:blk_hi[t]]).sum(axis=1)
-    P += counts[:, blk_pos] @ blk_w[blk_pos]
-    tail = laid[o_lo * 64:]
-    P += opw @ tail if tail.size else 0.0
+    bits, layout, opw, onw, root = _packed(A, mu_pos, cost_neg, positives)
+    P = root[3]
     keep = (fixed + per_term - P < threshold) if screening else np.ones(P.size, dtype=bool)
     items = np.flatnonzero(keep)
     if merge_equal and items.size:
@@ -450,46 +456,58 @@ def price_beam(A: np.ndarray, mu_pos: np.ndarray, cost_neg: np.ndarray, *, fixed
     """Beam search: keep the ``width`` best conjunctions of each size, extend each by one
     item. Fast on very wide data, but proves nothing (``exact=False``)."""
     start = time.perf_counter()
-    rows = _searched_rows(mu_pos, cost_neg)
-    sub = A[rows].astype(np.float64)
-    pw, nw = mu_pos[rows], cost_neg[rows]
-    P, N = pw @ sub, nw @ sub
+    bits, layout, opw, onw, root = _packed(A, mu_pos, cost_neg)
+    P, N = root[3], root[4]
     keep = P > 0
     if screening:
         keep &= fixed + per_term - P < threshold
     items = np.flatnonzero(keep)
-    sub = sub[:, items]
+    bits = np.ascontiguousarray(bits[items])
     found: dict[tuple, float] = {}
     rc = fixed + per_term + N[items] - P[items]
     for j in np.flatnonzero(rc < threshold):
         found[(int(j),)] = float(rc[j])
-    beam = [((int(j),), sub[:, j] > 0) for j in np.argsort(rc, kind="stable")[:width]]
+    beam = [((int(j),), bits[j]) for j in np.argsort(np.round(rc, 9), kind="stable")[:width]]
     nodes = items.size
     for size in range(2, max_terms + 1):
         children: dict[tuple, tuple] = {}
         for s, cov in beam:
-            Pj = (pw * cov) @ sub
-            Nj = (nw * cov) @ sub
+            Pj, Nj = _extend(bits, layout, opw, onw, cov)
             rcj = fixed + per_term * size + Nj - Pj
             rcj[list(s)] = np.inf
             nodes += items.size
-            for j in np.argsort(rcj, kind="stable")[:width]:
+            # rounded, so that sums equal but for rounding tie and the item order decides
+            for j in np.argsort(np.round(rcj, 9), kind="stable")[:width]:
                 if not np.isfinite(rcj[j]):
                     continue
                 key = tuple(sorted(s + (int(j),)))
                 if key not in children:
-                    children[key] = (float(rcj[j]), cov & (sub[:, j] > 0))
+                    children[key] = (float(rcj[j]), cov & bits[j])
         for key, (value, _) in children.items():
             if value < threshold:
                 found[key] = value
-        best = sorted(children.items(), key=lambda kv: (kv[1][0], kv[0]))[:width]
+        best = sorted(children.items(), key=lambda kv: (round(kv[1][0], 9), kv[0]))[:width]
         beam = [(key, cov) for key, (_, cov) in best]
         if not beam:
             break
-    ranked = sorted(found.items(), key=lambda kv: (kv[1], kv[0]))[:n_columns]
+    ranked = sorted(found.items(), key=lambda kv: (round(kv[1], 9), kv[0]))[:n_columns]
     itemsets = [tuple(int(items[j]) for j in key) for key, _ in ranked]
     return PricingResult(itemsets, np.array([v for _, v in ranked]), False, "beam", nodes,
                          items.size, time.perf_counter() - start)
+
+
+@njit(cache=True, nogil=True)
+def _extend(bits, layout, opw, onw, cov):
+    """(P, N) of ``cov`` AND each item: a beam member's children, measured."""
+    blk_lo, blk_hi, blk_w, blk_pos, o_lo, o_hi = layout
+    m = bits.shape[0]
+    P = np.empty(m)
+    N = np.empty(m)
+    dummy = np.empty(0, dtype=np.uint64)
+    for k in range(m):
+        P[k], N[k], _ = _measure(cov, bits[k], dummy, False, blk_lo, blk_hi, blk_w, blk_pos,
+                                 o_lo, o_hi, opw, onw)
+    return P, N
 
 
 # ---- pricing as a MILP (the way BRCG prices) ------------------------------------------------
