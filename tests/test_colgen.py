@@ -190,6 +190,25 @@ def test_rule_set_is_the_brute_force_optimum_and_the_bound_holds(seed):
     assert res.objective == pytest.approx(best)
 
 
+@pytest.mark.parametrize("seed", range(3))
+def test_the_order_of_beam_and_exact_pricing_does_not_change_the_certified_lp(seed):
+    A, y, _, _ = random_duals(seed, n=300, m=10)
+    runs = {order: column_generation(A, y, clause_cost=0.5, term_cost=0.5, max_terms=3,
+                                     heuristic_first=order, integer_time_limit=30)
+            for order in ("auto", True, False)}
+    values = [r.lower_bound for r in runs.values()]
+    assert None not in values and np.ptp(values) < 1e-6      # every order certifies one LP
+    # "auto" prices exactly first (no exact search measured yet), as False does
+    assert runs["auto"].history[0]["pricing"] == runs[False].history[0]["pricing"] == "exact"
+    # ... and decides by work counts, not the clock: a second run takes the same path
+    again = column_generation(A, y, clause_cost=0.5, term_cost=0.5, max_terms=3,
+                              heuristic_first="auto", integer_time_limit=30)
+    assert again.pool == runs["auto"].pool
+    assert [h["pricing"] for h in again.history] == [h["pricing"] for h in runs["auto"].history]
+    with pytest.raises(ValueError, match="heuristic_first"):
+        column_generation(A, y, clause_cost=0.5, term_cost=0.5, heuristic_first="beam")
+
+
 def test_master_lp_is_warm_started_and_grouped():
     A, y, _, _ = random_duals(0, n=200, m=8)
     res = column_generation(A, y, clause_cost=0.5, term_cost=0.5, max_terms=3)

@@ -68,6 +68,7 @@ class RuleSetMaster:
         self._new_group(np.arange(self.n_pos), [])
         self.value = float(self.pos_weight.sum())
         self.lp_solves = 0
+        self.last_iterations = 0                # simplex iterations of the last solve
 
     @property
     def n_columns(self) -> int:
@@ -144,6 +145,7 @@ class RuleSetMaster:
         """Solve the LP from the last basis; return (value, column values, duals mu)."""
         self.lp.run()
         self.lp_solves += 1
+        self.last_iterations = int(self.lp.getInfo().simplex_iteration_count)
         status = self.lp.modelStatusToString(self.lp.getModelStatus()).lower()
         if status != "optimal":
             raise RuntimeError(f"the master LP ended with status {status!r}")
