@@ -29,6 +29,7 @@ from ._codekey import source_key
 from .data import load_dataset
 
 __all__ = ["cross_validate", "complexity", "cache_dir", "params_key", "summarize", "merge_runs",
+           "run_provenance",
            "RipperClassifier", "paper1_baselines", "compare_to_paper", "agreement",
            "side_by_side", "plot_comparison"]
 
@@ -223,6 +224,40 @@ def merge_runs(results: pd.DataFrame, previous: str | Path, run: str) -> pd.Data
     done = pd.MultiIndex.from_frame(results[["dataset", "method"]].drop_duplicates())
     keep = ~pd.MultiIndex.from_frame(earlier[["dataset", "method"]]).isin(done)
     return pd.concat([results, earlier[keep]], ignore_index=True)
+
+
+def run_provenance(results: pd.DataFrame, run: str) -> str:
+    """Which run computed which rows of :func:`merge_runs`'s table, in words.
+
+    One line per run (its methods and how many data sets), then, when some of this run's
+    fold fits were read from :func:`cross_validate`'s cache, how many: a cached fit was
+    computed by the same code with the same parameters, and keeps the fit time measured
+    when it was computed.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        Fold records with a ``run`` column (and optionally ``cached``).
+    run : str
+        Label of this run.
+
+    Returns
+    -------
+    str
+    """
+    lines = []
+    for label, part in results.groupby("run", sort=False):
+        who = "by this run" if label == run else f"by the run of {label}"
+        lines.append(f"computed {who}: {', '.join(part['method'].unique())} on "
+                     f"{part['dataset'].nunique()} data sets")
+    mine = results[results["run"] == run]
+    cached = (mine["cached"].astype("boolean").fillna(False).astype(bool)
+              if "cached" in mine else pd.Series(False, index=mine.index))
+    if cached.any():
+        lines.append(f"{int(cached.sum())} of this run's {len(mine)} fold fits were read from "
+                     "the cache (same code, same parameters); every fit time is the one "
+                     "measured when the fit was computed")
+    return "\n".join(lines)
 
 
 def _safe(name: str) -> str:

@@ -8,7 +8,8 @@ import pytest
 
 from rulelab import SetCoverRules
 from rulelab.evaluate import (RipperClassifier, agreement, compare_to_paper, cross_validate,
-                              merge_runs, paper1_baselines, summarize)
+                              merge_runs, paper1_baselines, run_provenance,
+                              summarize)
 
 
 def toy(n=120, seed=0):
@@ -53,6 +54,21 @@ def test_merge_runs_keeps_only_the_other_datasets_of_an_earlier_run(tmp_path):
     pd.DataFrame({"x": [1]}).to_csv(tmp_path / "bad.csv", index=False)
     with pytest.raises(ValueError, match="lacks"):
         merge_runs(rows("b", 0.3), tmp_path / "bad.csv", run="tuesday")
+
+
+def test_run_provenance_names_each_run_and_counts_this_runs_cached_fits():
+    results = pd.DataFrame({"dataset": ["a", "a", "b", "b"], "method": ["m", "m", "old", "old"],
+                            "fold": [0, 1, 0, 1], "cached": [True, False, None, None],
+                            "run": ["tuesday", "tuesday", "monday", "monday"]})
+    text = run_provenance(results, "tuesday")
+    assert text.splitlines() == [
+        "computed by this run: m on 1 data sets",
+        "computed by the run of monday: old on 1 data sets",
+        "1 of this run's 2 fold fits were read from the cache (same code, same parameters); "
+        "every fit time is the one measured when the fit was computed"]
+    fresh = results.assign(cached=False)
+    assert "cache" not in run_provenance(fresh, "tuesday")
+    assert "cache" not in run_provenance(results.drop(columns="cached"), "tuesday")
 
 
 def test_merge_runs_keeps_the_other_methods_of_a_dataset_from_an_earlier_run(tmp_path):
