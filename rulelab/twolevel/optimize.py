@@ -33,7 +33,8 @@ from joblib import Parallel, delayed
 from ..lp import learn_clause, solve_or_lp
 from .objective import clause_subobjective, clause_sums, hamming_objective
 
-__all__ = ["TwoLevelResult", "clause_candidates", "fit_clause", "init_weights", "bcd", "am", "assign_negatives"]
+__all__ = ["TwoLevelResult", "clause_candidates", "fit_clause", "init_weights", "bcd", "am",
+           "assign_negatives"]
 
 _TOL = 1e-6
 _SCREENING = "screening" in inspect.signature(solve_or_lp).parameters
@@ -83,8 +84,10 @@ def _best_prefix(A: np.ndarray, pos: np.ndarray, w: np.ndarray, cost: np.ndarray
     return out
 
 
-def _rounded(A: np.ndarray, yy: np.ndarray, cost: np.ndarray, lp_options: dict) -> tuple[list, int]:
-    """The clause LP on (A, yy) rounded by threshold and by best prefix ([] if it failed)."""
+def _rounded(A: np.ndarray, yy: np.ndarray, cost: np.ndarray,
+             lp_options: dict) -> tuple[list[np.ndarray], np.ndarray | None]:
+    """The clause LP on (A, yy) rounded by threshold and by best prefix, and the LP's
+    weights (([], None) if the LP failed)."""
     lp = learn_clause(A, yy, form="or", lam=1.0, column_cost=cost, **lp_options)
     if lp.status not in ("optimal", "time_limit") or not np.isfinite(lp.w).all():
         return [], None
