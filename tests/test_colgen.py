@@ -7,7 +7,7 @@ import itertools
 import numpy as np
 import pandas as pd
 import pytest
-from sklearn.model_selection import GridSearchCV
+from sklearn.model_selection import GridSearchCV, RepeatedStratifiedKFold
 from sklearn.pipeline import make_pipeline
 from sklearn.utils.estimator_checks import check_estimator
 
@@ -270,6 +270,19 @@ def test_auto_form_learns_a_cnf_when_the_complement_is_a_short_dnf(seed):
     assert table.loc[table["chosen"], "error"].iloc[0] == table["error"].min()
     fresh = planted_problem(5000, 3, seed + 100)[0]
     assert np.array_equal(model.predict(fresh), 1 - rule.evaluate(fresh).astype(int))
+
+
+def test_auto_cv_repeats_the_split_on_small_data_only():
+    kw = dict(form="dnf", complexity_path=(0.02, 0.005), random_state=0)
+    X, y, _ = planted_problem(300, 2, seed=1)     # 1500 / 300: five repeats of 3 folds
+    repeated = RepeatedStratifiedKFold(n_splits=3, n_repeats=5, random_state=0)
+    pd.testing.assert_frame_equal(ColumnGenerationRules(**kw).fit(X, y).cv_results_,
+                                  ColumnGenerationRules(cv=repeated, **kw).fit(X, y).cv_results_)
+    X, y, _ = planted_problem(1600, 2, seed=1)    # one split, as cv=3
+    pd.testing.assert_frame_equal(ColumnGenerationRules(**kw).fit(X, y).cv_results_,
+                                  ColumnGenerationRules(cv=3, **kw).fit(X, y).cv_results_)
+    with pytest.raises(ValueError, match="cv must be"):
+        ColumnGenerationRules(cv="repeated", **kw).fit(X, y)
 
 
 def test_min_selection_takes_the_lowest_validation_error():

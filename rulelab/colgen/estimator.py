@@ -7,20 +7,23 @@ import time
 
 import numpy as np
 import pandas as pd
-from sklearn.model_selection import check_cv
+from sklearn.model_selection import RepeatedStratifiedKFold, StratifiedKFold, check_cv
 
 from ..rules import CNF, DNF, Clause
 from ..rulesets import _RuleSetBase
 from .pricing import price_exact  # noqa: F401  (compiled on import of the estimator)
 from .solver import PRICING_METHODS, ColumnGenerationResult, column_generation, fires_any
 
-__all__ = ["ColumnGenerationRules", "COMPLEXITY_PATH", "FORMS"]
+__all__ = ["ColumnGenerationRules", "COMPLEXITY_PATH", "FORMS", "AUTO_CV_SAMPLES"]
 
 COMPLEXITY_PATH = (0.02, 0.01, 0.005, 0.002, 0.001, 0.0005)
 """Clause costs (fractions of the training weight) tried by ``complexity="auto"``."""
 
 FORMS = ("dnf", "cnf")
 """The rule forms tried by ``form="auto"``."""
+
+AUTO_CV_SAMPLES = 1500
+"""``cv="auto"`` repeats its 3-fold split about this many samples' worth (at most 5 times)."""
 
 
 class ColumnGenerationRules(_RuleSetBase):
@@ -85,9 +88,15 @@ class ColumnGenerationRules(_RuleSetBase):
         Seconds for the whole fit (the complexity search included).
     complexity_path : sequence of float, optional
         The path of ``complexity="auto"``.
-    cv : int, cross-validation generator or iterable, default=3
-        Inner folds of ``complexity="auto"`` (an int: stratified, shuffled with
-        ``random_state``, at most as many as the smaller class has samples).
+    cv : "auto", int, cross-validation generator or iterable, default="auto"
+        Inner folds of ``complexity="auto"``. An int: that many stratified folds, shuffled
+        with ``random_state``, at most as many as the smaller class has samples.
+        ``"auto"``: 3 such folds, repeated with new shuffles ``round(AUTO_CV_SAMPLES /
+        n_samples)`` times (1 to 5): on a few hundred samples the validation errors of one
+        split differ by more than the complexities they compare, so their minimum would
+        pick noise; from about 2,000 samples one split is enough and the expensive fits
+        are not repeated. (Repeated splits overlap, so ``error_se`` then understates the
+        uncertainty, which makes ``"one_se"`` a little less conservative.)
     selection : {"min", "one_se"}, default="min"
         How the inner cross-validation picks the complexity: ``"min"`` the lowest mean
         validation error (a tie goes to the simpler rule sets); ``"one_se"`` the largest
@@ -142,7 +151,7 @@ class ColumnGenerationRules(_RuleSetBase):
                  max_rounds: int = 100, pricing: str = "exact", screening: bool = True,
                  beam_width: int = 10, exact_max_items: int | None = None,
                  pricing_time_limit: float | None = 10.0, integer_time_limit: float = 10.0,
-                 time_limit: float | None = None, complexity_path=None, cv: int = 3,
+                 time_limit: float | None = None, complexity_path=None, cv="auto",
                  selection: str = "min", n_thresholds: int = 10, binarize="auto",
                  random_state=None):
         self.form = form
@@ -188,6 +197,9 @@ class ColumnGenerationRules(_RuleSetBase):
             value = getattr(self, name)
             if not (isinstance(value, numbers.Integral) and value >= 1):
                 raise ValueError(f"{name} must be a positive integer, got {value!r}")
+        if isinstance(self.cv, str) and self.cv != "auto":
+            raise ValueError(f"cv must be 'auto', a number of folds or a splitter, not "
+                             f"{self.cv!r}")
         if isinstance(self.cv, numbers.Integral) and self.cv < 2:
             raise ValueError(f"cv must be at least 2 inner folds, got {self.cv!r}")
 
@@ -258,16 +270,21 @@ class ColumnGenerationRules(_RuleSetBase):
         rule sets to the richest; each fold carries its generated columns along the path.
         Returns (form, complexity, the clauses to start the final fit from)."""
         cv = self.cv
-        if isinstance(cv, numbers.Integral):
+        auto = isinstance(cv, str)   # "auto", checked in _check_params
+        if auto or isinstance(cv, numbers.Integral):
             # as many stratified folds as the smaller class allows (at least 2)
             smaller = int(min(y01.sum(), (1 - y01).sum()))
             if smaller < 2:
                 raise ValueError("complexity='auto' and form='auto' need at least 2 samples "
                                  "of each class; give a fixed complexity and form instead")
-            cv = min(cv, smaller)
-        folds = check_cv(cv, y01, classifier=True)
-        if hasattr(folds, "shuffle") and isinstance(self.cv, numbers.Integral):
-            folds.shuffle, folds.random_state = True, self.random_state
+            k = min(3 if auto else cv, smaller)
+            repeats = int(np.clip(round(AUTO_CV_SAMPLES / y01.size), 1, 5)) if auto else 1
+            folds = (StratifiedKFold(k, shuffle=True, random_state=self.random_state)
+                     if repeats == 1 else
+                     RepeatedStratifiedKFold(n_splits=k, n_repeats=repeats,
+                                             random_state=self.random_state))
+        else:
+            folds = check_cv(cv, y01, classifier=True)
         # validation errors are priced as the fit prices them: a false positive costs
         # negative_weight, whichever form is learned
         cost = w * np.where(y01 == 1, 1.0, self.negative_weight)
