@@ -155,20 +155,29 @@ def _measure(a, b, out, write, blk_lo, blk_hi, blk_w, blk_pos, o_lo, o_hi, opw, 
 
 
 @njit(cache=True, nogil=True)
-def _root(bits, layout, opw, onw):
-    """The whole row set's mass and every item's (P, N, count): the search's first level."""
+def _measure_items(bits, layout, opw, onw, cov):
+    """(P, N, count) of ``cov`` AND each item: the children of one itemset, measured."""
     blk_lo, blk_hi, blk_w, blk_pos, o_lo, o_hi = layout
-    m, n_words = bits.shape
-    full = np.full(n_words, ~np.uint64(0), dtype=np.uint64)
-    dummy = np.empty(0, dtype=np.uint64)
-    tP, tN, tC = _measure(full, full, dummy, False, blk_lo, blk_hi, blk_w, blk_pos, o_lo, o_hi,
-                          opw, onw)
+    m = bits.shape[0]
     P = np.zeros(m)
     N = np.zeros(m)
     C = np.zeros(m, dtype=np.int64)
+    dummy = np.empty(0, dtype=np.uint64)
     for k in range(m):
-        P[k], N[k], C[k] = _measure(full, bits[k], dummy, False, blk_lo, blk_hi, blk_w,
+        P[k], N[k], C[k] = _measure(cov, bits[k], dummy, False, blk_lo, blk_hi, blk_w,
                                     blk_pos, o_lo, o_hi, opw, onw)
+    return P, N, C
+
+
+@njit(cache=True, nogil=True)
+def _root(bits, layout, opw, onw):
+    """The whole row set's mass and every item's (P, N, count): the search's first level."""
+    blk_lo, blk_hi, blk_w, blk_pos, o_lo, o_hi = layout
+    full = np.full(bits.shape[1], ~np.uint64(0), dtype=np.uint64)
+    dummy = np.empty(0, dtype=np.uint64)
+    tP, tN, tC = _measure(full, full, dummy, False, blk_lo, blk_hi, blk_w, blk_pos, o_lo, o_hi,
+                          opw, onw)
+    P, N, C = _measure_items(bits, layout, opw, onw, full)
     return tP, tN, tC, P, N, C
 
 
@@ -472,7 +481,7 @@ def price_beam(A: np.ndarray, mu_pos: np.ndarray, cost_neg: np.ndarray, *, fixed
     for size in range(2, max_terms + 1):
         children: dict[tuple, tuple] = {}
         for s, cov in beam:
-            Pj, Nj = _extend(bits, layout, opw, onw, cov)
+            Pj, Nj, _ = _measure_items(bits, layout, opw, onw, cov)
             rcj = fixed + per_term * size + Nj - Pj
             rcj[list(s)] = np.inf
             nodes += items.size
@@ -494,20 +503,6 @@ def price_beam(A: np.ndarray, mu_pos: np.ndarray, cost_neg: np.ndarray, *, fixed
     itemsets = [tuple(int(items[j]) for j in key) for key, _ in ranked]
     return PricingResult(itemsets, np.array([v for _, v in ranked]), False, "beam", nodes,
                          items.size, time.perf_counter() - start)
-
-
-@njit(cache=True, nogil=True)
-def _extend(bits, layout, opw, onw, cov):
-    """(P, N) of ``cov`` AND each item: a beam member's children, measured."""
-    blk_lo, blk_hi, blk_w, blk_pos, o_lo, o_hi = layout
-    m = bits.shape[0]
-    P = np.empty(m)
-    N = np.empty(m)
-    dummy = np.empty(0, dtype=np.uint64)
-    for k in range(m):
-        P[k], N[k], _ = _measure(cov, bits[k], dummy, False, blk_lo, blk_hi, blk_w, blk_pos,
-                                 o_lo, o_hi, opw, onw)
-    return P, N
 
 
 # ---- pricing as a MILP (the way BRCG prices) ------------------------------------------------

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .master import RuleSetMaster
-from .pricing import price_beam, price_exact, price_milp
+from .pricing import _searched_rows, price_beam, price_exact, price_milp
 
 __all__ = ["ColumnGenerationResult", "column_generation", "PRICING_METHODS"]
 
@@ -206,7 +206,7 @@ def column_generation(A: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | 
                        beam_first, timed_out)
         timed_out = timed_out or (found.method == "exact" and not found.exact)
         if found.method == "exact":
-            words = (np.count_nonzero((mu_pos > 0) | (cost_neg > 0)) + 63) // 64
+            words = (_searched_rows(mu_pos, cost_neg).size + 63) // 64
             search_work = found.nodes * words
         improving = [s for s, r in zip(found.itemsets, found.reduced_costs)
                      if r < -_TOL and s not in seen]
