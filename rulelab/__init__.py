@@ -46,3 +46,14 @@ __all__ += ["CBMClassifier", "CellBinarizer", "wfim", "count_itemsets", "expand"
 from .colgen import ColumnGenerationRules
 
 __all__ += ["ColumnGenerationRules"]
+
+from .rulesfirst import GreedyRule
+
+ESTIMATORS = {cls.__name__: cls for cls in (
+    OneRule, SetCoverRules, BoostedRules, TwoLevelRules, ColumnGenerationRules, CBMClassifier,
+    GreedyRuleClassifier, GreedyRule, BoostRule)}
+"""Every public learner by name. All derive from :class:`rulelab._base.LearnerBase` (one
+input contract) and are tested together by scikit-learn's estimator checks and one battery
+of awkward inputs."""
+
+__all__ += ["GreedyRule", "ESTIMATORS"]

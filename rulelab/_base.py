@@ -12,15 +12,59 @@ import functools
 import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
-from sklearn.utils.multiclass import check_classification_targets
-from sklearn.utils.validation import check_is_fitted, column_or_1d, validate_data
+from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._validation import check_binary_labels, check_frame, is_binary_frame
+from ._validation import check_binary_labels, check_frame, check_target, is_binary_frame
 from .binarize import FeatureBinarizer
 from .rules import Term
 
 
-class RuleClassifierBase(ClassifierMixin, BaseEstimator):
+class LearnerBase(ClassifierMixin, BaseEstimator):
+    """The input contract every rulelab learner shares (not used directly).
+
+    * ``X``: a DataFrame (any column types the learner's binarisation takes), a numeric
+      array (columns named ``x0, x1, ...``) or, where a learner says so, a sparse matrix.
+      The column names seen in fit are checked at predict: a missing, extra or reordered
+      column is refused by name (scikit-learn's feature-name check), never matched by
+      position. Duplicated names are refused. The caller's data is never modified.
+    * ``y``: class labels, binary unless the learner says otherwise; missing, mixed-type
+      and continuous labels are refused with a message that names the problem.
+    """
+
+    _multiclass = False   # a learner that handles more than two classes says so
+    _sparse = False       # a learner that takes a sparse X says so
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.classifier_tags.multi_class = self._multiclass
+        tags.input_tags.sparse = self._sparse
+        return tags
+
+    def _check_names(self, X, reset: bool) -> None:
+        """Record (fit) or check (predict) the feature names and their number."""
+        if isinstance(X, pd.DataFrame):
+            check_frame(X)   # duplicated and empty columns, with a clear message
+        validate_data(self, X, reset=reset, skip_check_array=True)
+
+    def _check_target(self, y, n_samples: int) -> np.ndarray:
+        """Set ``classes_``; return each sample's class index (0/1 for a binary learner)."""
+        if y is None:
+            raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y "
+                             "is None")
+        y_arr = check_target(y, n_samples)
+        classes, index = np.unique(y_arr, return_inverse=True)
+        if classes.size < 2:
+            only = classes[0].item() if isinstance(classes[0], np.generic) else classes[0]
+            raise ValueError(f"y has one class (all {only!r}): a rule needs both positive "
+                             "and negative samples")
+        if classes.size > 2 and not self._multiclass:
+            raise ValueError(f"Only binary classification is supported: y has {classes.size} "
+                             "classes; wrap the learner in sklearn's OneVsRestClassifier for more")
+        self.classes_ = classes
+        return index.astype(np.int64)
+
+
+class RuleClassifierBase(LearnerBase):
     """Base of the binary rule classifiers (not used directly).
 
     Subclasses implement ``_fit_binary(A, y)`` on the 0/1 design and set ``rules_``
@@ -29,7 +73,6 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
-        tags.classifier_tags.multi_class = False
         tags.input_tags.allow_nan = True
         return tags
 
@@ -39,21 +82,9 @@ class RuleClassifierBase(ClassifierMixin, BaseEstimator):
         if y is None:
             raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y is None")
         frame = self._as_frame(X, reset=True)
-        y_arr = column_or_1d(np.asarray(y), warn=True)
-        if y_arr.shape[0] != frame.shape[0]:
-            raise ValueError(f"X has {frame.shape[0]} rows but y has {y_arr.shape[0]}: they must match")
-        if pd.isna(pd.Series(y_arr)).any():
-            raise ValueError("y contains missing values: drop or impute the unlabelled rows first")
-        check_classification_targets(y_arr)
-        classes = np.unique(y_arr)
-        if classes.size > 2:
-            raise ValueError(f"Only binary classification is supported: y has {classes.size} "
-                             "classes; wrap the learner in sklearn's OneVsRestClassifier for more")
-        if classes.size < 2:
-            raise ValueError(f"y has one class (all {classes[0]!r}): a rule needs both positive "
-                             "and negative samples")
-        self.classes_ = classes
-        y01 = check_binary_labels((y_arr == classes[1]).astype(np.int8))
+        index = self._check_target(y, frame.shape[0])
+        classes = self.classes_
+        y01 = check_binary_labels(index.astype(np.int8))
         self._training = (frame, y01)  # read and dropped by _record_training after fit
         self.positive_label_ = self._describe_positive(y, classes[1])
         binarize = getattr(self, "binarize", "auto")

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 import pandas as pd
+from sklearn.utils.multiclass import type_of_target
+from sklearn.utils.validation import column_or_1d
 
 
 def check_binary_labels(y, n_samples: int | None = None, *, allow_one_class: bool = False) -> np.ndarray:
@@ -79,8 +83,13 @@ def check_frame(X) -> pd.DataFrame:
         raise ValueError("X has no rows: a rule needs data to be learned from")
     if frame.shape[1] == 0:
         raise ValueError("X has no columns: a rule needs at least one feature")
-    frame = frame.copy() if not all(isinstance(c, str) for c in frame.columns) else frame
-    frame.columns = [str(c) for c in frame.columns]
+    if frame.columns.duplicated().any():
+        repeated = sorted(map(str, frame.columns[frame.columns.duplicated()].unique()))
+        raise ValueError(f"X has duplicated column names {repeated[:5]}: every column needs "
+                         "its own name, since rules name the columns they test")
+    if not all(isinstance(c, str) for c in frame.columns):
+        # a shallow copy with string names: the caller's frame is never modified
+        frame = frame.set_axis([str(c) for c in frame.columns], axis=1)
     return frame
 
 
@@ -95,3 +104,43 @@ def is_binary_frame(X: pd.DataFrame) -> bool:
         if not s.isin((0, 1)).all():
             return False
     return True
+
+
+def check_target(y, n_samples: int | None = None) -> np.ndarray:
+    """Return class labels ``y`` as a 1-D array, or raise a ValueError naming the problem.
+
+    A one-column DataFrame or (n, 1) array is flattened. Missing labels (NaN, None,
+    ``pd.NA``), labels of mixed types (``1`` and ``"a"``) and continuous targets are
+    refused; the number of classes is the caller's to check.
+    """
+    if y is None:
+        raise ValueError("y is None: a classifier needs the labels of the training rows")
+    if isinstance(y, pd.DataFrame):
+        if y.shape[1] != 1:
+            raise ValueError(f"y must be one column of labels, got a DataFrame of {y.shape[1]}")
+        y = y.iloc[:, 0]
+    missing = pd.isna(y).to_numpy() if isinstance(y, pd.Series) else pd.isna(np.asarray(y, dtype=object))
+    y = np.asarray(y)
+    if y.ndim == 2 and y.shape[1] == 1:
+        # scikit-learn's conversion, with its DataConversionWarning for a column vector
+        y, missing = column_or_1d(y, warn=True), np.asarray(missing).ravel()
+    if y.ndim != 1:
+        raise ValueError(f"y must be one-dimensional, got shape {y.shape}")
+    if n_samples is not None and y.shape[0] != n_samples:
+        raise ValueError(f"X has {n_samples} rows but y has {y.shape[0]}: they must match")
+    if np.asarray(missing).any():
+        raise ValueError(f"y has {int(np.sum(missing))} missing values: drop or label those rows "
+                         "first")
+    if y.dtype == object:
+        kinds = {"number" if isinstance(v, (numbers.Number, np.number)) else type(v).__name__
+                 for v in y}
+        if len(kinds) > 1:
+            raise ValueError(f"Unknown label type: y mixes label types ({', '.join(sorted(kinds))}): give every "
+                             "label the same type, e.g. y.astype(str)")
+    kind = type_of_target(y, input_name="y", raise_unknown=True)
+    if kind == "continuous":
+        raise ValueError("y is continuous (Unknown label type: continuous): a classifier needs "
+                         "class labels; threshold or bin the target first")
+    if kind not in ("binary", "multiclass"):
+        raise ValueError(f"y must be class labels, got a {kind} target")
+    return y

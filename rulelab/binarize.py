@@ -116,6 +116,10 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
             if has_nan and self.missing == "error":
                 raise ValueError(f"column {col!r} has missing values; impute them or use "
                                  "missing='indicator'")
+            if pd.api.types.is_datetime64_any_dtype(s) or pd.api.types.is_timedelta64_dtype(s):
+                # one term per timestamp would say nothing; thresholds need a number
+                raise ValueError(f"column {col!r} holds dates or durations: convert it to "
+                                 "numbers first (e.g. days since a reference date)")
             if col in forced or not pd.api.types.is_numeric_dtype(s) or s.dtype == bool:
                 terms += self._categorical_terms(col, s)
             else:

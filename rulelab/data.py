@@ -202,9 +202,16 @@ def load_csv(path, *, label: str, positive, sep: str = ",", categorical=None):
     if label not in frame.columns:
         raise ValueError(f"label column {label!r} not in {path.name}; columns are {list(frame.columns)}")
     pos = (positive,) if isinstance(positive, (str, int, np.integer)) else tuple(positive)
-    labels = frame[label].astype(str)
-    if labels.isin(["nan", "None", ""]).any():
-        raise ValueError(f"label column {label!r} has missing values: drop those rows first")
+    missing = frame[label].isna()   # not astype(str): pandas 3 keeps NaN as NaN there
+    if missing.any():
+        raise ValueError(f"label column {label!r} has {int(missing.sum())} missing values: "
+                         "drop those rows first")
+    labels = frame[label].astype(str).str.strip()
+    found = sorted(labels.unique())
+    absent = [p for p in pos if str(p) not in found]
+    if absent:
+        raise ValueError(f"positive label(s) {absent} do not occur in column {label!r}; its "
+                         f"labels are {found[:10]}")
     y = pd.Series(labels.isin([str(p) for p in pos]).astype(np.int8).to_numpy(), name=label)
     check_binary_labels(y)
     X = frame.drop(columns=[label])

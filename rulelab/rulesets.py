@@ -13,12 +13,8 @@ Morgan) over the binarised features; they differ in how clauses are combined:
 
 from __future__ import annotations
 
-import warnings
-
 import numpy as np
 import pandas as pd
-from sklearn.exceptions import DataConversionWarning
-from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import check_is_fitted
 
 from ._base import RuleClassifierBase
@@ -139,21 +135,7 @@ def _sklearn_input_checks(X, y=None) -> None:
             raise ValueError(f"0 sample(s) (shape={arr.shape}) while a minimum of 1 is required.")
         if arr.dtype == object:
             arr.astype(float)  # numpy input must be numeric: categories belong in a DataFrame
-    if y is None:
-        return
-    y_arr = np.asarray(y)
-    if y_arr.ndim == 2 and y_arr.shape[1] == 1:
-        warnings.warn("A column-vector y was passed when a 1d array was expected; it is "
-                      "raveled.", DataConversionWarning, stacklevel=4)
-        y_arr = y_arr.ravel()
-    if y_arr.size == 0 or pd.isna(pd.Series(y_arr.ravel())).any():
-        return  # the base class names these problems
-    kind = type_of_target(y_arr)
-    if kind.startswith("continuous"):
-        raise ValueError(f"Unknown label type: {kind}. Rule learners need a binary target.")
-    if kind != "binary" and kind != "unknown" and np.unique(y_arr).size > 2:
-        raise ValueError(f"Only binary classification is supported; the target is {kind}. "
-                         "Wrap the learner in sklearn's OneVsRestClassifier for more classes.")
+    # y (missing, mixed, continuous or multi-class labels) is checked by the base class
 
 
 class _RuleSetBase(RuleClassifierBase):

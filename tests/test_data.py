@@ -154,7 +154,7 @@ def test_load_csv_reads_a_users_own_file(tmp_path):
     assert np.isnan(X["age"].iloc[2])
     with pytest.raises(ValueError, match="label column 'nope'"):
         rulelab.load_csv(path, label="nope", positive="yes")
-    with pytest.raises(ValueError, match="one class"):
+    with pytest.raises(ValueError, match="do not occur"):
         rulelab.load_csv(path, label="outcome", positive="maybe")
 
 
@@ -172,3 +172,16 @@ def test_a1a_readable_names_follow_platts_adult_layout():
             assert ones.min() == 1, attribute
     plain, _ = data.load_dataset("a1a_train")
     assert (plain.to_numpy() == X.to_numpy()).all() and plain.columns[0] == "f1"
+
+
+def test_load_csv_refuses_missing_labels_and_an_absent_positive(tmp_path):
+    from rulelab import load_csv
+    path = tmp_path / "own.csv"
+    path.write_text("x,label\n1,yes\n2,no\n3,\n4,yes\n")
+    with pytest.raises(ValueError, match="1 missing values"):
+        load_csv(path, label="label", positive="yes")
+    path.write_text("x,label\n1,yes\n2,no\n4,yes\n")
+    with pytest.raises(ValueError, match=r"\['Yes'\] do not occur.*\['no', 'yes'\]"):
+        load_csv(path, label="label", positive="Yes")
+    X, y = load_csv(path, label="label", positive="yes")
+    assert y.tolist() == [1, 0, 1] and list(X.columns) == ["x"]

@@ -27,6 +27,15 @@ def _fmt(v: float) -> str:
     return f"{v:.4g}"
 
 
+def _sorted_values(s: pd.Series) -> list:
+    """The distinct values of a categorical column, sorted (by their text if mixed)."""
+    values = [v.item() if isinstance(v, np.generic) else v for v in pd.unique(s)]
+    try:
+        return sorted(values)
+    except TypeError:
+        return sorted(values, key=str)
+
+
 class CellBinarizer(TransformerMixin, BaseEstimator):
     """Equal-width cells per quantitative column, one 0/1 column per occupied cell.
 
@@ -60,44 +69,58 @@ class CellBinarizer(TransformerMixin, BaseEstimator):
         frame = check_frame(X)
         self.feature_names_in_ = np.asarray(frame.columns, dtype=object)
         self.n_features_in_ = frame.shape[1]
-        self.specs_ = []   # per input column: (name, lo, width, cells kept, is_binary)
+        # per input column: (name, lo, width, cells kept or category values, kind)
+        self.specs_ = []
         names, columns = [], []
         for col in frame.columns:
             s = frame[col]
-            if not pd.api.types.is_numeric_dtype(s) and not isinstance(s.dtype, pd.CategoricalDtype):
-                raise ValueError(f"column {col!r} is not numeric; one-hot encode text columns first")
-            v = pd.to_numeric(s, errors="coerce").to_numpy(dtype=float)
-            if np.isnan(v).any():
+            if s.isna().any():
                 raise ValueError(f"column {col!r} has missing values: impute or drop them first")
+            if pd.api.types.is_datetime64_any_dtype(s) or pd.api.types.is_timedelta64_dtype(s):
+                raise ValueError(f"column {col!r} holds dates or durations: convert it to "
+                                 "numbers first (e.g. days since a reference date)")
+            numeric_codes = (isinstance(s.dtype, pd.CategoricalDtype)
+                             and pd.api.types.is_numeric_dtype(s.cat.categories))
+            if not (pd.api.types.is_numeric_dtype(s) or numeric_codes) or s.dtype == bool:
+                # categories, text and booleans: one item per value (one-hot)
+                values = _sorted_values(s)
+                self.specs_.append((col, None, None, values, "category"))
+                names += [f"{col} = {v}" for v in values]
+                columns += [(col, "category", k) for k in range(len(values))]
+                continue
+            v = pd.to_numeric(s).to_numpy(dtype=float)
             uniq = np.unique(v)
             if self.binary == "keep" and set(uniq.tolist()) <= {0.0, 1.0}:
-                self.specs_.append((col, None, None, None, True))
+                self.specs_.append((col, None, None, None, "binary"))
                 names.append(str(col))
                 columns.append((col, "binary", 1))
                 continue
-            lo, hi = float(v.min()), float(v.max())
+            # cells span the finite values; -inf and +inf fall in the first and last cell
+            finite = v[np.isfinite(v)]
+            lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 0.0)
             width = (hi - lo) / self.n_bins if hi > lo else 1.0
             cells = self._cells(v, lo, width)
             kept = np.unique(cells) if self.drop_empty else np.arange(self.n_bins)
-            self.specs_.append((col, lo, width, kept, False))
+            self.specs_.append((col, lo, width, kept, "cells"))
             for c in kept:
                 inside = uniq[self._cells(uniq, lo, width) == c]
                 if inside.size == 1:
                     names.append(f"{col} = {_fmt(inside[0])}")
                 else:
-                    a = lo + c * width
-                    b = lo + (c + 1) * width
+                    a = "-inf" if c == 0 and np.isneginf(inside).any() else _fmt(lo + c * width)
+                    b = ("inf" if c == self.n_bins - 1 and np.isposinf(inside).any()
+                         else _fmt(lo + (c + 1) * width))
                     close = "]" if c == self.n_bins - 1 else ")"
-                    names.append(f"{col} in [{_fmt(a)}, {_fmt(b)}{close}")
+                    names.append(f"{col} in [{a}, {b}{close}")
                 columns.append((col, "cell", int(c)))
         self.feature_names_out_ = np.asarray(names, dtype=object)
         self.columns_ = columns
         return self
 
     def _cells(self, v, lo, width):
-        # values outside the training range go to the first / last cell
-        c = np.floor((v - lo) / width).astype(np.int64)
-        return np.clip(c, 0, self.n_bins - 1)
+        # values outside the training range (infinities included) go to the first / last cell
+        c = np.floor((np.clip(v, lo, lo + self.n_bins * width) - lo) / width)
+        return np.clip(c, 0, self.n_bins - 1).astype(np.int64)
 
     def transform(self, X) -> np.ndarray:
         check_is_fitted(self, "specs_")
@@ -106,11 +129,18 @@ class CellBinarizer(TransformerMixin, BaseEstimator):
             raise ValueError(f"X has {frame.shape[1]} columns, the binariser was fitted on "
                              f"{self.n_features_in_}")
         blocks = []
-        for i, (col, lo, width, kept, is_bin) in enumerate(self.specs_):
-            v = pd.to_numeric(frame.iloc[:, i], errors="coerce").to_numpy(dtype=float)
-            if np.isnan(v).any():
+        for i, (col, lo, width, kept, kind) in enumerate(self.specs_):
+            s = frame.iloc[:, i]
+            if s.isna().any():
                 raise ValueError(f"column {col!r} has missing values: impute or drop them first")
-            if is_bin:
+            if kind == "category":
+                # a value not seen in fit falls in no item
+                blocks.append(s.to_numpy(dtype=object)[:, None] == np.asarray(kept, object)[None, :])
+                continue
+            v = pd.to_numeric(s, errors="coerce").to_numpy(dtype=float)
+            if np.isnan(v).any():
+                raise ValueError(f"column {col!r} is not numeric as it was in fit")
+            if kind == "binary":
                 blocks.append((v == 1)[:, None])
             else:
                 cells = self._cells(v, lo, width)

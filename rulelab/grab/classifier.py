@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.utils import check_array, check_random_state
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
-from .._validation import check_binary_labels, check_frame, is_binary_frame
+from .._base import LearnerBase
+from .._validation import check_frame, is_binary_frame
 from ._bits import decision, flatten, pack_columns
 from .binarize import CellBinarizer
 from .grafting import LOSSES, graft
@@ -17,7 +18,7 @@ from .wfim import TransactionMatrix
 __all__ = ["CBMClassifier"]
 
 
-class CBMClassifier(ClassifierMixin, BaseEstimator):
+class CBMClassifier(LearnerBase):
     """Combinatorial binary model learned by GRAB (Lee, Matsushima & Yamanishi 2020).
 
     Learns ``f(x) = sum_phi w_phi phi(x)`` over every conjunction phi of at most ``degree``
@@ -54,8 +55,8 @@ class CBMClassifier(ClassifierMixin, BaseEstimator):
         Grafting iterations.
     time_limit : float, optional
         Seconds; the fit stops after the iteration that crosses it (``timed_out_``).
-    random_state : int, default=0
-        Seeds the coordinate order of the inner solver.
+    random_state : int, RandomState or None, default=0
+        Seeds the coordinate order of the inner solver (None: a fresh seed each fit).
     verbose : bool, default=False
 
     Attributes
@@ -76,6 +77,8 @@ class CBMClassifier(ClassifierMixin, BaseEstimator):
         Eq. (2) at the solution.
     n_iter_, converged_, timed_out_, history_ : how the run went.
     """
+
+    _sparse = True   # sparse designs (bags of words, LIBSVM files) are common here
 
     def __init__(self, degree=2, C=1.0, loss="logistic", tol=1e-2, top_k=100,
                  binarize="auto", n_bins=50, search="wfim", max_iter=10_000, time_limit=None,
@@ -109,12 +112,15 @@ class CBMClassifier(ClassifierMixin, BaseEstimator):
             raise ValueError(f"binarize must be 'auto', True or False, got {self.binarize!r}")
 
     def _binary(self, X, fit):
+        """The 0/1 design of ``X`` and its column names; the names seen in fit are checked
+        at predict, so columns are never matched by position."""
+        if not isinstance(X, pd.DataFrame):
+            # scikit-learn's own checks and messages (1-D, empty, complex, object input);
+            # NaN is refused by name below, infinities fall in the first or last cell
+            X = check_array(X, accept_sparse="csr", ensure_all_finite=False)
+        self._check_names(X, reset=fit)
         frame = check_frame(X)
         if fit:
-            self.n_features_in_ = frame.shape[1]
-            self.feature_names_in_ = np.asarray(frame.columns, dtype=object)
-            if frame.isna().to_numpy().any():
-                raise ValueError("X contains NaN: impute or drop the missing values first")
             already = is_binary_frame(frame)
             if self.binarize is False and not already:
                 raise ValueError("X is not 0/1 and binarize=False: pass binarize='auto' to cut "
@@ -123,9 +129,6 @@ class CBMClassifier(ClassifierMixin, BaseEstimator):
                 self.binarizer_ = CellBinarizer(n_bins=self.n_bins).fit(frame)
             else:
                 self.binarizer_ = None
-        elif frame.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {frame.shape[1]} columns, the model was fitted on "
-                             f"{self.n_features_in_}")
         if self.binarizer_ is not None:
             B = self.binarizer_.transform(frame)
             names = self.binarizer_.feature_names_out_
@@ -142,20 +145,15 @@ class CBMClassifier(ClassifierMixin, BaseEstimator):
     def fit(self, X, y):
         self._check_params()
         B, names = self._binary(X, fit=True)
-        y_arr = np.asarray(y)
-        self.classes_ = np.unique(y_arr)
-        if self.classes_.size != 2:
-            check_binary_labels(y_arr, B.shape[0])  # raises with a clear message
-            raise ValueError(f"y must have exactly two classes, got {self.classes_.size}")
-        if y_arr.shape[0] != B.shape[0]:
-            raise ValueError(f"X has {B.shape[0]} rows but y has {y_arr.shape[0]}: they must match")
-        ypm = np.where(y_arr == self.classes_[1], 1.0, -1.0)
+        ypm = np.where(self._check_target(y, B.shape[0]) == 1, 1.0, -1.0)
+        seed = (self.random_state if isinstance(self.random_state, (int, np.integer))
+                else int(check_random_state(self.random_state).randint(2**31 - 1)))
         db = TransactionMatrix(B)
         res = graft(db, ypm, C=float(self.C), loss=self.loss,
                     max_size=None if self.degree is None else int(self.degree),
                     tol=float(self.tol), top_k=int(self.top_k), search=self.search,
                     max_iter=int(self.max_iter), time_limit=self.time_limit,
-                    random_state=int(self.random_state), verbose=self.verbose)
+                    random_state=int(seed), verbose=self.verbose)
         nz = np.flatnonzero(res.coef)
         order = nz[np.lexsort((np.arange(nz.size), -np.abs(res.coef[nz])))]
         self.itemsets_ = [res.itemsets[i] for i in order]

@@ -7,6 +7,10 @@ import pandas as pd
 import scipy.sparse as sp
 from sklearn.base import clone
 from sklearn.linear_model import LogisticRegression
+from sklearn.utils import check_array
+from sklearn.utils.validation import check_is_fitted
+
+from .._validation import check_target
 
 PENALTIES = ("l1", "l2")
 
@@ -72,9 +76,23 @@ def base_proba(model, X, n_classes: int) -> np.ndarray:
     return out
 
 
-def check_X(X, n_features: int | None = None):
-    """Return (X as float ndarray or CSR matrix, feature names or None), or raise ValueError."""
+def check_X(X, n_features: int | None = None, *, estimator=None, reset: bool = False):
+    """Return (X as float ndarray or CSR matrix, feature names or None), or raise ValueError.
+
+    With ``estimator`` (a :class:`~rulelab._base.LearnerBase`), the column names are
+    recorded at fit (``reset``) and checked at predict, and the categorical columns of a
+    DataFrame become one 0/1 feature per category (``colour = red``), as fitted.
+    """
     names = None
+    if not isinstance(X, pd.DataFrame):
+        # scikit-learn's own checks and messages: 1-D, empty, complex, NaN/inf, sparse
+        X = check_array(X, accept_sparse="csr", dtype=np.float64)
+    if estimator is not None:
+        if not reset:
+            check_is_fitted(estimator)
+        estimator._check_names(X, reset=reset)
+        if isinstance(X, pd.DataFrame):
+            X = _encode_categories(estimator, X, reset)
     if isinstance(X, pd.DataFrame):
         bad = [c for c in X.columns if not (pd.api.types.is_numeric_dtype(X[c])
                                               or pd.api.types.is_bool_dtype(X[c]))]
@@ -83,36 +101,61 @@ def check_X(X, n_features: int | None = None):
                              "numeric features (binarise or vectorise text first)")
         names = [str(c) for c in X.columns]
         X = X.to_numpy(dtype=np.float64)
-    elif sp.issparse(X):
-        X = sp.csr_matrix(X, dtype=np.float64)
-    else:
-        X = np.asarray(X)
-        if X.dtype.kind not in "biuf":
-            raise ValueError(f"X must be numeric, got dtype {X.dtype}")
-        X = X.astype(np.float64, copy=False)
-    if X.ndim != 2:
-        raise ValueError(f"X must be 2-D, got {X.ndim} dimension(s); reshape(-1, 1) for one feature")
-    if X.shape[0] == 0 or X.shape[1] == 0:
-        raise ValueError(f"X is empty (shape {X.shape}): it needs rows and columns")
-    data = X.data if sp.issparse(X) else X
-    if not np.isfinite(data).all():
-        raise ValueError("X contains NaN or infinity: impute or drop those values first")
+        if X.shape[0] == 0 or X.shape[1] == 0:
+            raise ValueError(f"X is empty (shape {X.shape}): it needs rows and columns")
+        if not np.isfinite(X).all():
+            bad = [names[j] for j in np.flatnonzero(~np.isfinite(X).all(axis=0))]
+            raise ValueError(f"X contains NaN or infinity (columns {bad[:5]}): impute or drop "
+                             "those values first")
     if n_features is not None and X.shape[1] != n_features:
         raise ValueError(f"X has {X.shape[1]} features but the model was fitted on {n_features}")
     return X, names
 
 
-def check_y(y, n_samples: int):
-    """Return (classes, class indices) for a label vector with at least two classes."""
-    y = np.asarray(y)
-    if y.ndim == 2 and y.shape[1] == 1:
-        y = y.ravel()
-    if y.ndim != 1:
-        raise ValueError(f"y must be one-dimensional, got shape {y.shape}")
-    if len(y) != n_samples:
-        raise ValueError(f"X has {n_samples} rows but y has {len(y)}: they must match")
-    if y.dtype.kind == "f" and np.isnan(y).any():
-        raise ValueError("y contains NaN: drop the unlabelled rows first")
+def _encode_categories(estimator, X: pd.DataFrame, reset: bool) -> pd.DataFrame:
+    """Categorical and text columns as one 0/1 column per category seen in fit (a value
+    not seen in fit is 0 in all of them); numeric and boolean columns as they are."""
+    if reset:
+        categories = {}
+        for col in X.columns:
+            s = X[col]
+            if pd.api.types.is_datetime64_any_dtype(s) or pd.api.types.is_timedelta64_dtype(s):
+                raise ValueError(f"column {col!r} holds dates or durations: convert it to "
+                                 "numbers first (e.g. days since a reference date)")
+            if not (pd.api.types.is_numeric_dtype(s) or pd.api.types.is_bool_dtype(s)):
+                if s.isna().any():
+                    raise ValueError(f"column {col!r} has missing values: impute or drop them "
+                                     "first")
+                values = [v.item() if isinstance(v, np.generic) else v for v in pd.unique(s)]
+                try:
+                    categories[col] = sorted(values)
+                except TypeError:
+                    categories[col] = sorted(values, key=str)
+        estimator.categories_ = categories
+    categories = estimator.categories_
+    if not categories:
+        return X
+    parts = {}
+    for col in X.columns:
+        if col in categories:
+            s = X[col].to_numpy(dtype=object)
+            for v in categories[col]:
+                parts[f"{col} = {v}"] = (s == v).astype(np.float64)
+        else:
+            parts[col] = X[col]
+    return pd.DataFrame(parts, index=X.index)
+
+
+def check_y(y, n_samples: int, estimator=None):
+    """Return (classes, class indices) for a label vector with at least two classes.
+
+    With ``estimator``, its ``classes_`` are set and the number of classes checked
+    (:meth:`~rulelab._base.LearnerBase._check_target`).
+    """
+    if estimator is not None:
+        yi = estimator._check_target(y, n_samples)
+        return estimator.classes_, yi
+    y = check_target(y, n_samples)
     classes, yi = np.unique(y, return_inverse=True)
     if len(classes) < 2:
         raise ValueError(f"y has one class (all {classes[0]!r}): a classifier needs two")

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
+from .._base import LearnerBase
 from ._base import check_X, check_y
 from .rules import RuleList
 from .theory import GreedyRule
@@ -13,7 +13,7 @@ from .theory import GreedyRule
 __all__ = ["BoostRule"]
 
 
-class BoostRule(ClassifierMixin, BaseEstimator):
+class BoostRule(LearnerBase):
     """Boosted GreedyRule: a weighted vote of rules-first weak learners.
 
     Theorem 3: boosting turns GreedyRule (error <= 1/4 with Omega~(kB + B^2) samples) into a
@@ -40,6 +40,8 @@ class BoostRule(ClassifierMixin, BaseEstimator):
         Every distinct rule used by some round, in order of first use.
     """
 
+    _sparse = True   # sparse designs (bags of words, LIBSVM files) are common here
+
     def __init__(self, k=20, B=1.0, n_estimators=10, threshold_scale=100.0, fit_intercept=False,
                  solver=None, feature_names=None, condition="{feature} > 0"):
         self.k = k
@@ -55,11 +57,8 @@ class BoostRule(ClassifierMixin, BaseEstimator):
         """Run AdaBoost rounds of GreedyRule on reweighted samples."""
         if self.n_estimators < 1:
             raise ValueError(f"n_estimators must be >= 1, got {self.n_estimators}")
-        X, names = check_X(X)
-        self.classes_, yi = check_y(y, X.shape[0])
-        if len(self.classes_) != 2:
-            raise ValueError(f"BoostRule is binary; y has {len(self.classes_)} classes")
-        self.n_features_in_ = X.shape[1]
+        X, names = check_X(X, estimator=self, reset=True)
+        _, yi = check_y(y, X.shape[0], estimator=self)
         names = list(self.feature_names) if self.feature_names is not None else names
         n = X.shape[0]
         sign = np.where(yi == 1, 1.0, -1.0)
@@ -101,7 +100,7 @@ class BoostRule(ClassifierMixin, BaseEstimator):
     def decision_function(self, X) -> np.ndarray:
         """Weighted vote sum_t alpha_t h_t(x) with h_t in {-1, +1}."""
         check_is_fitted(self, "estimators_")
-        X, _ = check_X(X, self.n_features_in_)
+        X, _ = check_X(X, estimator=self)
         votes = np.zeros(X.shape[0])
         for alpha, est in zip(self.estimator_weights_, self.estimators_):
             votes += alpha * np.where(est.predict(X) == 1, 1.0, -1.0)
@@ -109,4 +108,5 @@ class BoostRule(ClassifierMixin, BaseEstimator):
 
     def predict(self, X) -> np.ndarray:
         """Sign of the weighted vote."""
-        return self.classes_[(self.decision_function(X) > 0).astype(int)]
+        score = self.decision_function(X)   # checks the fit first
+        return self.classes_[(score > 0).astype(int)]

@@ -13,10 +13,10 @@ from __future__ import annotations
 import copy
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
+from .._base import LearnerBase
 from ._base import check_X, check_y, fit_base, make_linear, per_label
 from ._search import _col, _State, base_proba
 from .candidates import select_candidates
@@ -25,7 +25,7 @@ from .rules import Rule, RuleList, coverage_matrix
 __all__ = ["GreedyRuleClassifier", "truncate_rules"]
 
 
-class GreedyRuleClassifier(ClassifierMixin, BaseEstimator):
+class GreedyRuleClassifier(LearnerBase):
     """Rules-first classifier: single-feature rules first, a regularised classifier after.
 
     The rules are chosen greedily on an evaluation split (``eval_fraction`` of the data,
@@ -121,6 +121,9 @@ class GreedyRuleClassifier(ClassifierMixin, BaseEstimator):
     True
     """
 
+    _multiclass = True   # rules may predict any of several labels
+    _sparse = True       # sparse designs (bags of words) are common here
+
     def __init__(self, penalty="l2", C=1.0, base_estimator=None, max_rules=20,
                  eval_fraction=1 / 3, rule_labels=None, min_support=1, min_purity=1.0,
                  candidate_threshold=None, max_candidates=None, early_stopping=True,
@@ -184,17 +187,14 @@ class GreedyRuleClassifier(ClassifierMixin, BaseEstimator):
         self
         """
         self._check_params()
-        X, names = check_X(X)
-        self.classes_, yi = check_y(y, X.shape[0])
+        X, names = check_X(X, estimator=self, reset=True)
+        _, yi = check_y(y, X.shape[0], estimator=self)
         n, d = X.shape
-        self.n_features_in_ = d
         if self.feature_names is not None:
             if len(self.feature_names) != d:
                 raise ValueError(f"feature_names has {len(self.feature_names)} names for {d} "
                                  "features")
             names = [str(f) for f in self.feature_names]
-        elif names is not None:
-            self.feature_names_in_ = np.asarray(names, dtype=object)
         self.feature_names_ = names or [f"x{j}" for j in range(d)]
         template = self._template()
         self._default_ = int(np.bincount(yi).argmax())
@@ -331,13 +331,13 @@ class GreedyRuleClassifier(ClassifierMixin, BaseEstimator):
     def apply_rules(self, X) -> np.ndarray:
         """Index (into ``rules_``) of the first rule that fires on each sample, -1 if none."""
         check_is_fitted(self, "rules_")
-        X, _ = check_X(X, self.n_features_in_)
+        X, _ = check_X(X, estimator=self)
         return self.rules_.apply(X)
 
     def predict_proba(self, X) -> np.ndarray:
         """Class probabilities: one-hot on the rule's label where a rule fires, else the base's."""
         check_is_fitted(self, "rules_")
-        X, _ = check_X(X, self.n_features_in_)
+        X, _ = check_X(X, estimator=self)
         first = self.rules_.apply(X)
         k = len(self.classes_)
         proba = np.zeros((X.shape[0], k))
@@ -350,7 +350,8 @@ class GreedyRuleClassifier(ClassifierMixin, BaseEstimator):
 
     def predict(self, X) -> np.ndarray:
         """Rules first: the first firing rule's label, otherwise the base classifier's."""
-        return self.classes_[self.predict_proba(X).argmax(axis=1)]
+        proba = self.predict_proba(X)   # checks the fit first
+        return self.classes_[proba.argmax(axis=1)]
 
     def __str__(self) -> str:
         if not hasattr(self, "rules_"):
@@ -367,7 +368,7 @@ def truncate_rules(model: GreedyRuleClassifier, n_rules: int, X, y) -> GreedyRul
     search gives the whole accuracy-vs-|K| curve of the paper's Fig. 2 (right).
     """
     check_is_fitted(model, "rules_")
-    X, _ = check_X(X, model.n_features_in_)
+    X, _ = check_X(X, estimator=model)
     classes, yi = check_y(y, X.shape[0])
     out = copy.copy(model)
     out.rules_ = model.rules_[:n_rules]

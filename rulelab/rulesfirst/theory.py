@@ -9,16 +9,16 @@ with m = Omega~(kB + B^2) this is a weak learner (error <= 1/4), which BoostRule
 from __future__ import annotations
 
 import numpy as np
-from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
+from .._base import LearnerBase
 from ._base import check_X, check_y
 from .rules import Rule, RuleList, coverage_matrix
 
 __all__ = ["GreedyRule", "hinge_ball"]
 
 
-class GreedyRule(ClassifierMixin, BaseEstimator):
+class GreedyRule(LearnerBase):
     """Rules for the positive class, then a norm-bounded hinge-loss halfspace (Fig. 1).
 
     Parameters
@@ -47,6 +47,8 @@ class GreedyRule(ClassifierMixin, BaseEstimator):
         The coverage threshold used, in samples.
     """
 
+    _sparse = True   # sparse designs (bags of words, LIBSVM files) are common here
+
     def __init__(self, k=20, B=1.0, threshold_scale=100.0, fit_intercept=False, solver=None,
                  feature_names=None, condition="{feature} > 0"):
         self.k = k
@@ -70,17 +72,14 @@ class GreedyRule(ClassifierMixin, BaseEstimator):
         """
         if not self.k >= 1 or not self.B >= 0:
             raise ValueError(f"need k >= 1 and B >= 0, got k={self.k}, B={self.B}")
-        X, names = check_X(X)
-        self.classes_, yi = check_y(y, X.shape[0])
-        if len(self.classes_) != 2:
-            raise ValueError(f"GreedyRule is binary; y has {len(self.classes_)} classes")
+        X, names = check_X(X, estimator=self, reset=True)
+        _, yi = check_y(y, X.shape[0], estimator=self)
         n, d = X.shape
-        self.n_features_in_ = d
         names = [str(f) for f in self.feature_names] if self.feature_names is not None else names
         self.feature_names_ = names or [f"x{j}" for j in range(d)]
         sw = np.ones(n) if sample_weight is None else np.asarray(sample_weight, dtype=float)
         if sw.shape != (n,) or (sw < 0).any() or sw.sum() <= 0:
-            raise ValueError("sample_weight must be n_samples non-negative weights, not all 0")
+            raise ValueError("sample_weight must be n_samples non-negative weights, not all zero")
         sw = sw * n / sw.sum()
         self.threshold_ = n / (self.threshold_scale * self.k * (self.B + 1))
 
@@ -109,14 +108,15 @@ class GreedyRule(ClassifierMixin, BaseEstimator):
     def decision_function(self, X) -> np.ndarray:
         """+inf where a rule fires, else <w, x> + b."""
         check_is_fitted(self, "rules_")
-        X, _ = check_X(X, self.n_features_in_)
+        X, _ = check_X(X, estimator=self)
         score = np.asarray(X @ self.coef_).ravel() + self.intercept_
         score[self.rules_.apply(X) >= 0] = np.inf
         return score
 
     def predict(self, X) -> np.ndarray:
         """Rules first (``classes_[1]``), otherwise the sign of the halfspace."""
-        return self.classes_[(self.decision_function(X) > 0).astype(int)]
+        score = self.decision_function(X)   # checks the fit first
+        return self.classes_[(score > 0).astype(int)]
 
 
 def hinge_ball(X, y, B: float, sample_weight=None, fit_intercept: bool = False, solver=None):

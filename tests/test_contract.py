@@ -1,0 +1,164 @@
+"""One contract for every learner in ``rulelab.ESTIMATORS``: scikit-learn's estimator checks
+and one battery of awkward inputs, each answered by a correct result or a clear error."""
+
+import pickle
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+import scipy.sparse as sp
+from sklearn.utils.estimator_checks import parametrize_with_checks
+
+from rulelab import ESTIMATORS
+from rulelab._base import LearnerBase
+
+# Small settings, so that every check runs in seconds; the learners' defaults are
+# exercised by their own tests.
+FAST = {"TwoLevelRules": dict(max_clauses=2, max_iter=3),
+        "ColumnGenerationRules": dict(complexity=0.01, form="dnf"),
+        "CBMClassifier": dict(max_iter=20), "GreedyRuleClassifier": dict(random_state=0)}
+
+# scikit-learn checks a learner fails on purpose, with the reason.
+EXPECTED_FAILURES = {
+    "CBMClassifier": {
+        "check_estimators_nan_inf": "an infinity is a value: it falls in the first or last "
+                                    "equal-width cell (NaN is refused, naming the column)"},
+    "GreedyRule": {
+        "check_sample_weight_equivalence_on_dense_data":
+            "Fig. 1's coverage threshold n / (c k (B + 1)) counts samples, so a weight is "
+            "not a repeated sample (BoostRule's reweighting is meant to work this way)",
+        "check_sample_weight_equivalence_on_sparse_data": "as on dense data"},
+}
+
+
+def make(name):
+    return ESTIMATORS[name](**FAST.get(name, {}))
+
+
+def test_every_learner_has_the_one_base():
+    assert len(ESTIMATORS) >= 9
+    for name, cls in ESTIMATORS.items():
+        assert issubclass(cls, LearnerBase), name
+
+
+@parametrize_with_checks([make(name) for name in ESTIMATORS],
+                         expected_failed_checks=lambda est: EXPECTED_FAILURES.get(
+                             type(est).__name__, {}))
+def test_sklearn_estimator_checks(estimator, check):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check(estimator)
+
+
+# ---- the battery ------------------------------------------------------------------------
+RNG = np.random.default_rng(0)
+N = 120
+X = pd.DataFrame({"a": RNG.normal(size=N), "b": RNG.normal(size=N),
+                  "c": RNG.integers(0, 5, N).astype(float)})
+Y = pd.Series((X.a + 0.5 * X.b > 0).astype(int), name="t")
+
+
+def fitted(name, X=X, y=Y):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return make(name).fit(X, y)
+
+
+@pytest.fixture(scope="module", params=list(ESTIMATORS))
+def name(request):
+    return request.param
+
+
+@pytest.mark.parametrize("columns", [["c", "a", "b"], ["a", "b"], ["a", "b", "c", "e"]],
+                         ids=["reordered", "missing", "extra"])
+def test_columns_are_matched_by_name_never_by_position(name, columns):
+    model = fitted(name)
+    with pytest.raises(ValueError, match="feature names|features"):
+        model.predict(X.assign(e=1.0)[columns])
+
+
+@pytest.mark.parametrize("y, message", [
+    (np.ones(N, int), "one class"),
+    (X.a.to_numpy(), "continuous"),
+    (Y.astype(float).where(np.arange(N) % 10 > 0), "missing values"),
+    (np.array([None if i % 9 == 0 else v for i, v in enumerate(Y)], dtype=object),
+     "missing values"),
+    (np.array(["a" if v else 1 for v in Y], dtype=object), "mixes label types"),
+], ids=["one class", "continuous", "NaN", "None", "mixed types"])
+def test_bad_labels_are_refused_by_name(name, y, message):
+    with pytest.raises(ValueError, match=message):
+        fitted(name, y=y)
+
+
+def test_a_one_column_frame_is_a_label_vector(name):
+    model = fitted(name, y=Y.to_frame())
+    assert np.array_equal(model.predict(X), fitted(name).predict(X))
+
+
+def test_categorical_columns_are_taken_as_they_come(name):
+    frame = X.assign(d=pd.Categorical(RNG.choice(["u", "v", "w"], N)))
+    target = Y | (frame.d == "u")
+    model = fitted(name, frame, target)
+    assert model.predict(frame).shape == (N,)
+    assert model.score(frame, target) > 0.6
+
+
+@pytest.mark.parametrize("frame, message", [
+    (X.assign(t=pd.date_range("2020", periods=N, freq="D")), "column 't' holds dates"),
+    (pd.DataFrame(X.to_numpy(), columns=["a", "a", "b"]), "duplicated column names"),
+    (X.iloc[:0], "no rows|0 sample|empty"),
+], ids=["datetime", "duplicated names", "empty"])
+def test_unusable_tables_are_refused_by_name(name, frame, message):
+    with pytest.raises(ValueError, match=message):
+        fitted(name, frame, Y.iloc[:len(frame)])
+
+
+def test_missing_and_infinite_values_are_handled_or_named(name):
+    nan = X.assign(b=X.b.where(np.arange(N) % 7 > 0))
+    inf = X.assign(a=X.a.where(X.a < 1.5, np.inf))
+    for frame, column in ((nan, "b"), (inf, "a")):
+        try:
+            model = fitted(name, frame)
+        except ValueError as error:
+            assert repr(column) in str(error) or f"'{column}'" in str(error), str(error)
+        else:
+            assert model.predict(frame).shape == (N,)
+
+
+def test_special_column_names_keep_their_meaning(name):
+    frame = X.rename(columns={"a": "x`1 'q'", "b": "b c"})
+    model = fitted(name, frame)
+    assert np.array_equal(model.predict(frame), fitted(name).predict(X))
+
+
+def test_sparse_input_works_or_is_refused_clearly(name):
+    A = sp.csr_matrix((X > 0).astype(float).to_numpy())
+    model = make(name)
+    if model.__sklearn_tags__().input_tags.sparse:
+        assert np.array_equal(fitted(name, A).predict(A), fitted(name, A.toarray()).predict(A))
+    else:
+        with pytest.raises(TypeError, match="[Ss]parse"):
+            model.fit(A, Y)
+
+
+def test_pickled_model_predicts_the_same(name):
+    model = fitted(name)
+    assert np.array_equal(pickle.loads(pickle.dumps(model)).predict(X), model.predict(X))
+
+
+def test_the_callers_data_is_never_modified(name):
+    frame = X.copy().rename_axis(columns="features")
+    target = Y.copy()
+    fitted(name, frame, target).predict(frame)
+    assert frame.equals(X) and frame.columns.name == "features"
+    assert target.equals(Y)
+
+
+def test_random_state_none_is_accepted(name):
+    model = make(name)
+    if "random_state" in model.get_params():
+        model.set_params(random_state=None)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        assert model.fit(X, Y).predict(X).shape == (N,)
