@@ -14,7 +14,7 @@ import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._validation import check_binary_labels, check_frame, check_target, is_binary_frame
+from ._validation import check_frame, check_target, is_binary_frame
 from .binarize import FeatureBinarizer
 from .rules import Term
 
@@ -40,11 +40,13 @@ class LearnerBase(ClassifierMixin, BaseEstimator):
         tags.input_tags.sparse = self._sparse
         return tags
 
-    def _check_names(self, X, reset: bool) -> None:
-        """Record (fit) or check (predict) the feature names and their number."""
-        if isinstance(X, pd.DataFrame):
-            check_frame(X)   # duplicated and empty columns, with a clear message
+    def _check_names(self, X, reset: bool):
+        """Record (fit) or check (predict) the feature names and their number; return X,
+        a DataFrame through :func:`~rulelab._validation.check_frame` (empty input and
+        duplicated names refused, names as strings)."""
+        frame = check_frame(X) if isinstance(X, pd.DataFrame) else X
         validate_data(self, X, reset=reset, skip_check_array=True)
+        return frame
 
     def _check_target(self, y, n_samples: int) -> np.ndarray:
         """Set ``classes_``; return each sample's class index (0/1 for a binary learner)."""
@@ -79,12 +81,9 @@ class RuleClassifierBase(LearnerBase):
     # ---- fitting ----------------------------------------------------------------------
     def _validate_fit(self, X, y):
         """Check input, set ``classes_`` and the binarizer; return (A, y01, frame)."""
-        if y is None:
-            raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y is None")
         frame = self._as_frame(X, reset=True)
-        index = self._check_target(y, frame.shape[0])
+        y01 = self._check_target(y, frame.shape[0]).astype(np.int8)   # y None refused there
         classes = self.classes_
-        y01 = check_binary_labels(index.astype(np.int8))
         self._training = (frame, y01)  # read and dropped by _record_training after fit
         self.positive_label_ = self._describe_positive(y, classes[1])
         binarize = getattr(self, "binarize", "auto")
@@ -116,8 +115,7 @@ class RuleClassifierBase(LearnerBase):
         """X as a DataFrame with the fitted column names; numeric arrays go through
         scikit-learn's own validation (shape, sparse, complex, 1-D and empty input)."""
         if isinstance(X, pd.DataFrame):
-            frame = check_frame(X)
-            validate_data(self, X, reset=reset, skip_check_array=True)
+            frame = self._check_names(X, reset)
             if reset:  # kept even for non-string column names: rules print these names
                 self.feature_names_in_ = np.asarray(frame.columns, dtype=object)
             else:

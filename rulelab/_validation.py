@@ -93,6 +93,24 @@ def check_frame(X) -> pd.DataFrame:
     return frame
 
 
+def check_not_dates(col, s: pd.Series) -> None:
+    """Refuse a column of dates or durations, naming it: one term per timestamp would say
+    nothing, and thresholds and cells need numbers."""
+    if pd.api.types.is_datetime64_any_dtype(s) or pd.api.types.is_timedelta64_dtype(s):
+        raise ValueError(f"column {col!r} holds dates or durations: convert it to numbers "
+                         "first (e.g. days since a reference date)")
+
+
+def category_values(s: pd.Series) -> list:
+    """The distinct non-missing values of a categorical column as Python scalars, sorted
+    (by their text when the types do not compare)."""
+    values = [v.item() if isinstance(v, np.generic) else v for v in pd.unique(s.dropna())]
+    try:
+        return sorted(values)
+    except TypeError:
+        return sorted(values, key=str)
+
+
 def is_binary_frame(X: pd.DataFrame) -> bool:
     """True when every column holds only 0/1 (or booleans) and no NaN."""
     for col in X.columns:
@@ -119,7 +137,8 @@ def check_target(y, n_samples: int | None = None) -> np.ndarray:
         if y.shape[1] != 1:
             raise ValueError(f"y must be one column of labels, got a DataFrame of {y.shape[1]}")
         y = y.iloc[:, 0]
-    missing = pd.isna(y).to_numpy() if isinstance(y, pd.Series) else pd.isna(np.asarray(y, dtype=object))
+    missing = (pd.isna(y).to_numpy() if isinstance(y, pd.Series)
+               else pd.isna(np.asarray(y, dtype=object)))
     y = np.asarray(y)
     if y.ndim == 2 and y.shape[1] == 1:
         # scikit-learn's conversion, with its DataConversionWarning for a column vector
@@ -135,8 +154,9 @@ def check_target(y, n_samples: int | None = None) -> np.ndarray:
         kinds = {"number" if isinstance(v, (numbers.Number, np.number)) else type(v).__name__
                  for v in y}
         if len(kinds) > 1:
-            raise ValueError(f"Unknown label type: y mixes label types ({', '.join(sorted(kinds))}): give every "
-                             "label the same type, e.g. y.astype(str)")
+            raise ValueError(f"Unknown label type: y mixes label types "
+                             f"({', '.join(sorted(kinds))}): give every label the same type, "
+                             "e.g. y.astype(str)")
     kind = type_of_target(y, input_name="y", raise_unknown=True)
     if kind == "continuous":
         raise ValueError("y is continuous (Unknown label type: continuous): a classifier needs "

@@ -16,7 +16,7 @@ import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-from ._validation import check_frame
+from ._validation import category_values, check_frame, check_not_dates
 from .rules import Term
 
 __all__ = ["FeatureBinarizer", "quantile_thresholds"]
@@ -116,10 +116,7 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
             if has_nan and self.missing == "error":
                 raise ValueError(f"column {col!r} has missing values; impute them or use "
                                  "missing='indicator'")
-            if pd.api.types.is_datetime64_any_dtype(s) or pd.api.types.is_timedelta64_dtype(s):
-                # one term per timestamp would say nothing; thresholds need a number
-                raise ValueError(f"column {col!r} holds dates or durations: convert it to "
-                                 "numbers first (e.g. days since a reference date)")
+            check_not_dates(col, s)
             if col in forced or not pd.api.types.is_numeric_dtype(s) or s.dtype == bool:
                 terms += self._categorical_terms(col, s)
             else:
@@ -145,14 +142,9 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         return self
 
     def _categorical_terms(self, col, s: pd.Series) -> list[Term]:
-        values = [v for v in pd.unique(s.dropna())]
-        try:
-            values = sorted(values)
-        except TypeError:
-            values = sorted(values, key=str)
+        values = category_values(s)
         if len(values) <= 1:
             return []  # a constant column says nothing
-        values = [v.item() if isinstance(v, np.generic) else v for v in values]
         if len(values) == 2:
             # One of ==a / ==b is the negation of the other: keep both only with negations.
             return [Term(col, "==", v) for v in (values if self.negations else values[1:])]

@@ -111,12 +111,12 @@ class OneRule(RuleClassifierBase):
         return self
 
 
-def _sklearn_input_checks(X, y=None) -> None:
+def _sklearn_input_checks(X) -> None:
     """Reject what scikit-learn's estimator checks expect a classifier to reject, with the
     messages they look for, before the rule-specific checks of :mod:`rulelab._base` run.
 
     DataFrames pass through (their categorical columns are binarised later); any other
-    input must be a dense, real, numeric 2-D array; ``y`` must be a binary target.
+    input must be a dense, real, numeric 2-D array (``y`` is checked by the base class).
     """
     if hasattr(X, "toarray"):
         raise TypeError("sparse input is not supported by the rule learners: pass a dense "
@@ -135,7 +135,6 @@ def _sklearn_input_checks(X, y=None) -> None:
             raise ValueError(f"0 sample(s) (shape={arr.shape}) while a minimum of 1 is required.")
         if arr.dtype == object:
             arr.astype(float)  # numpy input must be numeric: categories belong in a DataFrame
-    # y (missing, mixed, continuous or multi-class labels) is checked by the base class
 
 
 class _RuleSetBase(RuleClassifierBase):
@@ -165,10 +164,7 @@ class _RuleSetBase(RuleClassifierBase):
         return Clause(tuple(self.terms_[j] for j in np.sort(selected)), "and")
 
     def _validate_fit(self, X, y):
-        if y is None:
-            raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y "
-                             "is None")
-        _sklearn_input_checks(X, y)
+        _sklearn_input_checks(X)
         return super()._validate_fit(X, y)
 
     def _check_X(self, X):

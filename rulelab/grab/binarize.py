@@ -18,22 +18,13 @@ import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-from .._validation import check_frame
+from .._validation import category_values, check_frame, check_not_dates
 
 __all__ = ["CellBinarizer"]
 
 
 def _fmt(v: float) -> str:
     return f"{v:.4g}"
-
-
-def _sorted_values(s: pd.Series) -> list:
-    """The distinct values of a categorical column, sorted (by their text if mixed)."""
-    values = [v.item() if isinstance(v, np.generic) else v for v in pd.unique(s)]
-    try:
-        return sorted(values)
-    except TypeError:
-        return sorted(values, key=str)
 
 
 class CellBinarizer(TransformerMixin, BaseEstimator):
@@ -76,14 +67,12 @@ class CellBinarizer(TransformerMixin, BaseEstimator):
             s = frame[col]
             if s.isna().any():
                 raise ValueError(f"column {col!r} has missing values: impute or drop them first")
-            if pd.api.types.is_datetime64_any_dtype(s) or pd.api.types.is_timedelta64_dtype(s):
-                raise ValueError(f"column {col!r} holds dates or durations: convert it to "
-                                 "numbers first (e.g. days since a reference date)")
+            check_not_dates(col, s)
             numeric_codes = (isinstance(s.dtype, pd.CategoricalDtype)
                              and pd.api.types.is_numeric_dtype(s.cat.categories))
             if not (pd.api.types.is_numeric_dtype(s) or numeric_codes) or s.dtype == bool:
                 # categories, text and booleans: one item per value (one-hot)
-                values = _sorted_values(s)
+                values = category_values(s)
                 self.specs_.append((col, None, None, values, "category"))
                 names += [f"{col} = {v}" for v in values]
                 columns += [(col, "category", k) for k in range(len(values))]
@@ -135,7 +124,8 @@ class CellBinarizer(TransformerMixin, BaseEstimator):
                 raise ValueError(f"column {col!r} has missing values: impute or drop them first")
             if kind == "category":
                 # a value not seen in fit falls in no item
-                blocks.append(s.to_numpy(dtype=object)[:, None] == np.asarray(kept, object)[None, :])
+                values = np.asarray(kept, dtype=object)
+                blocks.append(s.to_numpy(dtype=object)[:, None] == values[None, :])
                 continue
             v = pd.to_numeric(s, errors="coerce").to_numpy(dtype=float)
             if np.isnan(v).any():

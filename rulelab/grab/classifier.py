@@ -118,8 +118,8 @@ class CBMClassifier(LearnerBase):
             # scikit-learn's own checks and messages (1-D, empty, complex, object input);
             # NaN is refused by name below, infinities fall in the first or last cell
             X = check_array(X, accept_sparse="csr", ensure_all_finite=False)
-        self._check_names(X, reset=fit)
-        frame = check_frame(X)
+        X = self._check_names(X, reset=fit)   # a DataFrame comes back checked
+        frame = X if isinstance(X, pd.DataFrame) else check_frame(X)
         if fit:
             already = is_binary_frame(frame)
             if self.binarize is False and not already:

@@ -4,13 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-import scipy.sparse as sp
 from sklearn.base import clone
 from sklearn.linear_model import LogisticRegression
 from sklearn.utils import check_array
-from sklearn.utils.validation import check_is_fitted
 
-from .._validation import check_target
+from .._validation import category_values, check_not_dates, check_target
 
 PENALTIES = ("l1", "l2")
 
@@ -76,24 +74,20 @@ def base_proba(model, X, n_classes: int) -> np.ndarray:
     return out
 
 
-def check_X(X, n_features: int | None = None, *, estimator=None, reset: bool = False):
+def check_X(X, estimator, *, reset: bool = False):
     """Return (X as float ndarray or CSR matrix, feature names or None), or raise ValueError.
 
-    With ``estimator`` (a :class:`~rulelab._base.LearnerBase`), the column names are
-    recorded at fit (``reset``) and checked at predict, and the categorical columns of a
-    DataFrame become one 0/1 feature per category (``colour = red``), as fitted.
+    The column names are recorded on ``estimator`` (a :class:`~rulelab._base.LearnerBase`)
+    at fit (``reset``) and checked at predict, and the categorical columns of a DataFrame
+    become one 0/1 feature per category (``colour = red``), as fitted.
     """
     names = None
     if not isinstance(X, pd.DataFrame):
         # scikit-learn's own checks and messages: 1-D, empty, complex, NaN/inf, sparse
         X = check_array(X, accept_sparse="csr", dtype=np.float64)
-    if estimator is not None:
-        if not reset:
-            check_is_fitted(estimator)
-        estimator._check_names(X, reset=reset)
-        if isinstance(X, pd.DataFrame):
-            X = _encode_categories(estimator, X, reset)
+    X = estimator._check_names(X, reset=reset)   # empty frames refused there
     if isinstance(X, pd.DataFrame):
+        X = _encode_categories(estimator, X, reset)
         bad = [c for c in X.columns if not (pd.api.types.is_numeric_dtype(X[c])
                                               or pd.api.types.is_bool_dtype(X[c]))]
         if bad:
@@ -101,14 +95,10 @@ def check_X(X, n_features: int | None = None, *, estimator=None, reset: bool = F
                              "numeric features (binarise or vectorise text first)")
         names = [str(c) for c in X.columns]
         X = X.to_numpy(dtype=np.float64)
-        if X.shape[0] == 0 or X.shape[1] == 0:
-            raise ValueError(f"X is empty (shape {X.shape}): it needs rows and columns")
         if not np.isfinite(X).all():
             bad = [names[j] for j in np.flatnonzero(~np.isfinite(X).all(axis=0))]
             raise ValueError(f"X contains NaN or infinity (columns {bad[:5]}): impute or drop "
                              "those values first")
-    if n_features is not None and X.shape[1] != n_features:
-        raise ValueError(f"X has {X.shape[1]} features but the model was fitted on {n_features}")
     return X, names
 
 
@@ -119,18 +109,12 @@ def _encode_categories(estimator, X: pd.DataFrame, reset: bool) -> pd.DataFrame:
         categories = {}
         for col in X.columns:
             s = X[col]
-            if pd.api.types.is_datetime64_any_dtype(s) or pd.api.types.is_timedelta64_dtype(s):
-                raise ValueError(f"column {col!r} holds dates or durations: convert it to "
-                                 "numbers first (e.g. days since a reference date)")
+            check_not_dates(col, s)
             if not (pd.api.types.is_numeric_dtype(s) or pd.api.types.is_bool_dtype(s)):
                 if s.isna().any():
                     raise ValueError(f"column {col!r} has missing values: impute or drop them "
                                      "first")
-                values = [v.item() if isinstance(v, np.generic) else v for v in pd.unique(s)]
-                try:
-                    categories[col] = sorted(values)
-                except TypeError:
-                    categories[col] = sorted(values, key=str)
+                categories[col] = category_values(s)
         estimator.categories_ = categories
     categories = estimator.categories_
     if not categories:
@@ -146,15 +130,9 @@ def _encode_categories(estimator, X: pd.DataFrame, reset: bool) -> pd.DataFrame:
     return pd.DataFrame(parts, index=X.index)
 
 
-def check_y(y, n_samples: int, estimator=None):
-    """Return (classes, class indices) for a label vector with at least two classes.
-
-    With ``estimator``, its ``classes_`` are set and the number of classes checked
-    (:meth:`~rulelab._base.LearnerBase._check_target`).
-    """
-    if estimator is not None:
-        yi = estimator._check_target(y, n_samples)
-        return estimator.classes_, yi
+def check_y(y, n_samples: int):
+    """Return (classes, class indices) for a label vector with at least two classes (a
+    learner's own fit uses :meth:`~rulelab._base.LearnerBase._check_target`)."""
     y = check_target(y, n_samples)
     classes, yi = np.unique(y, return_inverse=True)
     if len(classes) < 2:

@@ -6,7 +6,7 @@ import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 from .._base import LearnerBase
-from ._base import check_X, check_y
+from ._base import check_X
 from .rules import RuleList
 from .theory import GreedyRule
 
@@ -57,8 +57,8 @@ class BoostRule(LearnerBase):
         """Run AdaBoost rounds of GreedyRule on reweighted samples."""
         if self.n_estimators < 1:
             raise ValueError(f"n_estimators must be >= 1, got {self.n_estimators}")
-        X, names = check_X(X, estimator=self, reset=True)
-        _, yi = check_y(y, X.shape[0], estimator=self)
+        X, names = check_X(X, self, reset=True)
+        yi = self._check_target(y, X.shape[0])
         names = list(self.feature_names) if self.feature_names is not None else names
         n = X.shape[0]
         sign = np.where(yi == 1, 1.0, -1.0)
@@ -100,7 +100,7 @@ class BoostRule(LearnerBase):
     def decision_function(self, X) -> np.ndarray:
         """Weighted vote sum_t alpha_t h_t(x) with h_t in {-1, +1}."""
         check_is_fitted(self, "estimators_")
-        X, _ = check_X(X, estimator=self)
+        X, _ = check_X(X, self)
         votes = np.zeros(X.shape[0])
         for alpha, est in zip(self.estimator_weights_, self.estimators_):
             votes += alpha * np.where(est.predict(X) == 1, 1.0, -1.0)

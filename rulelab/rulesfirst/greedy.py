@@ -187,8 +187,8 @@ class GreedyRuleClassifier(LearnerBase):
         self
         """
         self._check_params()
-        X, names = check_X(X, estimator=self, reset=True)
-        _, yi = check_y(y, X.shape[0], estimator=self)
+        X, names = check_X(X, self, reset=True)
+        yi = self._check_target(y, X.shape[0])
         n, d = X.shape
         if self.feature_names is not None:
             if len(self.feature_names) != d:
@@ -331,13 +331,13 @@ class GreedyRuleClassifier(LearnerBase):
     def apply_rules(self, X) -> np.ndarray:
         """Index (into ``rules_``) of the first rule that fires on each sample, -1 if none."""
         check_is_fitted(self, "rules_")
-        X, _ = check_X(X, estimator=self)
+        X, _ = check_X(X, self)
         return self.rules_.apply(X)
 
     def predict_proba(self, X) -> np.ndarray:
         """Class probabilities: one-hot on the rule's label where a rule fires, else the base's."""
         check_is_fitted(self, "rules_")
-        X, _ = check_X(X, estimator=self)
+        X, _ = check_X(X, self)
         first = self.rules_.apply(X)
         k = len(self.classes_)
         proba = np.zeros((X.shape[0], k))
@@ -368,7 +368,7 @@ def truncate_rules(model: GreedyRuleClassifier, n_rules: int, X, y) -> GreedyRul
     search gives the whole accuracy-vs-|K| curve of the paper's Fig. 2 (right).
     """
     check_is_fitted(model, "rules_")
-    X, _ = check_X(X, estimator=model)
+    X, _ = check_X(X, model)
     classes, yi = check_y(y, X.shape[0])
     out = copy.copy(model)
     out.rules_ = model.rules_[:n_rules]

@@ -12,7 +12,7 @@ import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 from .._base import LearnerBase
-from ._base import check_X, check_y
+from ._base import check_X
 from .rules import Rule, RuleList, coverage_matrix
 
 __all__ = ["GreedyRule", "hinge_ball"]
@@ -72,8 +72,8 @@ class GreedyRule(LearnerBase):
         """
         if not self.k >= 1 or not self.B >= 0:
             raise ValueError(f"need k >= 1 and B >= 0, got k={self.k}, B={self.B}")
-        X, names = check_X(X, estimator=self, reset=True)
-        _, yi = check_y(y, X.shape[0], estimator=self)
+        X, names = check_X(X, self, reset=True)
+        yi = self._check_target(y, X.shape[0])
         n, d = X.shape
         names = [str(f) for f in self.feature_names] if self.feature_names is not None else names
         self.feature_names_ = names or [f"x{j}" for j in range(d)]
@@ -108,7 +108,7 @@ class GreedyRule(LearnerBase):
     def decision_function(self, X) -> np.ndarray:
         """+inf where a rule fires, else <w, x> + b."""
         check_is_fitted(self, "rules_")
-        X, _ = check_X(X, estimator=self)
+        X, _ = check_X(X, self)
         score = np.asarray(X @ self.coef_).ravel() + self.intercept_
         score[self.rules_.apply(X) >= 0] = np.inf
         return score
