@@ -8,8 +8,7 @@ import pytest
 
 from rulelab import SetCoverRules
 from rulelab.evaluate import (RipperClassifier, agreement, compare_to_paper, cross_validate,
-                              merge_runs, paper1_baselines, run_provenance,
-                              summarize)
+                              merge_runs, paper1_baselines, run_provenance, summarize)
 
 
 def toy(n=120, seed=0):
