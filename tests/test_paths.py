@@ -235,3 +235,16 @@ def test_a_run_with_other_parameters_writes_beside_the_committed_outputs(tmp_pat
         assert committed == {}                      # the committed notebook was not touched
     finally:
         os.environ.pop("RULELAB_OUTPUT", None)
+
+
+def test_committed_outputs_name_no_machine_path():
+    # what a reproduction commits is read on other machines: an absolute path of the machine
+    # that ran it (papermill's metadata, a warning's temporary file) says nothing there
+    import re
+
+    pattern = re.compile(r"(?<![\w.])/(?:work|tmp|home|root|Users|var/folders)/")
+    files = [*sorted((_paths.ROOT / "notebooks").glob("*.ipynb")),
+             *sorted((_paths.ROOT / "results").glob("*")), _paths.ROOT / "REPORT.md"]
+    found = {f.name: m.group(0) for f in files if f.is_file()
+             for m in [pattern.search(f.read_text(errors="replace"))] if m}
+    assert not found, f"machine paths in committed outputs: {found}"
