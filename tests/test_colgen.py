@@ -12,7 +12,8 @@ from sklearn.pipeline import make_pipeline
 from sklearn.utils.estimator_checks import check_estimator
 
 from rulelab import ColumnGenerationRules, FeatureBinarizer, SetCoverRules
-from rulelab.colgen import column_generation, price_beam, price_exact, price_milp
+from rulelab.colgen import (ColumnGenerator, column_generation, price_beam, price_exact,
+                            price_milp)
 from rulelab.colgen.master import RuleSetMaster
 from rulelab.colgen.pricing import reduced_costs
 from rulelab.rules import DNF, Clause, Term
@@ -209,6 +210,52 @@ def test_the_order_of_beam_and_exact_pricing_does_not_change_the_certified_lp(se
         column_generation(A, y, clause_cost=0.5, term_cost=0.5, heuristic_first="beam")
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_an_early_stop_keeps_a_valid_lagrangian_bound(seed):
+    A, y, _, _ = random_duals(seed, n=300, m=10)
+    options = dict(clause_cost=0.5, term_cost=0.5, max_terms=3, columns_per_round=1,
+                   heuristic_first=False, integer_time_limit=30)
+    full = column_generation(A, y, **options)
+    assert full.lower_bound is not None and full.stop_reason == "no improving column (proved)"
+    bounds = []
+    for rounds in range(1, 6):
+        early = column_generation(A, y, max_rounds=rounds, **options)
+        assert early.lower_bound is not None              # every round priced exactly
+        assert early.lower_bound <= full.lower_bound + 1e-7 <= early.objective + 1e-7
+        bounds.append(early.lower_bound)
+    assert max(bounds) > 0                                # a bound that says something
+
+
+def test_the_exact_budget_hands_the_rounds_to_beam_search_and_says_so():
+    A, y, _, _ = random_duals(1, n=400, m=12)
+    res = column_generation(A, y, clause_cost=0.2, term_cost=0.2, max_terms=3,
+                            heuristic_first=False, exact_budget=1e-9, integer_time_limit=30)
+    history = pd.DataFrame(res.history)
+    assert history["pricing"].iloc[0] == "exact"          # the budget is checked after a search
+    later = history.iloc[1:]
+    assert len(later) and set(later["pricing"]) == {"beam fallback"}
+    assert later["note"].str.contains("budget").all()
+    with pytest.raises(ValueError, match="exact_budget"):
+        ColumnGenerationRules(exact_budget=0).fit(A, y)
+
+
+def test_a_path_on_one_live_master_reaches_the_lps_of_fresh_runs():
+    A, y, _, _ = random_duals(2, n=300, m=10)
+    generator = ColumnGenerator(A, y)
+    pools = []
+    for cost in (2.0, 1.0, 0.5, 0.25):
+        along = generator.run(clause_cost=cost, term_cost=cost, max_terms=3,
+                              integer_time_limit=30)
+        fresh = column_generation(A, y, clause_cost=cost, term_cost=cost, max_terms=3,
+                                  integer_time_limit=30)
+        # the certified LP value is the LP over all conjunctions: the start cannot change it
+        assert along.lower_bound == pytest.approx(fresh.lower_bound, abs=1e-6)
+        assert along.objective == pytest.approx(fresh.objective, abs=1e-6)
+        pools.append(list(along.pool))
+    # each cost starts from every column of the costs before it
+    assert all(b[:len(a)] == a for a, b in zip(pools, pools[1:]))
+
+
 def test_master_lp_is_warm_started_and_grouped():
     A, y, _, _ = random_duals(0, n=200, m=8)
     res = column_generation(A, y, clause_cost=0.5, term_cost=0.5, max_terms=3)
@@ -224,7 +271,7 @@ def test_master_lp_is_warm_started_and_grouped():
     assert np.all(mu >= -1e-12) and np.all(mu <= 1 + 1e-12)
     assert all(c - mu[cov].sum() >= -1e-7 for c, cov in zip(master.costs, master.covers))
     assert mu.sum() == pytest.approx(v2)
-    assert master.n_rows <= int(y.sum())
+    assert master.n_groups <= int(y.sum()) and master.n_rows == master.n_columns
     # the objective path of a fit never rises
     path = [h["lp_value"] for h in res.history if h["pricing"] != "gap enumeration"]
     assert all(b <= a + 1e-7 for a, b in zip(path, path[1:]))

@@ -6,7 +6,8 @@ itemset search with bounds (paper 4) after screening (paper 3); see :mod:`.solve
 
 from .estimator import COMPLEXITY_PATH, ColumnGenerationRules
 from .pricing import price_beam, price_exact, price_milp
-from .solver import ColumnGenerationResult, column_generation
+from .solver import ColumnGenerationResult, ColumnGenerator, column_generation
 
 __all__ = ["ColumnGenerationRules", "COMPLEXITY_PATH", "column_generation",
-           "ColumnGenerationResult", "price_exact", "price_beam", "price_milp"]
+           "ColumnGenerator", "ColumnGenerationResult", "price_exact", "price_beam",
+           "price_milp"]

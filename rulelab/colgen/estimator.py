@@ -12,7 +12,7 @@ from sklearn.model_selection import RepeatedStratifiedKFold, StratifiedKFold, ch
 from ..rules import CNF, DNF, Clause
 from ..rulesets import _RuleSetBase
 from .pricing import price_exact  # noqa: F401  (compiled on import of the estimator)
-from .solver import PRICING_METHODS, ColumnGenerationResult, column_generation, fires_any
+from .solver import PRICING_METHODS, ColumnGenerationResult, ColumnGenerator, fires_any
 
 __all__ = ["ColumnGenerationRules", "COMPLEXITY_PATH", "FORMS", "AUTO_CV_SAMPLES"]
 
@@ -82,8 +82,15 @@ class ColumnGenerationRules(_RuleSetBase):
         Seconds per exact search; a search cut short falls back to beam search, and the
         fit then has no certified bound (wide data such as Musk's 3,320 binarised columns
         at ``max_terms=3``). None: no limit.
-    integer_time_limit : float, default=10
-        Seconds for each integer solve.
+    exact_budget : float or None, default=5
+        Seconds of exact search in the final fit. Column generation's last rounds improve
+        the LP by little while each exact search grows dearer (Sonar: the last 4 % of the
+        LP value took 15 rounds and 25 s); once the budget is spent the rounds go on by
+        beam search, and the bound is the best Lagrangian bound of the exact rounds (see
+        ``lower_bound_``). None: exact to the end.
+    integer_time_limit : float, default=5
+        Seconds for each integer solve (HiGHS starts from the greedy rounding of the LP;
+        on MAGIC its first 10 s did not improve on it, on Ionosphere 4 s proved optimality).
     time_limit : float, optional
         Seconds for the whole fit (the complexity search included).
     complexity_path : sequence of float, optional
@@ -120,8 +127,11 @@ class ColumnGenerationRules(_RuleSetBase):
     objective_ : float
         The rule set's training objective, in samples (weights).
     lower_bound_ : float or None
-        The final LP value when exact pricing proved no improving conjunction exists: no
-        rule set with clauses of at most ``max_terms`` terms has a lower objective.
+        No rule set with clauses of at most ``max_terms`` terms has a lower training
+        objective: the final LP value when exact pricing proved that no improving
+        conjunction exists; else, when ``exact_budget`` ended the exact search first, the
+        best Lagrangian bound of its rounds (LP value + (LP value / the cheapest clause's
+        cost) x the most negative reduced cost); None without an exact round.
     gap_ : float or None
         ``(objective_ - lower_bound_) / objective_``; 0 when proved optimal.
     proved_optimal_ : bool
@@ -150,7 +160,8 @@ class ColumnGenerationRules(_RuleSetBase):
                  max_terms: int = 3, negative_weight: float = 1.0, columns_per_round: int = 10,
                  max_rounds: int = 100, pricing: str = "exact", screening: bool = True,
                  beam_width: int = 10, exact_max_items: int | None = None,
-                 pricing_time_limit: float | None = 10.0, integer_time_limit: float = 10.0,
+                 pricing_time_limit: float | None = 10.0, exact_budget: float | None = 5.0,
+                 integer_time_limit: float = 5.0,
                  time_limit: float | None = None, complexity_path=None, cv="auto",
                  selection: str = "min", n_thresholds: int = 10, binarize="auto",
                  random_state=None):
@@ -166,6 +177,7 @@ class ColumnGenerationRules(_RuleSetBase):
         self.beam_width = beam_width
         self.exact_max_items = exact_max_items
         self.pricing_time_limit = pricing_time_limit
+        self.exact_budget = exact_budget
         self.integer_time_limit = integer_time_limit
         self.time_limit = time_limit
         self.complexity_path = complexity_path
@@ -193,6 +205,10 @@ class ColumnGenerationRules(_RuleSetBase):
             value = getattr(self, name)
             if not (isinstance(value, numbers.Real) and value >= 0):
                 raise ValueError(f"{name} must be a non-negative number, got {value!r}")
+        if self.exact_budget is not None and not (isinstance(self.exact_budget, numbers.Real)
+                                                  and self.exact_budget > 0):
+            raise ValueError(f"exact_budget must be a positive number of seconds or None, "
+                             f"got {self.exact_budget!r}")
         for name in ("columns_per_round", "max_rounds", "beam_width"):
             value = getattr(self, name)
             if not (isinstance(value, numbers.Integral) and value >= 1):
@@ -227,7 +243,8 @@ class ColumnGenerationRules(_RuleSetBase):
         else:
             self.form_, self.chosen_complexity_ = forms[0], path[0]
         target, weight = self._problem(y01, w, self.form_)
-        result = self._solve(A, target, weight, self.form_, self.chosen_complexity_, pool,
+        result = self._solve(self._generator(A, target, weight, self.form_, pool),
+                             self.chosen_complexity_, weight,
                              self._remaining(start))
         self._store(result, A, target)
         return self
@@ -244,21 +261,28 @@ class ColumnGenerationRules(_RuleSetBase):
         clause = complexity * float(weight.sum())
         return clause, clause * self.term_cost
 
-    def _solve(self, A, target, weight, form, complexity, pool, time_limit,
-               inner: bool = False) -> ColumnGenerationResult:
-        """One column-generation run. ``inner``: a fit of the complexity search, which only
-        needs a good rule set to validate (beam pricing, greedy rounding, no proof)."""
-        clause, term = self._costs(complexity, weight)
+    def _generator(self, A, target, weight, form, pool=()) -> ColumnGenerator:
+        """Column generation on one (DNF) problem, started from the clauses ``pool``."""
         negative_weight = self.negative_weight if form == "dnf" else 1.0
+        generator = ColumnGenerator(A, target, weight, negative_weight=negative_weight)
+        generator.add(list(pool))
+        return generator
+
+    def _solve(self, generator: ColumnGenerator, complexity: float, weight: np.ndarray,
+               time_limit, inner: bool = False) -> ColumnGenerationResult:
+        """One column-generation run at ``complexity``, going on from the generator's
+        columns and LP basis. ``inner``: a fit of the complexity search, which only needs a
+        good rule set to validate (beam pricing, greedy rounding, no proof)."""
+        clause, term = self._costs(complexity, weight)
         pricing = "beam" if inner and self.pricing == "exact" else self.pricing
-        return column_generation(
-            A, target, weight, clause_cost=clause, term_cost=term, max_terms=self.max_terms,
-            negative_weight=negative_weight, columns_per_round=self.columns_per_round,
-            max_rounds=self.max_rounds, pricing=pricing, screening=self.screening,
-            beam_width=self.beam_width, exact_max_items=self.exact_max_items,
-            pricing_time_limit=self.pricing_time_limit,
+        return generator.run(
+            clause_cost=clause, term_cost=term, max_terms=self.max_terms,
+            columns_per_round=self.columns_per_round, max_rounds=self.max_rounds,
+            pricing=pricing, screening=self.screening, beam_width=self.beam_width,
+            exact_max_items=self.exact_max_items, pricing_time_limit=self.pricing_time_limit,
+            exact_budget=self.exact_budget,
             integer="greedy" if inner else "milp", integer_time_limit=self.integer_time_limit,
-            time_limit=time_limit, initial_pool=pool, close_gap=not inner)
+            time_limit=time_limit, close_gap=not inner)
 
     def _remaining(self, start: float) -> float | None:
         if self.time_limit is None:
@@ -293,14 +317,14 @@ class ColumnGenerationRules(_RuleSetBase):
         for fold, (tr, va) in enumerate(folds.split(A, y01)):
             for form in forms:
                 target, weight = self._problem(y01[tr], w[tr], form)
-                pool: list = []
+                # one live master along the path: each cost goes on from the last one's
+                # columns and LP basis
+                generator = self._generator(A[tr], target, weight, form)
                 for c in path:
                     budget = self._remaining(start)
                     if budget is not None:
                         budget = budget / (2 * n_fits)
-                    res = self._solve(A[tr], target, weight, form, c, pool, budget,
-                                      inner=True)
-                    pool = res.pool
+                    res = self._solve(generator, c, weight, budget, inner=True)
                     chosen = [res.pool[k] for k in np.flatnonzero(res.chosen)]
                     pools.setdefault((form, c), set()).update(chosen)
                     fires = fires_any(A[va], chosen)
@@ -369,11 +393,13 @@ class ColumnGenerationRules(_RuleSetBase):
             text += (" Proved optimal: no rule set with clauses of at most "
                      f"{self.max_terms} terms has a lower objective.")
         elif self.lower_bound_ is not None:
-            text += (f" Lower bound {self.lower_bound_:.4g} (exact pricing found no improving "
-                     f"conjunction): gap {100 * self.gap_:.2f} %.")
+            how = ("exact pricing found no improving conjunction"
+                   if self.stop_reason_ == "no improving column (proved)" else
+                   "Lagrangian bound of the exact pricing rounds")
+            text += f" Lower bound {self.lower_bound_:.4g} ({how}): gap {100 * self.gap_:.2f} %."
         else:
             text += f" No bound: {self.stop_reason_}."
         if beam:
-            text += (f" {beam} round(s) fell back to beam search (wider than exact_max_items "
-                     "or past pricing_time_limit).")
+            text += (f" {beam} round(s) fell back to beam search (wider than exact_max_items, "
+                     "past pricing_time_limit or past exact_budget).")
         return text

@@ -14,12 +14,17 @@ independently, and it is an upper bound on the rule set's weighted Hamming loss 
 it when no two selected clauses overlap on a negative). The reduced cost of a conjunction
 is ``c_k + v(N ∩ k) - mu(P ∩ k)``.
 
-Positives that the pool's columns cannot tell apart (every column covers all or none of
-them) share one row, with the sum of their weights: an equivalent LP with far fewer rows
-and far less degeneracy. A new column splits the groups it cuts: the live model gets a new
-row and slack for the split-off part (same coefficients on the older columns) and keeps
-its basis. A group's dual is shared among its positives in proportion to their weights,
-which is an optimal dual of the row-per-positive LP.
+HiGHS solves the LP relaxation in its dual form::
+
+    max  sum_{i in P} mu_i
+    s.t. sum_{i in P, k covers i} mu_i <= c_k + v(N ∩ k)   for every conjunction k  (x_k)
+         0 <= mu_i <= w_i
+
+one bounded variable per positive and one row per conjunction. The pricing duals are this
+LP's solution and the clause values its row duals. A round adds rows, which leaves the last
+basis dual feasible, so HiGHS's dual simplex goes on from it; and the basis has one row per
+conjunction (a few hundred) instead of one per positive (thousands): MAGIC's and Musk's
+LPs solve several times faster this way than in the primal form.
 """
 
 from __future__ import annotations
@@ -55,16 +60,14 @@ class RuleSetMaster:
         self.lp = _highs()
         # Each round starts from the last basis; presolve would discard it.
         self.lp.setOptionValue("presolve", "off")
+        self.lp.changeObjectiveSense(highspy.ObjSense.kMaximize)
         self.covers: list[np.ndarray] = []     # positives each column covers
         self.costs: list[float] = []           # complexity + negatives' cost of each column
-        self.group = np.zeros(self.n_pos, dtype=np.int64)   # row (group) of each positive
+        self.group = np.zeros(self.n_pos, dtype=np.int64)   # group (LP variable) of each positive
         self.members: list[np.ndarray] = []
         self.group_weight: list[float] = []
-        self.group_cols: list[list[int]] = []  # clause columns covering each group
-        self.col_groups: list[list[int]] = []  # groups each clause column covers
-        self.xi_col: list[int] = []            # HiGHS column of each group's slack
-        self.clause_col: list[int] = []        # HiGHS column of each clause column
-        self._n_lp_cols = 0
+        self.group_cols: list[list[int]] = []  # columns (LP rows) covering each group
+        self.col_groups: list[list[int]] = []  # groups each column covers
         self._new_group(np.arange(self.n_pos), [])
         self.value = float(self.pos_weight.sum())
         self.lp_solves = 0
@@ -76,19 +79,20 @@ class RuleSetMaster:
 
     @property
     def n_rows(self) -> int:
-        """Rows of the live LP: one per group of positives the pool cannot tell apart."""
+        """Rows of the live LP: one per column (conjunction)."""
+        return len(self.covers)
+
+    @property
+    def n_groups(self) -> int:
+        """Groups of positives the pool cannot tell apart: the live LP's variables."""
         return len(self.members)
 
     def _new_group(self, members: np.ndarray, cols: list[int]) -> int:
-        """Add a row for ``members`` with coefficient 1 on the clause columns ``cols``."""
+        """Add the variable of ``members``, with coefficient 1 in the rows ``cols``."""
         g = len(self.members)
         weight = float(self.pos_weight[members].sum())
-        idx = np.array([self.clause_col[k] for k in cols], dtype=np.int32)
-        self.lp.addRow(1.0, self._hs.kHighsInf, idx.size, idx, np.ones(idx.size))
-        self.lp.addCol(weight, 0.0, self._hs.kHighsInf, 1, np.array([g], np.int32),
-                       np.ones(1))
-        self.xi_col.append(self._n_lp_cols)
-        self._n_lp_cols += 1
+        rows = np.asarray(cols, dtype=np.int32)
+        self.lp.addCol(1.0, 0.0, weight, rows.size, rows, np.ones(rows.size))
         self.members.append(members)
         self.group_weight.append(weight)
         self.group_cols.append(list(cols))
@@ -99,38 +103,35 @@ class RuleSetMaster:
         """Append conjunctions: the positives each covers (indices) and its full cost."""
         for cover, cost in zip(covers, np.asarray(costs, float)):
             cover = np.asarray(cover, dtype=np.int64)
-            # a group the column covers entirely gets the column in its row; a group it
-            # covers in part splits
+            # a group the column covers entirely gets a coefficient in its row; a group it
+            # covers in part splits: the covered part becomes a new variable with the
+            # group's coefficients, and the group's bound shrinks by the part's weight
             touched, hits = np.unique(self.group[cover], return_counts=True)
-            whole = hits == np.bincount(self.group, minlength=self.n_rows)[touched]
+            sizes = np.array([self.members[g].size for g in touched.tolist()], dtype=np.int64)
             inside = None
-            rows = []
-            for g, entire in zip(touched.tolist(), whole.tolist()):
+            groups = []
+            for g, entire in zip(touched.tolist(), (hits == sizes).tolist()):
                 if entire:
-                    rows.append(g)
+                    groups.append(g)
                     continue
                 if inside is None:
                     inside = np.zeros(self.n_pos, dtype=bool)
                     inside[cover] = True
                 members = self.members[g]
                 part = inside[members]
-                # the covered part becomes a new row with g's coefficients
                 self.members[g] = members[~part]
-                moved = float(self.pos_weight[members[part]].sum())
-                self.group_weight[g] -= moved
-                self.lp.changeColCost(self.xi_col[g], self.group_weight[g])
+                self.group_weight[g] -= float(self.pos_weight[members[part]].sum())
+                self.lp.changeColBounds(g, 0.0, self.group_weight[g])
                 new = self._new_group(members[part], self.group_cols[g])
                 for k in self.group_cols[g]:
                     self.col_groups[k].append(new)
-                rows.append(new)
+                groups.append(new)
             k = len(self.covers)
-            self.lp.addCol(float(cost), 0.0, self._hs.kHighsInf, len(rows),
-                           np.array(rows, dtype=np.int32), np.ones(len(rows)))
-            self.clause_col.append(self._n_lp_cols)
-            self._n_lp_cols += 1
-            for g in rows:
+            idx = np.array(groups, dtype=np.int32)
+            self.lp.addRow(-self._hs.kHighsInf, float(cost), idx.size, idx, np.ones(idx.size))
+            for g in groups:
                 self.group_cols[g].append(k)
-            self.col_groups.append(rows)
+            self.col_groups.append(groups)
             self.covers.append(cover)
             self.costs.append(float(cost))
 
@@ -138,7 +139,9 @@ class RuleSetMaster:
         """Replace every column's cost (a new complexity cost on the same pool)."""
         costs = np.asarray(costs, float)
         if costs.size:
-            self.lp.changeColsCost(costs.size, np.array(self.clause_col, dtype=np.int32), costs)
+            rows = np.arange(costs.size, dtype=np.int32)
+            self.lp.changeRowsBounds(costs.size, rows,
+                                     np.full(costs.size, -self._hs.kHighsInf), costs)
         self.costs = costs.tolist()
 
     def solve(self) -> tuple[float, np.ndarray, np.ndarray]:
@@ -150,13 +153,16 @@ class RuleSetMaster:
         if status != "optimal":
             raise RuntimeError(f"the master LP ended with status {status!r}")
         sol = self.lp.getSolution()
-        values = np.asarray(sol.col_value, float)
-        x = values[np.array(self.clause_col, dtype=np.int64)] if self.clause_col else np.zeros(0)
         weight = np.asarray(self.group_weight)
-        mu_group = np.clip(np.asarray(sol.row_dual, float), 0.0, weight)
+        mu_group = np.clip(np.asarray(sol.col_value, float), 0.0, weight)
+        # a group's dual mass is shared in proportion to its members' weights: an optimal
+        # dual of the LP with one constraint per positive
         share = np.divide(mu_group, weight, out=np.zeros_like(weight), where=weight > 0)
         mu = self.pos_weight * share[self.group]
-        self.value = float(self.lp.getInfo().objective_function_value)
+        # a maximisation's row duals are non-negative on binding <= rows: the clause values
+        x = (np.clip(np.asarray(sol.row_dual, float), 0.0, None) if self.covers
+             else np.zeros(0))
+        self.value = float(mu_group.sum())
         return self.value, x, mu
 
     def greedy(self, x: np.ndarray) -> np.ndarray:
@@ -186,8 +192,8 @@ class RuleSetMaster:
 
     def solve_integer(self, time_limit: float | None = None, start: np.ndarray | None = None,
                       mip_gap: float = 1e-6) -> tuple[np.ndarray, float, str]:
-        """The integer program over the pool, on the grouped rows (a fresh HiGHS model;
-        the LP stays as it is).
+        """The integer program over the pool, one row per group of positives (a fresh
+        HiGHS model; the LP stays as it is).
 
         Returns the 0/1 selection, its objective and HiGHS's status (``"optimal"`` or
         ``"time_limit"``, the best solution found so far).
@@ -197,24 +203,25 @@ class RuleSetMaster:
         h.setOptionValue("mip_rel_gap", float(mip_gap))
         if time_limit is not None:
             h.setOptionValue("time_limit", max(float(time_limit), 0.1))
-        n_col, n_grp = self.n_columns, self.n_rows
+        group_weight, col_groups = np.asarray(self.group_weight), self.col_groups
+        n_col, n_grp = self.n_columns, group_weight.size
         inf = hs.kHighsInf
         h.addRows(n_grp, np.ones(n_grp), np.full(n_grp, inf), 0, np.zeros(0, np.int32),
                   np.zeros(0, np.int32), np.zeros(0))
         idx = np.arange(n_grp, dtype=np.int32)
-        h.addCols(n_grp, np.asarray(self.group_weight), np.zeros(n_grp), np.ones(n_grp),
-                  n_grp, idx, idx, np.ones(n_grp))
+        h.addCols(n_grp, group_weight, np.zeros(n_grp), np.ones(n_grp), n_grp, idx, idx,
+                  np.ones(n_grp))
         if n_col:
-            starts = np.zeros(n_col, dtype=np.int32)
-            starts[1:] = np.cumsum([len(c) for c in self.col_groups[:-1]])
-            rows = np.concatenate([np.asarray(c, dtype=np.int32) for c in self.col_groups])
+            sizes = np.array([len(g) for g in col_groups])
+            starts = np.concatenate([[0], np.cumsum(sizes[:-1])]).astype(np.int32)
+            rows = np.concatenate([np.asarray(g, dtype=np.int32) for g in col_groups])
             h.addCols(n_col, np.asarray(self.costs, float), np.zeros(n_col), np.ones(n_col),
                       rows.size, starts, rows, np.ones(rows.size))
             cols = np.arange(n_grp, n_grp + n_col, dtype=np.int32)
             h.changeColsIntegrality(n_col, cols,
                                     np.full(n_col, hs.HighsVarType.kInteger, dtype=np.uint8))
             if start is not None:
-                h.setSolution(self._full_solution(np.asarray(start, bool)))
+                h.setSolution(self._full_solution(np.asarray(start, bool), n_grp, col_groups))
         h.run()
         status = h.modelStatusToString(h.getModelStatus()).lower()
         sol = np.asarray(h.getSolution().col_value, float)[n_grp:]
@@ -225,11 +232,11 @@ class RuleSetMaster:
             chosen = np.asarray(start, bool)  # HiGHS stopped before reaching its start
         return chosen, self.objective(chosen), "optimal" if status == "optimal" else "time_limit"
 
-    def _full_solution(self, chosen: np.ndarray):
+    def _full_solution(self, chosen: np.ndarray, n_grp: int, col_groups):
         """A feasible start for the MILP: the clause selection and its slacks."""
-        covered = np.zeros(self.n_rows)
+        covered = np.zeros(n_grp)
         for k in np.flatnonzero(chosen):
-            covered[self.col_groups[k]] = 1.0
+            covered[col_groups[k]] = 1.0
         s = self._hs.HighsSolution()
         s.col_value = np.concatenate([1.0 - covered, chosen.astype(float)]).tolist()
         s.value_valid = True

@@ -23,14 +23,16 @@ import numpy as np
 from .master import RuleSetMaster
 from .pricing import _searched_rows, price_beam, price_exact, price_milp
 
-__all__ = ["ColumnGenerationResult", "column_generation", "PRICING_METHODS"]
+__all__ = ["ColumnGenerationResult", "ColumnGenerator", "column_generation",
+           "PRICING_METHODS"]
 
 PRICING_METHODS = ("exact", "beam", "milp")
 _TOL = 1e-7  # below HiGHS's dual feasibility tolerance: a column this close to 0 is not improving
-# Seconds per simplex iteration and LP row over seconds per itemset and 64-row word of the
-# exact search: about 100 where measured (MAGIC, first fold: an LP solve of 2,500 iterations
-# on 8,000 rows took 2.5 s, an exact search of 10^6 itemsets on 270 words 0.3 s). Work
-# counts, not clock times, decide the pricing order, so a fit does not depend on the load.
+# Seconds per simplex iteration and group of positives (the LP's variables) over seconds per
+# itemset and 64-row word of the exact search: about 100 where measured (MAGIC, first fold:
+# an LP solve of 2,500 iterations over 8,000 groups took 2.5 s, an exact search of 10^6
+# itemsets on 270 words 0.3 s). Work counts, not clock times, decide the pricing order, so
+# a fit does not depend on the load.
 _LP_WORK_PER_SEARCH_WORK = 100.0
 
 
@@ -49,7 +51,9 @@ class ColumnGenerationResult:
     lp_value : float
         The last master LP value.
     lower_bound : float or None
-        ``lp_value`` when exact pricing proved no improving conjunction exists, else None.
+        A lower bound on the objective of every DNF with clauses of at most ``max_terms``
+        terms: ``lp_value`` when exact pricing proved no improving conjunction exists, else
+        the best Lagrangian bound of the exact pricing rounds, else None.
     proved_optimal : bool
         The rule set was proved optimal among all DNFs of the clause length.
     history : list of dict
@@ -96,6 +100,7 @@ def column_generation(A: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | 
                       max_rounds: int = 200, pricing: str = "exact", screening: bool = True,
                       beam_width: int = 10, exact_max_items: int | None = None,
                       pricing_time_limit: float | None = None,
+                      exact_budget: float | None = None,
                       integer: str = "milp", integer_time_limit: float | None = None,
                       integer_gap: float = 1e-6,
                       time_limit: float | None = None,
@@ -132,6 +137,10 @@ def column_generation(A: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | 
     pricing_time_limit : float, optional
         Seconds per exact search; once a search is cut short, the rest of the run is
         priced by beam search (and ends without a certified bound).
+    exact_budget : float, optional
+        Seconds of exact search in the whole run; once spent, the rounds go on by beam
+        search (the LP's slow tail, where each exact search proves little more). The run
+        then keeps the best Lagrangian bound of its exact rounds as ``lower_bound``.
     integer : {"milp", "greedy"}, default="milp"
         The rule set from the generated columns: HiGHS's MILP (started from the greedy
         rounding), or the greedy rounding of the LP solution alone (fast, no proof).
@@ -148,7 +157,7 @@ def column_generation(A: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | 
         it finds no improving column (the certificate is the same, the rounds cheaper).
         ``"auto"``: beam first only while the last exact search did more work than the
         last LP solve (itemsets times words of searched rows against simplex iterations
-        times LP rows, scaled by their cost per unit; counts, so the fit is
+        times groups of positives, scaled by their cost per unit; counts, so the fit is
         deterministic). Exact columns are the most improving ones, so where the search is
         cheap and the LP is not (MAGIC) they reach the same LP value in far fewer rounds;
         on wide data (Musk) the search is the dearer part.
@@ -157,128 +166,203 @@ def column_generation(A: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | 
         gap and solve again, to prove the rule set optimal (skipped when more than
         ``max_gap_columns`` qualify).
     """
-    if pricing not in PRICING_METHODS:
-        raise ValueError(f"pricing must be one of {PRICING_METHODS}, not {pricing!r}")
-    if integer not in ("milp", "greedy"):
-        raise ValueError(f"integer must be 'milp' or 'greedy', not {integer!r}")
-    if heuristic_first not in ("auto", True, False):
-        raise ValueError(f"heuristic_first must be 'auto', True or False, not "
-                         f"{heuristic_first!r}")
-    start = time.perf_counter()
-    A = np.ascontiguousarray(A, dtype=np.uint8)
-    y = np.asarray(y).astype(bool)
-    w = np.ones(y.size) if sample_weight is None else np.asarray(sample_weight, float)
-    pos_rows = np.flatnonzero(y)
-    cost_neg = np.where(y, 0.0, negative_weight * w)
-    master = RuleSetMaster(w[pos_rows])
-    pool: list[tuple] = []
-    seen: set[tuple] = set()
+    generator = ColumnGenerator(A, y, sample_weight, negative_weight=negative_weight)
+    generator.add(list(initial_pool))
+    return generator.run(
+        clause_cost=clause_cost, term_cost=term_cost, max_terms=max_terms,
+        columns_per_round=columns_per_round, max_rounds=max_rounds, pricing=pricing,
+        screening=screening, beam_width=beam_width, exact_max_items=exact_max_items,
+        pricing_time_limit=pricing_time_limit, exact_budget=exact_budget, integer=integer,
+        integer_time_limit=integer_time_limit, integer_gap=integer_gap, time_limit=time_limit,
+        heuristic_first=heuristic_first, close_gap=close_gap, max_gap_columns=max_gap_columns)
 
-    def add(itemsets):
-        new = [tuple(s) for s in itemsets if tuple(s) not in seen and len(s)]
+
+class ColumnGenerator:
+    """Column generation on one problem, its master LP kept live across runs.
+
+    :meth:`run` solves the problem at one complexity cost; a later :meth:`run` at another
+    cost (the next point of a complexity path) changes the costs of the columns already
+    generated in the live LP and goes on from its basis, instead of building the master
+    again from the pool: the path's LPs are warm-started too.
+
+    Parameters
+    ----------
+    A, y, sample_weight, negative_weight
+        As for :func:`column_generation`.
+    """
+
+    def __init__(self, A: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | None = None,
+                 *, negative_weight: float = 1.0):
+        self.A = np.ascontiguousarray(A, dtype=np.uint8)
+        self.y = np.asarray(y).astype(bool)
+        w = (np.ones(self.y.size) if sample_weight is None
+             else np.asarray(sample_weight, float))
+        self.pos_rows = np.flatnonzero(self.y)
+        self.cost_neg = np.where(self.y, 0.0, negative_weight * w)
+        self.master = RuleSetMaster(w[self.pos_rows])
+        self.pool: list[tuple] = []
+        self.seen: set[tuple] = set()
+        self._negative_cost: list[float] = []   # v(N ∩ cover) of each column
+        self.clause_cost = self.term_cost = 0.0
+
+    def _column_costs(self, lengths, negative_cost):
+        return (self.clause_cost + self.term_cost * np.asarray(lengths, float)
+                + np.asarray(negative_cost, float))
+
+    def add(self, itemsets) -> int:
+        """Add the conjunctions not in the pool yet; return how many were new."""
+        new = [tuple(s) for s in itemsets if tuple(s) not in self.seen and len(s)]
         if not new:
             return 0
-        cov = _covers(A, new)
-        costs = clause_cost + term_cost * np.array([len(s) for s in new]) + cost_neg @ cov
-        master.add_columns([np.flatnonzero(cov[pos_rows, t]) for t in range(len(new))], costs)
-        pool.extend(new)
-        seen.update(new)
+        cov = _covers(self.A, new)
+        negative = self.cost_neg @ cov
+        self.master.add_columns([np.flatnonzero(cov[self.pos_rows, t]) for t in range(len(new))],
+                                self._column_costs([len(s) for s in new], negative))
+        self.pool.extend(new)
+        self.seen.update(new)
+        self._negative_cost.extend(negative.tolist())
         return len(new)
 
-    add(list(initial_pool))
-    history: list[dict] = []
-    certified, stop = False, "max_rounds"
-    timed_out = False   # an exact search hit its time limit: beam search from then on
-    mu_pos = np.zeros(y.size)
-    options = dict(fixed=clause_cost, per_term=term_cost, max_terms=max_terms)
-    search_work = None   # the last exact search's itemsets x words of searched rows
-    for rnd in range(max_rounds):
-        value, x, mu = master.solve()
-        mu_pos[:] = 0.0
-        mu_pos[pos_rows] = mu
-        if heuristic_first == "auto":
-            lp_work = _LP_WORK_PER_SEARCH_WORK * master.last_iterations * master.n_rows
-            beam_first = search_work is not None and search_work > lp_work
-        else:
-            beam_first = heuristic_first
-        found = _price(pricing, A, mu_pos, cost_neg, seen, options, columns_per_round,
-                       screening, beam_width, exact_max_items, pricing_time_limit,
-                       beam_first, timed_out)
-        timed_out = timed_out or (found.method == "exact" and not found.exact)
-        if found.method == "exact":
-            words = (_searched_rows(mu_pos, cost_neg).size + 63) // 64
-            search_work = found.nodes * words
-        improving = [s for s, r in zip(found.itemsets, found.reduced_costs)
-                     if r < -_TOL and s not in seen]
-        history.append({"round": rnd, "lp_value": value, "n_columns": len(pool),
-                        "best_reduced_cost": min(found.best, 0.0) if improving else found.best,
-                        "pricing": found.method, "exact": found.exact,
-                        "items_searched": found.items_searched, "nodes": found.nodes,
-                        "pricing_seconds": found.seconds, "note": found.note})
-        if not improving:
-            certified = found.exact
-            stop = "no improving column (proved)" if certified else "no improving column found"
-            break
-        if add(improving) == 0:
-            stop = "pricing repeated known columns"
-            break
-        if time_limit is not None and time.perf_counter() - start > time_limit:
-            stop = "time_limit"
-            break
-    # the LP over every column added (a time limit or max_rounds stops right after adding)
-    lp_value, x_lp, _ = master.solve()
-    remaining = None if time_limit is None else max(time_limit - (time.perf_counter() - start), 1.0)
-    limit = _min_limit(integer_time_limit, remaining)
-    if integer == "greedy":
-        chosen = master.greedy(x_lp)
-        objective, status = master.objective(chosen), "greedy"
-    else:
-        chosen, objective, status = master.solve_integer(limit, start=master.greedy(x_lp),
-                                                         mip_gap=integer_gap)
-    proved = False
-    lower = lp_value if certified else None
-    if certified and status == "optimal":
-        if objective <= lp_value + 1e-6 * max(1.0, abs(lp_value)):
-            proved = True
-        elif close_gap:
-            gap = objective - lp_value
-            found = price_exact(A, mu_pos, cost_neg, n_columns=max_gap_columns,
-                                threshold=gap - 1e-9, screening=True, merge_equal=False,
-                                positives=y, time_limit=pricing_time_limit,
-                                enumerate_all=True, **options)
-            if found.exact:
-                add(found.itemsets)
-                remaining = None if time_limit is None else max(
-                    time_limit - (time.perf_counter() - start), 1.0)
-                before = chosen.tolist() + [False] * (master.n_columns - chosen.size)
-                chosen, objective, status = master.solve_integer(
-                    _min_limit(integer_time_limit, remaining), start=np.array(before),
-                    mip_gap=integer_gap)
-                proved = status == "optimal"
-            history.append({"round": len(history), "lp_value": lp_value,
-                            "n_columns": len(pool), "best_reduced_cost": found.best,
-                            "pricing": "gap enumeration", "exact": found.exact,
+    def set_costs(self, clause_cost: float, term_cost: float) -> None:
+        """Price every column at a new complexity cost (the live LP keeps its basis)."""
+        self.clause_cost, self.term_cost = float(clause_cost), float(term_cost)
+        if self.pool:
+            self.master.set_costs(self._column_costs([len(s) for s in self.pool],
+                                                     self._negative_cost))
+
+    def run(self, *, clause_cost: float, term_cost: float, max_terms: int = 3,
+            columns_per_round: int = 10, max_rounds: int = 200, pricing: str = "exact",
+            screening: bool = True, beam_width: int = 10, exact_max_items: int | None = None,
+            pricing_time_limit: float | None = None, exact_budget: float | None = None,
+            integer: str = "milp",
+            integer_time_limit: float | None = None, integer_gap: float = 1e-6,
+            time_limit: float | None = None, heuristic_first: bool | str = "auto",
+            close_gap: bool = True, max_gap_columns: int = 2000) -> ColumnGenerationResult:
+        """Column generation at this complexity cost from the columns generated so far;
+        the options are those of :func:`column_generation`."""
+        if pricing not in PRICING_METHODS:
+            raise ValueError(f"pricing must be one of {PRICING_METHODS}, not {pricing!r}")
+        if integer not in ("milp", "greedy"):
+            raise ValueError(f"integer must be 'milp' or 'greedy', not {integer!r}")
+        if heuristic_first not in ("auto", True, False):
+            raise ValueError(f"heuristic_first must be 'auto', True or False, not "
+                             f"{heuristic_first!r}")
+        start = time.perf_counter()
+        self.set_costs(clause_cost, term_cost)
+        A, y, master, seen = self.A, self.y, self.master, self.seen
+        pos_rows, cost_neg = self.pos_rows, self.cost_neg
+        history: list[dict] = []
+        certified, stop = False, "max_rounds"
+        timed_out = False   # an exact search hit its time limit: beam search from then on
+        exact_seconds = 0.0
+        # Lagrangian bound of an exact round: every column costs at least c_min, so an
+        # optimal LP solution selects at most z / c_min columns, and the full LP's value is
+        # at least z + (z / c_min) * (the most negative reduced cost)
+        c_min = clause_cost + term_cost
+        bound = None
+        mu_pos = np.zeros(y.size)
+        options = dict(fixed=clause_cost, per_term=term_cost, max_terms=max_terms)
+        search_work = None   # the last exact search's itemsets x words of searched rows
+        for rnd in range(max_rounds):
+            value, x, mu = master.solve()
+            mu_pos[:] = 0.0
+            mu_pos[pos_rows] = mu
+            if heuristic_first == "auto":
+                lp_work = _LP_WORK_PER_SEARCH_WORK * master.last_iterations * master.n_groups
+                beam_first = search_work is not None and search_work > lp_work
+            else:
+                beam_first = heuristic_first
+            spent = exact_budget is not None and exact_seconds >= exact_budget
+            limit = (pricing_time_limit if exact_budget is None
+                     else _min_limit(pricing_time_limit, max(exact_budget - exact_seconds, 0.1)))
+            found = _price(pricing, A, mu_pos, cost_neg, seen, options, columns_per_round,
+                           screening, beam_width, exact_max_items, limit,
+                           beam_first, timed_out, spent)
+            timed_out = timed_out or (found.method == "exact" and not found.exact)
+            if found.method == "exact":
+                exact_seconds += found.seconds
+                if found.exact and c_min > 0:
+                    # (the objective is never negative: a bound below 0 says only that)
+                    lagrangian = max(value + value / c_min * min(found.best, 0.0), 0.0)
+                    bound = lagrangian if bound is None else max(bound, lagrangian)
+                words = (_searched_rows(mu_pos, cost_neg).size + 63) // 64
+                search_work = found.nodes * words
+            improving = [s for s, r in zip(found.itemsets, found.reduced_costs)
+                         if r < -_TOL and s not in seen]
+            history.append({"round": rnd, "lp_value": value, "n_columns": len(self.pool),
+                            "best_reduced_cost": (min(found.best, 0.0) if improving
+                                                  else found.best),
+                            "pricing": found.method, "exact": found.exact,
                             "items_searched": found.items_searched, "nodes": found.nodes,
-                            "pricing_seconds": found.seconds,
-                            "note": f"{len(found.itemsets)} columns below the gap {gap:.4g}"})
-    return ColumnGenerationResult(pool, np.asarray(chosen, bool), float(objective), lp_value,
-                                  lower, proved, history, status, stop,
-                                  time.perf_counter() - start)
+                            "pricing_seconds": found.seconds, "note": found.note})
+            if not improving:
+                certified = found.exact
+                stop = ("no improving column (proved)" if certified
+                        else "no improving column found")
+                break
+            if self.add(improving) == 0:
+                stop = "pricing repeated known columns"
+                break
+            if time_limit is not None and time.perf_counter() - start > time_limit:
+                stop = "time_limit"
+                break
+        # the LP over every column added (a time limit or max_rounds stops right after adding)
+        lp_value, x_lp, _ = master.solve()
+        remaining = (None if time_limit is None
+                     else max(time_limit - (time.perf_counter() - start), 1.0))
+        limit = _min_limit(integer_time_limit, remaining)
+        if integer == "greedy":
+            chosen = master.greedy(x_lp)
+            objective, status = master.objective(chosen), "greedy"
+        else:
+            chosen, objective, status = master.solve_integer(limit, start=master.greedy(x_lp),
+                                                             mip_gap=integer_gap)
+        proved = False
+        lower = lp_value if certified else (None if bound is None else min(bound, lp_value))
+        if certified and status == "optimal":
+            if objective <= lp_value + 1e-6 * max(1.0, abs(lp_value)):
+                proved = True
+            elif close_gap:
+                gap = objective - lp_value
+                found = price_exact(A, mu_pos, cost_neg, n_columns=max_gap_columns,
+                                    threshold=gap - 1e-9, screening=True, merge_equal=False,
+                                    positives=y, time_limit=pricing_time_limit,
+                                    enumerate_all=True, **options)
+                if found.exact:
+                    self.add(found.itemsets)
+                    remaining = None if time_limit is None else max(
+                        time_limit - (time.perf_counter() - start), 1.0)
+                    before = chosen.tolist() + [False] * (master.n_columns - chosen.size)
+                    chosen, objective, status = master.solve_integer(
+                        _min_limit(integer_time_limit, remaining), start=np.array(before),
+                        mip_gap=integer_gap)
+                    proved = status == "optimal"
+                history.append({"round": len(history), "lp_value": lp_value,
+                                "n_columns": len(self.pool), "best_reduced_cost": found.best,
+                                "pricing": "gap enumeration", "exact": found.exact,
+                                "items_searched": found.items_searched, "nodes": found.nodes,
+                                "pricing_seconds": found.seconds,
+                                "note": f"{len(found.itemsets)} columns below the gap {gap:.4g}"})
+        return ColumnGenerationResult(list(self.pool), np.asarray(chosen, bool),
+                                      float(objective), lp_value, lower, proved, history,
+                                      status, stop, time.perf_counter() - start)
 
 
 def _price(pricing, A, mu_pos, cost_neg, seen, options, n_columns, screening, beam_width,
-           exact_max_items, time_limit, beam_first, timed_out=False):
+           exact_max_items, time_limit, beam_first, timed_out=False, spent=False):
     """One round's pricing; see :func:`column_generation` for the options. After an exact
-    search has hit its time limit (``timed_out``), the rest is priced by beam search."""
+    search has hit its time limit (``timed_out``) or the exact budget is ``spent``, the rest
+    is priced by beam search."""
     beam = dict(n_columns=n_columns, width=beam_width, screening=screening, **options)
     if pricing == "milp":
         return price_milp(A, mu_pos, cost_neg, time_limit=time_limit, **options)
     if pricing == "beam":
         return price_beam(A, mu_pos, cost_neg, **beam)
-    if timed_out or (exact_max_items is not None and A.shape[1] > exact_max_items):
+    if timed_out or spent or (exact_max_items is not None and A.shape[1] > exact_max_items):
         found = price_beam(A, mu_pos, cost_neg, **beam)
         found.method = "beam fallback"
         found.note = ("an earlier exact search hit its time limit" if timed_out else
+                      "the exact search's budget is spent" if spent else
                       f"{A.shape[1]} items, more than exact_max_items")
         return found
     if beam_first:
