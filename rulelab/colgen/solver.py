@@ -273,8 +273,9 @@ class ColumnGenerator:
             else:
                 beam_first = heuristic_first
             spent = exact_budget is not None and exact_seconds >= exact_budget
-            limit = (pricing_time_limit if exact_budget is None
-                     else _min_limit(pricing_time_limit, max(exact_budget - exact_seconds, 0.1)))
+            limit = pricing_time_limit   # the budget limits the exact search only, not a MILP
+            if pricing == "exact" and exact_budget is not None:
+                limit = _min_limit(limit, max(exact_budget - exact_seconds, 0.1))
             found = _price(pricing, A, mu_pos, cost_neg, seen, options, columns_per_round,
                            screening, beam_width, exact_max_items, limit,
                            beam_first, timed_out, spent)
@@ -361,8 +362,9 @@ def _price(pricing, A, mu_pos, cost_neg, seen, options, n_columns, screening, be
     if timed_out or spent or (exact_max_items is not None and A.shape[1] > exact_max_items):
         found = price_beam(A, mu_pos, cost_neg, **beam)
         found.method = "beam fallback"
-        found.note = ("an earlier exact search hit its time limit" if timed_out else
-                      "the exact search's budget is spent" if spent else
+        # the budget first: a search it cut short also counts as timed out
+        found.note = ("the exact search's budget is spent" if spent else
+                      "an earlier exact search hit its time limit" if timed_out else
                       f"{A.shape[1]} items, more than exact_max_items")
         return found
     if beam_first:
