@@ -29,6 +29,12 @@ class LearnerBase(ClassifierMixin, BaseEstimator):
       position. Duplicated names are refused. The caller's data is never modified.
     * ``y``: class labels, binary unless the learner says otherwise; missing, mixed-type
       and continuous labels are refused with a message that names the problem.
+    * ``rules_``: the learned model in :mod:`rulelab.rules` types (a DNF, CNF, weighted rule
+      set or decision list), so ``explain``, the JSON, SQL and pandas exports, ``n_rules``
+      and ``n_terms`` work alike for every learner.
+    * ``decision_function(X)``, where a binary learner has one, is a score that is positive
+      exactly where ``predict`` gives ``classes_[1]`` and larger where the model is surer
+      of it (scikit-learn's convention); each learner documents its scale.
     """
 
     _multiclass = False   # a learner that handles more than two classes says so
@@ -184,9 +190,21 @@ class RuleClassifierBase(LearnerBase):
         return np.where(holds, stats["rule_precision"], stats["uncovered_rate"])
 
     def decision_function(self, X) -> np.ndarray:
-        """The log-odds of :meth:`predict_proba` (the boosting margin ``2F`` for boosting)."""
-        p1 = np.clip(self.predict_proba(X)[:, 1], 1e-12, 1 - 1e-12)
-        return np.log(p1 / (1 - p1))
+        """A score that is positive exactly where :meth:`predict` gives ``classes_[1]``.
+
+        * A weighted rule set (boosting): the vote ``F`` (``predict_proba`` is its logistic
+          link ``1 / (1 + exp(-2F))``).
+        * A Boolean rule (DNF, CNF, one clause): the log-odds of :meth:`predict_proba`, with
+          the rule's sign: positive where the rule holds, negative where it fails, and at
+          least 1e-6 in size. The two differ only where a clause whose training precision
+          is below 1/2 fires: ``predict`` (and this sign) follow the printed rule.
+        """
+        frame = self._check_X(X)
+        if hasattr(self.rules_, "weights"):
+            return self.rules_.score(frame)
+        p1 = np.clip(self._positive_probability(frame), 1e-12, 1 - 1e-12)
+        size = np.maximum(np.abs(np.log(p1 / (1 - p1))), 1e-6)
+        return np.where(self.rules_.evaluate(frame), size, -size)
 
     def _record_training(self) -> None:
         """Store the training counts behind :meth:`predict_proba` (called after ``fit``)."""

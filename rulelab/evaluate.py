@@ -64,15 +64,17 @@ def _jsonable(value):
 def complexity(model) -> tuple[float, float]:
     """(number of rules/clauses, number of terms) of a fitted model, NaN where it has none.
 
-    Understands rulelab learners (``rules_`` with ``n_rules``/``n_terms``), scikit-learn
-    trees (leaves, and internal nodes on the root-to-leaf paths), and wittgenstein's RIPPER.
+    Every rulelab learner is read from its ``rules_`` (``n_rules``/``n_terms`` of its
+    :mod:`rulelab.rules` type); the peers' adapters and the model-selection wrappers from their
+    ``complexity_()``; scikit-learn trees as leaves and the conditions on the root-to-leaf
+    paths; wittgenstein's RIPPER from its rule set.
     """
     est = model.steps[-1][1] if hasattr(model, "steps") else model
-    if hasattr(est, "complexity_"):
-        return est.complexity_()
     rules = getattr(est, "rules_", None)
     if rules is not None and hasattr(rules, "n_rules"):
         return float(rules.n_rules), float(rules.n_terms)
+    if hasattr(est, "complexity_"):
+        return est.complexity_()
     tree = getattr(est, "tree_", None)
     if tree is not None:
         leaves = int((tree.children_left == -1).sum())

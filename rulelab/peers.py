@@ -531,7 +531,8 @@ class GrabOnPrepared(_Peer):
         return [("model", CBMClassifier(degree=self.degree))]
 
     def complexity_(self) -> tuple[float, float]:
-        return self.model_.complexity_()
+        rules = self.model_.rules_   # a WeightedRuleSet: one clause per non-zero weight
+        return float(rules.n_rules), float(rules.n_terms)
 
 
 def _grab_maker(degree: int):

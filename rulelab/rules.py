@@ -12,6 +12,7 @@ alike); the terms ``is missing`` / ``is not missing`` test for them explicitly.
 
 from __future__ import annotations
 
+import datetime
 import json
 import math
 import numbers
@@ -22,8 +23,8 @@ import pandas as pd
 
 __all__ = ["Term", "Clause", "DNF", "CNF", "format_value", "rule_from_dict"]
 
-_NEGATE = {"<=": ">", ">": "<=", "==": "!=", "!=": "==", "is missing": "is not missing",
-           "is not missing": "is missing"}
+_NEGATE = {"<=": ">", ">": "<=", "==": "!=", "!=": "==", "in": "not in", "not in": "in",
+           "is missing": "is not missing", "is not missing": "is missing"}
 
 
 def format_value(value) -> str:
@@ -44,13 +45,25 @@ def format_value(value) -> str:
     return str(value)
 
 
+def _is_datetime(value) -> bool:
+    return isinstance(value, (pd.Timestamp, np.datetime64, datetime.date))
+
+
 def _py(value):
-    """numpy scalars -> Python scalars, for JSON."""
+    """A JSON-able value: numpy scalars as Python scalars, dates as ISO-8601 strings."""
+    if _is_datetime(value):
+        return pd.Timestamp(value).isoformat()
     return value.item() if isinstance(value, np.generic) else value
 
 
 def _sql_name(name: str) -> str:
+    """A quoted SQL identifier (SQLite and standard SQL: an inner quote is doubled)."""
     return '"' + str(name).replace('"', '""') + '"'
+
+
+def _query_name(name: str) -> str:
+    """A backtick-quoted ``DataFrame.query`` name (an inner backtick is doubled)."""
+    return "`" + str(name).replace("`", "``") + "`"
 
 
 def _sql_value(value) -> str:
@@ -62,11 +75,33 @@ def _sql_value(value) -> str:
     return "'" + str(value).replace("'", "''") + "'"
 
 
+def _query_value(value) -> str:
+    # a date as its ISO string: pandas compares a datetime column with it as a date
+    return repr(_py(value))
+
+
+def _interval(value) -> tuple[float, float]:
+    """``(lo, hi)`` of an interval term, ``None`` standing for an open side."""
+    try:
+        lo, hi = value
+    except (TypeError, ValueError):
+        raise ValueError(f"an 'in' term needs a value (low, high), got {value!r}") from None
+    lo = -math.inf if lo is None else float(lo)
+    hi = math.inf if hi is None else float(hi)
+    if not lo < hi:
+        raise ValueError(f"an interval [low, high) needs low < high, got {value!r}")
+    return lo, hi
+
+
 @dataclass(frozen=True)
 class Term:
     """One Boolean test ``feature op value``.
 
-    ``op`` is one of ``<=``, ``>``, ``==``, ``!=``, ``is missing``, ``is not missing``.
+    ``op`` is one of ``<=``, ``>``, ``==``, ``!=``, ``in``, ``not in``, ``is missing``,
+    ``is not missing``. ``in`` tests a half-open interval ``low <= x < high``: its value is
+    the pair ``(low, high)``, either side infinite (an equal-width cell of GRAB's
+    binarisation, the outer cells open-ended). Values may be numbers, strings, booleans or
+    dates (``pandas.Timestamp``).
     """
 
     feature: str
@@ -76,6 +111,8 @@ class Term:
     def __post_init__(self):
         if self.op not in _NEGATE:
             raise ValueError(f"unknown operator {self.op!r}; use one of {sorted(_NEGATE)}")
+        if self.op in ("in", "not in"):
+            object.__setattr__(self, "value", _interval(self.value))
 
     def evaluate(self, X: pd.DataFrame) -> np.ndarray:
         """Boolean array: the test on every row of ``X`` (missing values give False)."""
@@ -92,6 +129,16 @@ class Term:
             if self.op == "==":
                 return eq & ~missing
             return ~eq & ~missing
+        if self.op in ("in", "not in"):
+            values = pd.to_numeric(col, errors="coerce").to_numpy(dtype=float)
+            lo, hi = self.value
+            with np.errstate(invalid="ignore"):   # an infinite side is open: x = inf is inside
+                inside = (values >= lo) & ((values < hi) | (hi == math.inf))
+            return (inside if self.op == "in" else ~inside) & ~missing
+        if _is_datetime(self.value):
+            values, bound = pd.to_datetime(col, errors="coerce"), pd.Timestamp(self.value)
+            out = (values <= bound if self.op == "<=" else values > bound).to_numpy(dtype=bool)
+            return out & ~missing
         values = pd.to_numeric(col, errors="coerce").to_numpy(dtype=float)
         with np.errstate(invalid="ignore"):
             out = values <= self.value if self.op == "<=" else values > self.value
@@ -104,10 +151,25 @@ class Term:
     def __str__(self) -> str:
         if self.op in ("is missing", "is not missing"):
             return f"{self.feature} {self.op}"
+        if self.op in ("in", "not in"):
+            lo, hi = self.value
+            if self.op == "in" and math.isinf(lo):
+                return f"{self.feature} < {format_value(hi)}"
+            if self.op == "in" and math.isinf(hi):
+                return f"{self.feature} >= {format_value(lo)}"
+            return f"{self.feature} {self.op} [{format_value(lo)}, {format_value(hi)})"
+        if _is_datetime(self.value):
+            return f"{self.feature} {self.op} {pd.Timestamp(self.value).isoformat()}"
         return f"{self.feature} {self.op} {format_value(self.value)}"
 
     def to_dict(self) -> dict:
-        return {"feature": self.feature, "op": self.op, "value": _py(self.value)}
+        if self.op in ("in", "not in"):   # JSON has no infinity: an open side is null
+            value = [None if math.isinf(v) else v for v in self.value]
+            return {"feature": self.feature, "op": self.op, "value": value}
+        out = {"feature": self.feature, "op": self.op, "value": _py(self.value)}
+        if _is_datetime(self.value):
+            out["type"] = "datetime"
+        return out
 
     def to_sql(self, table: str | None = None) -> str:
         """A SQL boolean expression for this term (``table`` qualifies the column).
@@ -120,18 +182,36 @@ class Term:
             return f"{name} IS NULL"
         if self.op == "is not missing":
             return f"{name} IS NOT NULL"
+        if self.op in ("in", "not in"):
+            lo, hi = self.value
+            sides = ([f"{name} >= {lo!r}"] if math.isfinite(lo) else []) + \
+                    ([f"{name} < {hi!r}"] if math.isfinite(hi) else [])
+            inside = "(" + " AND ".join(sides or [f"{name} IS NOT NULL"]) + ")"
+            return inside if self.op == "in" else f"({name} IS NOT NULL AND NOT {inside})"
         op = "<>" if self.op == "!=" else ("=" if self.op == "==" else self.op)
         return f"{name} {op} {_sql_value(self.value)}"
 
     def to_query(self) -> str:
         """A ``DataFrame.query`` expression (python engine) for this term."""
-        name = f"`{self.feature}`"
+        name = _query_name(self.feature)
         if self.op == "is missing":
             return f"{name}.isna()"
         if self.op == "is not missing":
             return f"{name}.notna()"
         present = f"{name}.notna()"
-        return f"({present} & ({name} {self.op} {_py(self.value)!r}))"
+        if self.op in ("in", "not in"):
+            lo, hi = self.value
+            sides = ([f"({name} >= {lo!r})"] if math.isfinite(lo) else []) + \
+                    ([f"({name} < {hi!r})"] if math.isfinite(hi) else [])
+            inside = "(" + " & ".join(sides or [present]) + ")"
+            return (f"({present} & {inside})" if self.op == "in"
+                    else f"({present} & ~{inside})")
+        value = _query_value(self.value)
+        if _is_datetime(self.value) and self.op in ("==", "!="):
+            # pandas parses a date string in an ordering comparison, not in ==
+            same = f"({name} >= {value}) & ({name} <= {value})"
+            return f"({present} & ({same}))" if self.op == "==" else f"({present} & ~({same}))"
+        return f"({present} & ({name} {self.op} {value}))"
 
 
 @dataclass(frozen=True)
@@ -345,7 +425,10 @@ class CNF(_TwoLevel):
 
 
 def _term(d: dict) -> Term:
-    return Term(d["feature"], d["op"], d.get("value"))
+    value = d.get("value")
+    if d.get("type") == "datetime":
+        value = pd.Timestamp(value)
+    return Term(d["feature"], d["op"], value)
 
 
 def _clause(d: dict) -> Clause:
@@ -353,7 +436,8 @@ def _clause(d: dict) -> Clause:
 
 
 def rule_from_dict(d: dict | str):
-    """Rebuild a :class:`Clause`, :class:`DNF` or :class:`CNF` from ``to_dict()``/``to_json()``."""
+    """Rebuild a :class:`Clause`, :class:`DNF`, :class:`CNF`, :class:`WeightedRuleSet` or
+    :class:`DecisionList` from ``to_dict()``/``to_json()``."""
     if isinstance(d, str):
         d = json.loads(d)
     kind = d.get("type")
@@ -364,6 +448,9 @@ def rule_from_dict(d: dict | str):
         return cls([_clause(c) for c in d["clauses"]], then=d.get("then", "1"))
     if kind == "weighted":
         return weighted_from_dict(d)
+    if kind == "decision_list":
+        return DecisionList([_clause(c) for c in d["clauses"]], d["labels"],
+                            otherwise=d.get("otherwise", "the base model"))
     raise ValueError(f"not a rulelab rule: type {kind!r}")
 
 
@@ -483,6 +570,118 @@ def weighted_from_dict(d: dict | str) -> WeightedRuleSet:
 
 
 __all__ += ["WeightedRuleSet", "weighted_from_dict"]
+
+
+class DecisionList(_ClauseCollection):
+    """An ordered list of rules ``IF clause THEN label``: the first rule that fires decides.
+
+    The rules of a rules-first classifier (Cohen et al. 2019): rows no rule covers are
+    decided by ``otherwise``, a model the list does not hold (say, a logistic regression on
+    the other features), which is why :meth:`evaluate` returns ``None`` for them.
+
+    Parameters
+    ----------
+    clauses : sequence of Clause
+        AND-clauses, in the order they are tried.
+    labels : sequence
+        The label each rule predicts.
+    otherwise : str, default="the base model"
+        What decides the rows no rule covers, in words.
+    """
+
+    def __init__(self, clauses=(), labels=(), *, otherwise: str = "the base model"):
+        clauses, labels = tuple(clauses), tuple(labels)
+        if len(clauses) != len(labels):
+            raise ValueError(f"{len(clauses)} clauses but {len(labels)} labels: one label per "
+                             "rule")
+        for c in clauses:
+            if not isinstance(c, Clause) or c.op != "and":
+                raise ValueError("a DecisionList holds AND-clauses")
+        self.clauses = clauses
+        self.labels = labels
+        self.otherwise = otherwise
+
+    @property
+    def n_rules(self) -> int:
+        """Number of rules."""
+        return len(self.clauses)
+
+    def apply(self, X: pd.DataFrame) -> np.ndarray:
+        """Index of the first rule that fires on each row of ``X``, -1 where none does."""
+        first = np.full(len(X), -1, dtype=np.int64)
+        for i, clause in enumerate(self.clauses):
+            first[(first < 0) & clause.evaluate(X)] = i
+        return first
+
+    def evaluate(self, X: pd.DataFrame) -> np.ndarray:
+        """Object array: the deciding rule's label, ``None`` where no rule fires."""
+        first = self.apply(X)
+        labels = np.empty(len(self.labels) + 1, dtype=object)
+        labels[:-1] = self.labels
+        labels[-1] = None
+        return labels[first]   # first == -1 picks the trailing None
+
+    def simplified(self) -> DecisionList:
+        """The same list with every clause :meth:`Clause.simplified`."""
+        return type(self)([c.simplified() for c in self.clauses], self.labels,
+                          otherwise=self.otherwise)
+
+    def __eq__(self, other) -> bool:
+        return (type(self) is type(other) and self.clauses == other.clauses
+                and self.labels == other.labels)
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, self.clauses, self.labels))
+
+    def __str__(self) -> str:
+        lines = [f"{'IF' if i == 0 else 'ELSE IF'} {c} THEN {label}"
+                 for i, (c, label) in enumerate(zip(self.clauses, self.labels))]
+        return "\n".join(lines + [f"{'ELSE ' if lines else ''}{self.otherwise}"])
+
+    def __repr__(self) -> str:
+        return f"DecisionList({len(self.clauses)} rules, {self.n_terms} terms)"
+
+    def to_dict(self) -> dict:
+        return {"type": "decision_list", "otherwise": self.otherwise,
+                "labels": [_py(label) for label in self.labels],
+                "clauses": [c.to_dict() for c in self.clauses]}
+
+    def to_json(self, **kwargs) -> str:
+        return json.dumps(self.to_dict(), **kwargs)
+
+    def to_sql(self, table: str | None = None) -> str:
+        """A SQL ``CASE`` expression: the deciding rule's label, NULL where ``otherwise``
+        decides."""
+        if not self.clauses:
+            return "NULL"
+        whens = " ".join(f"WHEN {c.to_sql(table)} THEN {_sql_value(label)}"
+                         for c, label in zip(self.clauses, self.labels))
+        return f"CASE {whens} ELSE NULL END"
+
+    def to_query(self, label=None) -> str:
+        """A ``DataFrame.query(..., engine="python")`` string selecting the rows a rule
+        decides (``label=None``) or the rows the rules give ``label``."""
+        picked = [i for i, lab in enumerate(self.labels) if label is None or lab == label]
+        if not picked:
+            return "(index != index)"
+        parts = []
+        for i in picked:
+            earlier = [f"~{c.to_query()}" for c in self.clauses[:i]]
+            parts.append("(" + " & ".join(earlier + [self.clauses[i].to_query()]) + ")")
+        return " | ".join(parts)
+
+    def to_pandas_query(self, label=None) -> str:
+        """Alias of :meth:`to_query`."""
+        return self.to_query(label)
+
+    def explain(self, X: pd.DataFrame) -> list[str]:
+        """For each row, the rule that decides it, or that none fires."""
+        first = self.apply(X)
+        return [f"rule {i + 1}: IF {self.clauses[i]} THEN {self.labels[i]}" if i >= 0
+                else f"no rule fires: {self.otherwise} decides" for i in first]
+
+
+__all__ += ["DecisionList"]
 
 
 def simplify_clause(clause: Clause) -> Clause:

@@ -177,10 +177,6 @@ class _RuleSetBase(RuleClassifierBase):
                              f"expecting {self.n_features_in_} features as input")
         return super()._check_X(X)
 
-    def decision_function(self, X) -> np.ndarray:
-        """1.0 where the rule set fires, 0.0 elsewhere."""
-        X = self._check_X(X)
-        return self.rules_.evaluate(X).astype(float)
 
 
 def _fires(A: np.ndarray, selected) -> np.ndarray:

@@ -162,3 +162,42 @@ def test_random_state_none_is_accepted(name):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         assert model.fit(X, Y).predict(X).shape == (N,)
+
+
+# ---- one rule model, one meaning of decision_function -------------------------------------
+def test_decision_function_is_positive_exactly_where_predict_says_classes_1(name):
+    model = fitted(name)
+    if not hasattr(model, "decision_function"):
+        pytest.skip(f"{name} is multi-class (predict_proba only)")
+    score = model.decision_function(X)
+    assert score.shape == (N,) and np.isfinite(score[np.abs(score) < np.inf]).all()
+    assert np.array_equal(score > 0, model.predict(X) == model.classes_[1])
+
+
+def test_rules_are_rulelab_rules_and_complexity_is_read_from_them(name):
+    from rulelab.evaluate import complexity
+    from rulelab.rules import CNF, DNF, DecisionList, WeightedRuleSet, rule_from_dict
+
+    frame = X.assign(d=pd.Categorical(RNG.choice(["u", "v", "w"], N)))
+    target = Y | (frame.d == "u")
+    model = fitted(name, frame, target)
+    rules = model.rules_
+    assert isinstance(rules, (DNF, CNF, WeightedRuleSet, DecisionList)), type(rules)
+    assert complexity(model) == (float(rules.n_rules), float(rules.n_terms))
+    again = rule_from_dict(rules.to_json())
+    if isinstance(rules, DecisionList):
+        assert np.array_equal(again.apply(frame), rules.apply(frame))
+        if name == "BoostRule":   # its rules are +1 votes of a weighted vote (see its docs)
+            return
+        decided = rules.evaluate(frame)
+        hit = np.array([label is not None for label in decided])
+        assert np.array_equal(model.predict(frame)[hit], decided[hit].astype(
+            model.classes_.dtype))
+        picked = frame.query(rules.to_pandas_query(), engine="python").index
+        assert np.array_equal(np.sort(picked), np.flatnonzero(hit))
+        return
+    positive = model.predict(frame) == model.classes_[1]
+    assert np.array_equal(rules.evaluate(frame), positive)
+    assert np.array_equal(again.evaluate(frame), positive)
+    picked = frame.query(rules.to_pandas_query(), engine="python").index
+    assert np.array_equal(np.sort(picked), np.flatnonzero(positive))

@@ -10,8 +10,10 @@ from sklearn.base import clone
 from sklearn.model_selection import cross_val_score
 
 from rulelab import CBMClassifier
+from rulelab.evaluate import complexity
 from rulelab.grab import CellBinarizer, count_itemsets, expand, graft
 from rulelab.grab import _cd
+from rulelab.rules import format_value, rule_from_dict
 
 
 def planted(seed=1, m=300, d=6):
@@ -154,8 +156,8 @@ def test_classifier_prints_conjunctions_sorted_by_weight():
     assert list(table.columns) == ["weight", "conjunction", "size", "support"]
     assert np.all(np.diff(np.abs(table["weight"])) <= 0)
     assert (table["weight"] != 0).all()
-    assert table["conjunction"].str.fullmatch(r"\(always\)|f\d( AND f\d)?").all()
-    assert "f1 AND f2" in set(table["conjunction"])   # the planted conjunction is found
+    assert table["conjunction"].str.fullmatch(r"\(always\)|f\d == 1( AND f\d == 1)?").all()
+    assert "f1 == 1 AND f2 == 1" in set(table["conjunction"])   # the planted conjunction
     assert str(model).startswith("CBMClassifier(degree=2")
     assert model.score(frame, y) > 0.85
 
@@ -190,18 +192,19 @@ def test_numeric_input_is_binarised_into_equal_width_cells():
     y = ((X["age"] > 45) & (X["flag"] == 1)).astype(int)
     model = CBMClassifier(degree=2, C=10.0, n_bins=5).fit(X, y)
     assert model.binarizer_ is not None
-    names = set(model.feature_names_)
-    assert "age in [20, 30)" in {n.replace(".0", "") for n in names} or any(
-        n.startswith("age in [") for n in names)
-    assert "flag" in names
+    cut = X["age"].min() + (X["age"].max() - X["age"].min()) / 5 * np.arange(1, 5)
+    f = [format_value(c) for c in cut]
+    assert list(model.feature_names_) == [
+        f"age < {f[0]}", f"age in [{f[0]}, {f[1]})", f"age in [{f[1]}, {f[2]})",
+        f"age in [{f[2]}, {f[3]})", f"age >= {f[3]}", "flag == 1"]
     assert model.score(X, y) > 0.9
 
 
 def test_cell_binarizer_one_hots_discrete_codes():
     X = pd.DataFrame({"url_length": [-1, 0, 1, 1, 0], "redirect": [0, 1, 0, 1, 1]})
     keep = CellBinarizer().fit(X)
-    assert list(keep.get_feature_names_out()) == ["url_length = -1", "url_length = 0",
-                                                  "url_length = 1", "redirect"]
+    assert list(keep.get_feature_names_out()) == ["url_length == -1", "url_length == 0",
+                                                  "url_length == 1", "redirect == 1"]
     onehot = CellBinarizer(binary="onehot").fit(X)
     assert onehot.transform(X).shape == (5, 5)
     assert np.array_equal(onehot.transform(X).sum(axis=1), [2] * 5)
@@ -210,7 +213,7 @@ def test_cell_binarizer_one_hots_discrete_codes():
 def test_cell_binarizer_uses_equal_width_cells_and_clips_new_values():
     X = pd.DataFrame({"v": np.linspace(0, 1, 11)})
     B = CellBinarizer(n_bins=2).fit(X)
-    assert list(B.get_feature_names_out()) == ["v in [0, 0.5)", "v in [0.5, 1]"]
+    assert list(B.get_feature_names_out()) == ["v < 0.500", "v >= 0.500"]
     assert np.array_equal(B.transform(pd.DataFrame({"v": [-5.0, 0.49, 0.5, 9.0]})),
                           [[1, 0], [1, 0], [0, 1], [0, 1]])
 
@@ -428,3 +431,53 @@ def test_table1_gives_every_method_the_same_binarised_data_and_excludes_failures
     assert paper["GRAB (logistic)"][1]["degree"] == [1, 2, 3, 4, 5, None]
     assert paper["SVC"][1]["C"] == [10.0 ** e for e in range(-3, 4)]
     assert len(paper["XGB"][1]["reg_lambda"]) == 7
+
+
+def _mixed_frame(n: int, seed: int) -> pd.DataFrame:
+    rng = np.random.default_rng(seed)
+    return pd.DataFrame({"glucose": rng.normal(120, 30, n).round(1),
+                         "age": rng.integers(21, 80, n),
+                         "colour": rng.choice(["red", "green", "blue"], n),
+                         "flag": rng.integers(0, 2, n)})
+
+
+def test_cell_terms_hold_exactly_where_the_cells_are_one():
+    train, new = _mixed_frame(300, 0), _mixed_frame(200, 1)
+    # beyond the training range and infinite values fall in the outer cells
+    new.loc[:3, "glucose"] = [-np.inf, np.inf, 1e6, -1e6]
+    binar = CellBinarizer(n_bins=20).fit(train)
+    for frame in (train, new):
+        B = binar.transform(frame)
+        A = np.column_stack([t.evaluate(frame) for t in binar.terms_])
+        assert np.array_equal(B.astype(bool), A)
+    assert list(binar.get_feature_names_out()) == [str(t) for t in binar.terms_]
+    # a value lies in one cell; a new value may fall in a cell no training value filled
+    cells = [j for j, t in enumerate(binar.terms_) if t.feature == "glucose"]
+    assert (binar.transform(train)[:, cells].sum(axis=1) == 1).all()
+    assert (binar.transform(new)[:, cells].sum(axis=1) <= 1).all()
+    assert binar.transform(new)[:4, cells].sum(axis=1).tolist() == [1, 1, 1, 1]
+
+
+def test_classifier_rules_are_its_model_on_the_raw_data():
+    X = _mixed_frame(400, 2)
+    y = np.where((X["glucose"] > 130) & (X["colour"] != "blue") | (X["age"] > 70), "yes", "no")
+    model = CBMClassifier(degree=2, C=1.0, n_bins=10).fit(X, y)
+    rules = model.rules_
+    assert rules.n_rules == len(model.coef_) and rules.weights == tuple(model.coef_)
+    assert rules.n_terms == sum(len(p) for p in model.itemsets_)
+    assert complexity(model) == (float(rules.n_rules), float(rules.n_terms))
+    new = _mixed_frame(150, 3)
+    new.loc[:1, "glucose"] = [np.inf, -np.inf]
+    score = model.decision_function(new)
+    assert np.allclose(rules.score(new), score)
+    assert np.allclose(rule_from_dict(rules.to_json()).score(new), score)
+    positive = model.predict(new) == "yes"
+    assert np.array_equal(rules.evaluate(new), positive)
+    picked = new.query(rules.to_pandas_query(), engine="python").index
+    assert np.array_equal(np.sort(picked), np.flatnonzero(positive))
+    reasons = model.explain(new.head(3))
+    assert list(reasons["prediction"]) == list(model.predict(new.head(3)))
+    assert reasons["reason"].str.startswith("score ").all()
+    # the printed table is the rule's clauses
+    assert list(model.coef_table_["conjunction"]) == [
+        str(c) if c.terms else "(always)" for c in rules.clauses]

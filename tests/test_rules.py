@@ -3,14 +3,17 @@ simplify without changing a prediction."""
 
 from __future__ import annotations
 
+import math
+import sqlite3
+
 import numpy as np
 import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulelab.rules import (CNF, DNF, Clause, Term, WeightedRuleSet, format_value,
-                           rule_from_dict)
+from rulelab.rules import (CNF, DNF, Clause, DecisionList, Term, WeightedRuleSet,
+                           format_value, rule_from_dict)
 
 FRAME = pd.DataFrame({
     "petal length (cm)": [1.4, 4.5, 5.1, 6.0, np.nan],
@@ -146,3 +149,71 @@ def test_simplified_rule_fires_on_exactly_the_same_rows(rule, seed):
         bounds = [(t.feature, t.op) for t in clause.terms
                   if t.op in ("<=", ">") and not np.isnan(t.value)]
         assert len(bounds) == len(set(bounds))                 # one bound per direction
+
+
+# ---- interval terms, awkward names, dates, decision lists --------------------------------
+AWKWARD = pd.DataFrame({
+    "a`b": [0.5, 1.5, 2.5, np.nan, np.inf, -np.inf],
+    'c"d': ["x", "y", "z'", "x", None, "y"],
+    "e'f g": [1, 2, 3, 4, 5, 6],
+    "when": pd.to_datetime(["2020-01-01", "2021-01-01", "2022-06-30", None,
+                            "2023-01-01", "2021-01-01"]),
+})
+AWKWARD_TERMS = [
+    Term("a`b", "in", (1, 2)), Term("a`b", "in", (None, 2)), Term("a`b", "in", (1.5, math.inf)),
+    Term("a`b", "not in", (1, 2)), Term('c"d', "==", "z'"), Term('c"d', "!=", "x"),
+    Term("e'f g", ">", 2), Term("when", "<=", pd.Timestamp("2021-01-01")),
+    Term("when", "==", pd.Timestamp("2021-01-01")), Term("when", "!=", pd.Timestamp("2021-01-01")),
+    Term("when", ">", pd.Timestamp("2021-06-01")),
+]
+
+
+def _sqlite_rows(frame: pd.DataFrame, where: str) -> list[int]:
+    """Row positions a SQL WHERE expression selects, the frame loaded into SQLite (dates as
+    ISO-8601 text, as SQLite keeps them; infinities as SQLite's own)."""
+    con = sqlite3.connect(":memory:")
+    stored = frame.assign(when=frame["when"].map(lambda t: None if pd.isna(t) else t.isoformat()))
+    stored.to_sql("t", con, index=False)
+    return [r[0] - 1 for r in con.execute(f"SELECT rowid FROM t WHERE {where} ORDER BY rowid")]
+
+
+@pytest.mark.parametrize("term", AWKWARD_TERMS, ids=str)
+def test_every_export_selects_the_rows_the_term_holds_on(term):
+    holds = np.flatnonzero(term.evaluate(AWKWARD))
+    assert list(AWKWARD.query(term.to_query(), engine="python").index) == list(holds)
+    assert _sqlite_rows(AWKWARD, term.to_sql()) == list(holds)
+    again = rule_from_dict(Clause((term,)).to_json()).terms[0]
+    assert again == term and str(again) == str(term)
+
+
+def test_interval_terms_print_their_open_sides_as_comparisons():
+    assert [str(t) for t in AWKWARD_TERMS[:4]] == [
+        "a`b in [1, 2)", "a`b < 2", "a`b >= 1.50", "a`b not in [1, 2)"]
+    # an infinite value lies in the open-ended interval on its side, NaN in none
+    assert Term("x", "in", (1, None)).evaluate(AWKWARD.rename(columns={"a`b": "x"})).tolist() == [
+        False, True, True, False, True, False]
+    with pytest.raises(ValueError, match="low < high"):
+        Term("x", "in", (2, 1))
+    with pytest.raises(ValueError, match=r"value \(low, high\)"):
+        Term("x", "in", 3)
+
+
+def test_decision_list_reads_first_rule_wins_and_exports_alike():
+    rules = DecisionList([Clause((Term("a`b", "in", (1, 3)),)), Clause((Term('c"d', "==", "x"),)),
+                          Clause((Term("e'f g", ">", 5),))], ["pos", "neg", "pos"],
+                         otherwise="LogisticRegression")
+    assert str(rules) == ("IF a`b in [1, 3) THEN pos\nELSE IF c\"d == x THEN neg\n"
+                          "ELSE IF e'f g > 5 THEN pos\nELSE LogisticRegression")
+    assert rules.apply(AWKWARD).tolist() == [1, 0, 0, 1, -1, 2]
+    assert rules.evaluate(AWKWARD).tolist() == ["neg", "pos", "pos", "neg", None, "pos"]
+    assert rules.n_rules == 3 and rules.n_terms == 3
+    for label in (None, "pos", "neg"):
+        wanted = [i for i, v in enumerate(rules.evaluate(AWKWARD))
+                  if v is not None and (label is None or v == label)]
+        assert list(AWKWARD.query(rules.to_query(label), engine="python").index) == wanted
+    con = sqlite3.connect(":memory:")
+    AWKWARD.drop(columns="when").to_sql("t", con, index=False)
+    decided = [r[0] for r in con.execute(f"SELECT {rules.to_sql()} FROM t ORDER BY rowid")]
+    assert decided == rules.evaluate(AWKWARD).tolist()
+    assert rule_from_dict(rules.to_json()) == rules
+    assert rules.explain(AWKWARD)[4] == "no rule fires: LogisticRegression decides"

@@ -50,7 +50,7 @@ def test_generator_labels_follow_rules_then_the_halfspace():
 def test_greedy_l2_finds_planted_rules_and_beats_plain_l2(realizable):
     X, y, Xt, yt, planted = realizable
     model = GreedyRuleClassifier(penalty="l2", random_state=0).fit(X, y)
-    chosen = set(model.rules_.features)
+    chosen = set(model.rules_.feature_indices)
     # Every rule it picks is planted, and it finds at least 18 of the 20.
     assert chosen <= set(planted.tolist())
     assert len(chosen) >= 18
@@ -63,7 +63,7 @@ def test_greedy_l2_finds_planted_rules_and_beats_plain_l2(realizable):
 def test_greedy_l1_finds_planted_rules_and_beats_plain_l1(realizable):
     X, y, Xt, yt, planted = realizable
     model = GreedyRuleClassifier(penalty="l1", random_state=0).fit(X, y)
-    assert set(model.rules_.features) <= set(planted.tolist())
+    assert set(model.rules_.feature_indices) <= set(planted.tolist())
     assert len(model.rules_) >= 18
     assert model.score(Xt, yt) > make_linear("l1").fit(X, y).score(Xt, yt)
 
@@ -95,7 +95,8 @@ def test_rules_print_in_words_for_text():
     model = GreedyRuleClassifier(eval_fraction=0, rule_labels=["negative"], max_rules=1,
                                  min_support=3, feature_names=vec.get_feature_names_out(),
                                  condition='"{feature}" in tweet').fit(X, y)
-    assert str(model.rules_) == 'IF "disappoint" in tweet THEN negative'
+    assert str(model.rules_) == ('IF "disappoint" in tweet THEN negative\n'
+                                 'ELSE LogisticRegression on the other features')
     assert model.predict(vec.transform(["disappointed again"]))[0] == "negative"
 
 
@@ -122,7 +123,7 @@ def test_exact_and_fast_search_find_the_same_planted_rules():
     X, y, planted = make_rules_first(600, d=30, k=4, p=0.05, mu=0.0, random_state=5)
     fast = GreedyRuleClassifier(random_state=0).fit(X, y)
     exact = GreedyRuleClassifier(search="exact", random_state=0).fit(X, y)
-    assert set(fast.rules_.features) == set(exact.rules_.features) == set(planted.tolist())
+    assert set(fast.rules_.feature_indices) == set(exact.rules_.feature_indices) == set(planted.tolist())
 
 
 def test_truncated_search_equals_a_search_with_fewer_rules():
@@ -132,7 +133,7 @@ def test_truncated_search_equals_a_search_with_fewer_rules():
     short = GreedyRuleClassifier(max_rules=4, min_purity=0.0, early_stopping=False,
                                  random_state=0).fit(X, y)
     cut = truncate_rules(long, 4, X, y)
-    assert cut.rules_.features == short.rules_.features
+    assert cut.rules_.feature_indices == short.rules_.feature_indices
     assert (cut.predict(X) == short.predict(X)).all()
 
 
@@ -140,7 +141,7 @@ def test_fit_is_deterministic_and_accepts_sparse_input():
     X, y, _ = make_rules_first(400, d=30, k=5, p=0.05, random_state=1)
     a = GreedyRuleClassifier(random_state=7).fit(X, y)
     b = GreedyRuleClassifier(random_state=7).fit(sp.csr_matrix(X), y)
-    assert a.rules_.features == b.rules_.features
+    assert a.rules_.feature_indices == b.rules_.feature_indices
     assert (a.predict(X) == b.predict(sp.csr_matrix(X))).all()
 
 
@@ -153,7 +154,7 @@ def test_pluggable_mlp_base_and_grid_search_in_a_pipeline():
         warnings.simplefilter("ignore")
         mlp.fit(X, y)
     assert type(mlp.base_estimator_).__name__ == "MLPClassifier"
-    assert set(mlp.rules_.features) <= set(planted.tolist())
+    assert set(mlp.rules_.feature_indices) <= set(planted.tolist())
     pipe = make_pipeline(FunctionTransformer(), GreedyRuleClassifier(random_state=0))
     grid = GridSearchCV(pipe, {"greedyruleclassifier__penalty": ["l1", "l2"]}, cv=3).fit(X, y)
     assert grid.best_score_ > 0.6
@@ -188,7 +189,7 @@ def test_greedy_rule_of_fig1_recovers_planted_rules_and_boostrule_improves_on_it
     X, y, planted = make_rules_first(800, d=30, k=6, p=0.04, mu=0.0, random_state=0)
     Xt, yt, _ = make_rules_first(1000, d=30, k=6, p=0.04, mu=0.0, random_state=1)
     weak = GreedyRule(k=6, B=1.0).fit(X, y)
-    assert set(weak.rules_.features) == set(planted.tolist())
+    assert set(weak.rules_.feature_indices) == set(planted.tolist())
     assert np.linalg.norm(weak.coef_) <= 1.0 + 1e-6
     boosted = BoostRule(k=6, B=1.0, n_estimators=5).fit(X, y)
     assert boosted.score(Xt, yt) >= weak.score(Xt, yt) - 0.01
@@ -216,7 +217,7 @@ def test_score_selection_takes_the_top_candidates_by_sqrt_m_times_purity():
         if j not in seen and len(top) < 3:
             top.append(j)
             seen.add(j)
-    assert model.rules_.features == top
+    assert model.rules_.feature_indices == top
 
 
 @pytest.mark.parametrize("base_rows", ["all", "uncovered"])
@@ -231,7 +232,7 @@ def test_base_classifier_is_fit_after_removing_the_rule_features(base_rows):
                                  base_rows=base_rows, random_state=0).fit(X, y)
     base = model.base_estimator_
     assert base.n_features_in_ == X.shape[1] - len(model.rules_)
-    assert not set(model.rules_.features) & set(model.keep_.tolist())
+    assert not set(model.rules_.feature_indices) & set(model.keep_.tolist())
     covered = model.apply_rules(X) >= 0
     assert covered.any()
     rows = np.ones(len(y), bool) if base_rows == "all" else ~covered

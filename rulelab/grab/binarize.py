@@ -3,12 +3,14 @@
 Section 5.2: "We divided the interval from the minimum value to the maximum value into 50
 cells of equal length. We expressed each attribute in a binary form by indicating which
 section its value fell into." A column that is already 0/1 stays one item (``binary="keep"``)
-or becomes the two items ``x = 0`` and ``x = 1`` (``binary="onehot"``). A discrete column
-with a few values (phishing's -1/0/1 codes) gets one cell per value, which is exactly the
-one-hot expansion (LIBSVM's 68-feature phishing).
+or becomes the two items ``x = 0`` and ``x = 1`` (``binary="onehot"``). A column of integer
+codes spanning fewer than ``n_bins`` units (phishing's -1/0/1) has cells narrower than 1, so
+each occupied cell holds one value: it becomes one item per value, ``x == v``, which is the
+same items on integer data and the one-hot expansion (LIBSVM's 68-feature phishing).
 
-Each output column keeps its meaning, so a conjunction prints in words:
-``url_length = -1``, ``f11 in [0.12, 0.16)``, ``f3``.
+Each output column is a :class:`rulelab.rules.Term` that holds exactly where the column is 1
+(``terms_``), so a conjunction prints in words and evaluates on the raw data:
+``url_length < -0.96``, ``f11 in [0.12, 0.16)``, ``f3 == 1``, ``workclass == Private``.
 """
 
 from __future__ import annotations
@@ -19,12 +21,9 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from .._validation import category_values, check_frame, check_not_dates
+from ..rules import Term
 
 __all__ = ["CellBinarizer"]
-
-
-def _fmt(v: float) -> str:
-    return f"{v:.4g}"
 
 
 class CellBinarizer(TransformerMixin, BaseEstimator):
@@ -42,8 +41,12 @@ class CellBinarizer(TransformerMixin, BaseEstimator):
 
     Attributes
     ----------
+    terms_ : list of rulelab.rules.Term
+        The test each output column stands for (a cell is the half-open interval between
+        its edges; the first and last cells are open-ended, so values outside the training
+        range fall in them).
     feature_names_out_ : ndarray of str
-        Readable name of each output column.
+        Each output column's term in words.
     columns_ : list of (column, kind, cell) describing each output column.
     """
 
@@ -60,9 +63,9 @@ class CellBinarizer(TransformerMixin, BaseEstimator):
         frame = check_frame(X)
         self.feature_names_in_ = np.asarray(frame.columns, dtype=object)
         self.n_features_in_ = frame.shape[1]
-        # per input column: (name, lo, width, cells kept or category values, kind)
+        # per input column: (name, inner cell edges, cells kept or category values, kind)
         self.specs_ = []
-        names, columns = [], []
+        terms, columns = [], []
         for col in frame.columns:
             s = frame[col]
             if s.isna().any():
@@ -73,43 +76,45 @@ class CellBinarizer(TransformerMixin, BaseEstimator):
             if not (pd.api.types.is_numeric_dtype(s) or numeric_codes) or s.dtype == bool:
                 # categories, text and booleans: one item per value (one-hot)
                 values = category_values(s)
-                self.specs_.append((col, None, None, values, "category"))
-                names += [f"{col} = {v}" for v in values]
+                self.specs_.append((col, None, values, "category"))
+                terms += [Term(str(col), "==", v) for v in values]
                 columns += [(col, "category", k) for k in range(len(values))]
                 continue
             v = pd.to_numeric(s).to_numpy(dtype=float)
             uniq = np.unique(v)
             if self.binary == "keep" and set(uniq.tolist()) <= {0.0, 1.0}:
-                self.specs_.append((col, None, None, None, "binary"))
-                names.append(str(col))
+                self.specs_.append((col, None, None, "binary"))
+                terms.append(Term(str(col), "==", 1))
                 columns.append((col, "binary", 1))
                 continue
-            # cells span the finite values; -inf and +inf fall in the first and last cell
+            # equal-width cells between the finite extremes; the outer cells are open-ended,
+            # so -inf, +inf and values beyond the training range fall in them
             finite = v[np.isfinite(v)]
             lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 0.0)
+            if (self.drop_empty and finite.size == v.size and np.all(v == np.round(v))
+                    and hi - lo < self.n_bins):
+                # integer codes: cells under 1 wide hold one value each, so say which
+                self.specs_.append((col, None, uniq, "values"))
+                terms += [Term(str(col), "==", int(u)) for u in uniq]
+                columns += [(col, "value", int(u)) for u in uniq]
+                continue
             width = (hi - lo) / self.n_bins if hi > lo else 1.0
-            cells = self._cells(v, lo, width)
-            kept = np.unique(cells) if self.drop_empty else np.arange(self.n_bins)
-            self.specs_.append((col, lo, width, kept, "cells"))
-            for c in kept:
-                inside = uniq[self._cells(uniq, lo, width) == c]
-                if inside.size == 1:
-                    names.append(f"{col} = {_fmt(inside[0])}")
-                else:
-                    a = "-inf" if c == 0 and np.isneginf(inside).any() else _fmt(lo + c * width)
-                    b = ("inf" if c == self.n_bins - 1 and np.isposinf(inside).any()
-                         else _fmt(lo + (c + 1) * width))
-                    close = "]" if c == self.n_bins - 1 else ")"
-                    names.append(f"{col} in [{a}, {b}{close}")
-                columns.append((col, "cell", int(c)))
-        self.feature_names_out_ = np.asarray(names, dtype=object)
+            edges = lo + width * np.arange(1, self.n_bins)
+            kept = (np.unique(self._cells(v, edges)) if self.drop_empty
+                    else np.arange(self.n_bins))
+            self.specs_.append((col, edges, kept, "cells"))
+            bounds = np.concatenate([[-np.inf], edges, [np.inf]])
+            terms += [Term(str(col), "in", (bounds[c], bounds[c + 1])) for c in kept]
+            columns += [(col, "cell", int(c)) for c in kept]
+        self.terms_ = terms
+        self.feature_names_out_ = np.asarray([str(t) for t in terms], dtype=object)
         self.columns_ = columns
         return self
 
-    def _cells(self, v, lo, width):
-        # values outside the training range (infinities included) go to the first / last cell
-        c = np.floor((np.clip(v, lo, lo + self.n_bins * width) - lo) / width)
-        return np.clip(c, 0, self.n_bins - 1).astype(np.int64)
+    @staticmethod
+    def _cells(v, edges):
+        # cell c holds edges[c-1] <= v < edges[c]: the very comparisons of its Term
+        return np.searchsorted(edges, v, side="right")
 
     def transform(self, X) -> np.ndarray:
         check_is_fitted(self, "specs_")
@@ -118,7 +123,7 @@ class CellBinarizer(TransformerMixin, BaseEstimator):
             raise ValueError(f"X has {frame.shape[1]} columns, the binariser was fitted on "
                              f"{self.n_features_in_}")
         blocks = []
-        for i, (col, lo, width, kept, kind) in enumerate(self.specs_):
+        for i, (col, edges, kept, kind) in enumerate(self.specs_):
             s = frame.iloc[:, i]
             if s.isna().any():
                 raise ValueError(f"column {col!r} has missing values: impute or drop them first")
@@ -132,9 +137,10 @@ class CellBinarizer(TransformerMixin, BaseEstimator):
                 raise ValueError(f"column {col!r} is not numeric as it was in fit")
             if kind == "binary":
                 blocks.append((v == 1)[:, None])
+            elif kind == "values":
+                blocks.append(v[:, None] == kept[None, :])
             else:
-                cells = self._cells(v, lo, width)
-                blocks.append(cells[:, None] == kept[None, :])
+                blocks.append(self._cells(v, edges)[:, None] == kept[None, :])
         return np.hstack(blocks).astype(np.uint8)
 
     def get_feature_names_out(self, input_features=None):

@@ -10,6 +10,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._base import LearnerBase
 from .._validation import check_frame, is_binary_frame
+from ..rules import Clause, Term, WeightedRuleSet
 from ._bits import decision, flatten, pack_columns
 from .binarize import CellBinarizer
 from .grafting import LOSSES, graft
@@ -69,7 +70,14 @@ class CBMClassifier(LearnerBase):
     intercept_ : float
         The weight of the empty conjunction (0 when it is not selected).
     feature_names_ : ndarray of str
-        Names of the binary attributes the model was learned on.
+        Names of the binary attributes the model was learned on (each one's term in words).
+    terms_ : list of rulelab.rules.Term
+        The test each binary attribute stands for on the raw data (``x in [a, b)``,
+        ``colour == red``, ``f3 == 1``).
+    rules_ : rulelab.rules.WeightedRuleSet
+        The model as a weighted vote of AND-clauses, one per non-zero weight (the intercept is
+        the empty clause, ``TRUE``): ``rules_.score(X)`` is ``decision_function(X)``, and
+        ``explain``, ``to_json``, ``to_sql`` and ``to_pandas_query`` work on the raw data.
     coef_table_ : pandas.DataFrame
         weight, conjunction in words, size and training support of every non-zero weight,
         sorted by absolute weight.
@@ -131,20 +139,20 @@ class CBMClassifier(LearnerBase):
                 self.binarizer_ = None
         if self.binarizer_ is not None:
             B = self.binarizer_.transform(frame)
-            names = self.binarizer_.feature_names_out_
+            terms = self.binarizer_.terms_
         else:
             if frame.isna().to_numpy().any():
                 raise ValueError("X contains NaN: impute or drop the missing values first")
             if not fit and not is_binary_frame(frame):
                 raise ValueError("X must be 0/1 like the data the model was fitted on")
             B = frame.to_numpy(dtype=np.uint8)
-            names = np.asarray([str(c) for c in frame.columns], dtype=object)
-        return B, names
+            terms = [Term(str(c), "==", 1) for c in frame.columns]
+        return B, terms
 
     # ------------------------------------------------------------------ fit
     def fit(self, X, y):
         self._check_params()
-        B, names = self._binary(X, fit=True)
+        B, terms = self._binary(X, fit=True)
         ypm = np.where(self._check_target(y, B.shape[0]) == 1, 1.0, -1.0)
         seed = (self.random_state if isinstance(self.random_state, (int, np.integer))
                 else int(check_random_state(self.random_state).randint(2**31 - 1)))
@@ -158,12 +166,15 @@ class CBMClassifier(LearnerBase):
         order = nz[np.lexsort((np.arange(nz.size), -np.abs(res.coef[nz])))]
         self.itemsets_ = [res.itemsets[i] for i in order]
         self.coef_ = res.coef[order].copy()
-        self.feature_names_ = names
+        self.terms_ = list(terms)
+        self.feature_names_ = np.asarray([str(t) for t in terms], dtype=object)
         self.intercept_ = float(next((w for p, w in zip(self.itemsets_, self.coef_) if p == ()),
                                      0.0))
+        clauses = [Clause(tuple(terms[j] for j in p)) for p in self.itemsets_]
+        self.rules_ = WeightedRuleSet(clauses, self.coef_, then=str(self.classes_[1]))
         self.coef_table_ = pd.DataFrame({
             "weight": self.coef_,
-            "conjunction": [self._words(p) for p in self.itemsets_],
+            "conjunction": [str(c) if c.terms else "(always)" for c in clauses],
             "size": [len(p) for p in self.itemsets_],
             "support": res.supports[order] if res.supports is not None else np.nan,
         })
@@ -177,19 +188,17 @@ class CBMClassifier(LearnerBase):
         self._ptr, self._items = flatten(self.itemsets_)
         return self
 
-    def _words(self, p):
-        if len(p) == 0:
-            return "(always)"
-        return " AND ".join(str(self.feature_names_[j]) for j in p)
-
     # ------------------------------------------------------------------ predict
     def decision_function(self, X):
+        """The model's score ``f(x) = sum_phi w_phi phi(x)``: positive exactly where
+        :meth:`predict` gives ``classes_[1]`` (equal to ``rules_.score`` on the raw data)."""
         check_is_fitted(self, "coef_")
         B, _ = self._binary(X, fit=False)
         db = TransactionMatrix(B)
         return decision(pack_columns(db), db.n_rows, self._ptr, self._items, self.coef_)
 
     def predict(self, X):
+        """``classes_[1]`` where ``f(x) > 0``, ``classes_[0]`` elsewhere."""
         return np.where(self.decision_function(X) > 0, self.classes_[1], self.classes_[0])
 
     def _is_logistic(self):
@@ -213,6 +222,11 @@ class CBMClassifier(LearnerBase):
             lines.append(f"  ... ({len(self.coef_) - 10} more in coef_table_)")
         return "\n".join(lines)
 
-    def complexity_(self):
-        """(number of conjunctions, total number of literals) for rulelab.evaluate."""
-        return float(len(self.coef_)), float(sum(len(p) for p in self.itemsets_))
+    def explain(self, X) -> pd.DataFrame:
+        """Why each row gets its prediction: the conjunctions that vote, with their weights,
+        and the total score (see :meth:`rulelab.rules.WeightedRuleSet.explain`)."""
+        check_is_fitted(self, "rules_")
+        pred = self.predict(X)   # checks X as fitted
+        frame = check_frame(X)   # the names the terms use (x0, x1, ... for an array)
+        return pd.DataFrame({"prediction": pred, "reason": self.rules_.explain(frame)},
+                            index=frame.index)

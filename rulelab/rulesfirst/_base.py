@@ -9,6 +9,7 @@ from sklearn.linear_model import LogisticRegression
 from sklearn.utils import check_array
 
 from .._validation import category_values, check_not_dates, check_target
+from ..rules import Term
 
 PENALTIES = ("l1", "l2")
 
@@ -128,6 +129,16 @@ def _encode_categories(estimator, X: pd.DataFrame, reset: bool) -> pd.DataFrame:
         else:
             parts[col] = X[col]
     return pd.DataFrame(parts, index=X.index)
+
+
+def feature_terms(estimator, names) -> list[Term]:
+    """The test each feature column stands for on the caller's data: ``x > 0`` (a rule's
+    feature covers a sample where it is positive), or ``colour == red`` for a category that
+    :func:`check_X` one-hot encoded."""
+    categories = getattr(estimator, "categories_", None) or {}
+    encoded = {f"{col} = {v}": Term(str(col), "==", v)
+               for col, values in categories.items() for v in values}
+    return [encoded.get(name, Term(name, ">", 0)) for name in names]
 
 
 def check_y(y, n_samples: int):

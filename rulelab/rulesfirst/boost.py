@@ -6,7 +6,7 @@ import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 from .._base import LearnerBase
-from ._base import check_X
+from ._base import check_X, feature_terms
 from .rules import RuleList
 from .theory import GreedyRule
 
@@ -37,7 +37,10 @@ class BoostRule(LearnerBase):
     estimator_errors_ : ndarray
         Weighted training error of each round.
     rules_ : RuleList
-        Every distinct rule used by some round, in order of first use.
+        Every distinct rule used by some round, in order of first use. Unlike the other
+        rules-first learners, these rules do not decide alone: a firing rule is its rounds'
+        +1 vote in the weighted vote of :meth:`decision_function`, which decides every
+        sample (the list's ``otherwise`` says so).
     """
 
     _sparse = True   # sparse designs (bags of words, LIBSVM files) are common here
@@ -92,9 +95,14 @@ class BoostRule(LearnerBase):
                 if r.feature not in seen:
                     seen.add(r.feature)
                     rules.append(r)
+        terms = feature_terms(self, names or [f"x{j}" for j in range(X.shape[1])])
         for r_i, r in enumerate(rules):  # labels in the caller's classes
-            rules[r_i] = type(r)(r.feature, self.classes_[1], r.name, r.support, r.purity)
-        self.rules_ = RuleList(rules, self.condition)
+            rules[r_i] = type(r)(r.feature, self.classes_[1], r.name, r.support, r.purity,
+                                 terms[r.feature])
+        self.rules_ = RuleList(rules, self.condition,
+                               otherwise="(not a decision list: each rule is a +1 vote of its "
+                                         "rounds, and the weighted vote of the rounds decides "
+                                         "every sample)")
         return self
 
     def decision_function(self, X) -> np.ndarray:

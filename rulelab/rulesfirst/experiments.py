@@ -38,7 +38,7 @@ def _m_unit(m: int, seed: int, n_test: int, C: float, max_rules: int,
                     "accuracy": base.score(Xt, yt), "n_rules": 0, "planted_found": 0})
         g = GreedyRuleClassifier(penalty=penalty, C=C, max_rules=max_rules,
                                  base_rows=base_rows, random_state=seed).fit(X, y)
-        found = len(set(g.rules_.features) & set(planted.tolist()))
+        found = len(set(g.rules_.feature_indices) & set(planted.tolist()))
         out.append({"m": m, "seed": seed, "method": f"greedy {penalty}",
                     "accuracy": g.score(Xt, yt), "n_rules": len(g.rules_),
                     "planted_found": found, "base_rows": base_rows})
@@ -79,7 +79,7 @@ def _rules_unit(m: int, seed: int, n_test: int, C: float, ks: list[int]) -> list
                             "candidates": candidates, "n_rules": k,
                             "rules_used": len(model.rules_),
                             "accuracy": model.score(Xt, yt),
-                            "planted_found": len(set(model.rules_.features)
+                            "planted_found": len(set(model.rules_.feature_indices)
                                                  & set(planted.tolist()))})
     return out
 

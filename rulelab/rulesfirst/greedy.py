@@ -17,7 +17,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from .._base import LearnerBase
-from ._base import check_X, check_y, fit_base, make_linear, per_label
+from ._base import check_X, check_y, feature_terms, fit_base, make_linear, per_label
 from ._search import _col, _State, base_proba
 from .candidates import select_candidates
 from .rules import Rule, RuleList, coverage_matrix
@@ -102,7 +102,10 @@ class GreedyRuleClassifier(LearnerBase):
     classes_ : ndarray
         The class labels.
     rules_ : RuleList
-        The chosen rules in order; ``print(model.rules_)`` prints them in words.
+        The chosen rules in order, a :class:`rulelab.rules.DecisionList` whose ``otherwise``
+        is the base classifier; ``print(model.rules_)`` prints them in words, and
+        ``rules_.evaluate(X)`` gives the label each rule decides (``None`` where the base
+        classifier decides).
     base_estimator_ : classifier
         The base classifier fitted on the samples no rule covers.
     history_ : list of dict
@@ -117,7 +120,7 @@ class GreedyRuleClassifier(LearnerBase):
     >>> from rulelab.rulesfirst import make_rules_first
     >>> X, y, planted = make_rules_first(1500, random_state=0)
     >>> model = GreedyRuleClassifier(random_state=0).fit(X, y)
-    >>> sorted(model.rules_.features) == sorted(planted)     # doctest: +SKIP
+    >>> sorted(model.rules_.feature_indices) == sorted(planted)     # doctest: +SKIP
     True
     """
 
@@ -211,13 +214,15 @@ class GreedyRuleClassifier(LearnerBase):
         # Final model: the rules keep their order; their statistics and the base classifier
         # come from all the data (the paper retrains "on the m training samples").
         B = coverage_matrix(X)
+        terms = feature_terms(self, self.feature_names_)
         rules = []
         for j, c in chosen:
             col = np.asarray(B[:, j].toarray()).ravel() > 0
             sup = int(col.sum())
             rules.append(Rule(int(j), self.classes_[c], self.feature_names_[j], sup,
-                              float((yi[col] == c).mean()) if sup else float("nan")))
-        self.rules_ = RuleList(rules, self.condition)
+                              float((yi[col] == c).mean()) if sup else float("nan"), terms[j]))
+        self.rules_ = RuleList(rules, self.condition,
+                               otherwise=f"{type(template).__name__} on the other features")
         rows = _base_rows(self.base_rows, self.rules_.apply(X) >= 0)
         self.keep_ = _keep(d, [j for j, _ in chosen])
         self.base_estimator_ = fit_base(template, X[rows][:, self.keep_], yi[rows],
@@ -356,8 +361,7 @@ class GreedyRuleClassifier(LearnerBase):
     def __str__(self) -> str:
         if not hasattr(self, "rules_"):
             return repr(self)
-        base = type(self.base_estimator_).__name__
-        return f"{self.rules_}\nOTHERWISE {base} on the remaining features"
+        return str(self.rules_)
 
 
 def truncate_rules(model: GreedyRuleClassifier, n_rules: int, X, y) -> GreedyRuleClassifier:
@@ -374,7 +378,7 @@ def truncate_rules(model: GreedyRuleClassifier, n_rules: int, X, y) -> GreedyRul
     out.rules_ = model.rules_[:n_rules]
     out.max_rules = n_rules
     rows = _base_rows(model.base_rows, out.rules_.apply(X) >= 0)
-    out.keep_ = _keep(X.shape[1], out.rules_.features)
+    out.keep_ = _keep(X.shape[1], out.rules_.feature_indices)
     yi = np.searchsorted(model.classes_, classes)[yi]
     out.base_estimator_ = fit_base(model._template(), X[rows][:, out.keep_], yi[rows],
                                    model._default_)

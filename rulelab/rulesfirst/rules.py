@@ -8,11 +8,15 @@ that fires decides, so a sample covered by rules of both labels gets the earlier
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 import scipy.sparse as sp
+
+from ..rules import Clause, DecisionList, Term
+
+DEFAULT_CONDITION = "{feature} > 0"
 
 
 @dataclass(frozen=True)
@@ -31,6 +35,9 @@ class Rule:
         Samples of the fitting data the rule covers.
     purity : float
         Fraction of those samples whose label is ``label``.
+    term : rulelab.rules.Term, optional
+        The test the rule feature stands for on the data the learner was given: ``name > 0``
+        by default, ``colour == red`` for a category the learner one-hot encoded.
     """
 
     feature: int
@@ -38,59 +45,68 @@ class Rule:
     name: str
     support: int = 0
     purity: float = float("nan")
+    term: Term | None = None
 
-    def describe(self, condition: str = "{feature} > 0") -> str:
+    @property
+    def test(self) -> Term:
+        """The rule's condition as a :class:`rulelab.rules.Term`."""
+        return self.term if self.term is not None else Term(self.name, ">", 0)
+
+    def describe(self, condition: str = DEFAULT_CONDITION) -> str:
         """The rule in words, e.g. ``IF "disappoint" in tweet THEN negative``."""
+        if condition == DEFAULT_CONDITION:
+            return f"IF {self.test} THEN {self.label}"
         return f"IF {condition.format(feature=self.name)} THEN {self.label}"
 
 
-@dataclass
-class RuleList:
-    """An ordered list of :class:`Rule`; ``str()`` prints one rule per line.
+class RuleList(DecisionList):
+    """The ordered rules of a rules-first classifier: a :class:`rulelab.rules.DecisionList`
+    that also keeps each rule's column index and statistics.
+
+    ``apply`` takes the learner's numeric matrix (rules by column index) or a DataFrame (rules
+    by their terms); ``str()`` prints one rule per line and what decides the rest.
 
     Parameters
     ----------
     rules : list of Rule
     condition : str
-        Template of a rule's condition, ``{feature}`` standing for the feature name.
+        Template of a rule's condition in print, ``{feature}`` standing for the feature name
+        (e.g. ``'"{feature}" in tweet'``); the default prints the rule's term.
+    otherwise : str
+        What decides the samples no rule covers, in words.
     """
 
-    rules: list[Rule] = field(default_factory=list)
-    condition: str = "{feature} > 0"
-
-    def __len__(self) -> int:
-        return len(self.rules)
+    def __init__(self, rules=(), condition: str = DEFAULT_CONDITION,
+                 otherwise: str = "the base classifier"):
+        self.rules = list(rules)
+        self.condition = condition
+        super().__init__([Clause((r.test,)) for r in self.rules],
+                         [r.label for r in self.rules], otherwise=otherwise)
 
     def __iter__(self) -> Iterator[Rule]:
         return iter(self.rules)
 
     def __getitem__(self, item):
         if isinstance(item, slice):
-            return RuleList(self.rules[item], self.condition)
+            return RuleList(self.rules[item], self.condition, self.otherwise)
         return self.rules[item]
 
     def __str__(self) -> str:
-        if not self.rules:
-            return "(no rules: every sample goes to the base classifier)"
-        return "\n".join(r.describe(self.condition) for r in self.rules)
+        lines = [("IF" if i == 0 else "ELSE IF") + r.describe(self.condition)[2:]
+                 for i, r in enumerate(self.rules)]
+        return "\n".join(lines + [f"{'ELSE ' if lines else ''}{self.otherwise}"])
 
     def __repr__(self) -> str:
         return f"RuleList({len(self.rules)} rules)"
 
     @property
-    def n_rules(self) -> int:
-        """Number of rules (for :func:`rulelab.evaluate.complexity`)."""
-        return len(self.rules)
-
-    @property
-    def n_terms(self) -> int:
-        """Number of conditions: one per rule."""
-        return len(self.rules)
-
-    @property
-    def features(self) -> list[int]:
+    def feature_indices(self) -> list[int]:
         """Column indices of the rule features, in order."""
         return [r.feature for r in self.rules]
+
+    def simplified(self) -> RuleList:
+        """The list itself: a rule of one term has nothing to simplify."""
+        return self
 
     def to_frame(self) -> pd.DataFrame:
         """One row per rule: order, feature name and index, label, support, purity, text."""
@@ -105,7 +121,10 @@ class RuleList:
         })
 
     def apply(self, X) -> np.ndarray:
-        """Index of the first rule that fires on each row of ``X``, -1 where none does."""
+        """Index of the first rule that fires on each row of ``X``, -1 where none does: by
+        column index on a matrix, by the rules' terms on a DataFrame."""
+        if isinstance(X, pd.DataFrame):
+            return super().apply(X)
         first = np.full(X.shape[0], -1, dtype=np.int64)
         for i, rule in enumerate(self.rules):
             fires = covers(X, rule.feature)

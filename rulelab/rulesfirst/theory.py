@@ -12,7 +12,7 @@ import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
 from .._base import LearnerBase
-from ._base import check_X
+from ._base import check_X, feature_terms
 from .rules import Rule, RuleList, coverage_matrix
 
 __all__ = ["GreedyRule", "hinge_ball"]
@@ -84,6 +84,7 @@ class GreedyRule(LearnerBase):
         self.threshold_ = n / (self.threshold_scale * self.k * (self.B + 1))
 
         Bm = coverage_matrix(X)
+        terms = feature_terms(self, self.feature_names_)
         # An exact rule: no sample of the other class (with weight) where x(j) > 0.
         pure = np.asarray(Bm.T @ ((yi == 0) & (sw > 0)).astype(float)).ravel() == 0
         covered = np.zeros(n, bool)
@@ -95,10 +96,12 @@ class GreedyRule(LearnerBase):
             if mass[j] <= self.threshold_:
                 break
             col = np.asarray(Bm[:, j].toarray()).ravel() > 0
-            rules.append(Rule(j, self.classes_[1], self.feature_names_[j], int(col.sum()), 1.0))
+            rules.append(Rule(j, self.classes_[1], self.feature_names_[j], int(col.sum()), 1.0,
+                              terms[j]))
             covered |= col
             pure[j] = False  # never pick it again
-        self.rules_ = RuleList(rules, self.condition)
+        self.rules_ = RuleList(rules, self.condition,
+                               otherwise="the halfspace <w, x> + b > 0 (coef_, intercept_)")
         free = ~covered
         ys = np.where(yi[free] == 1, 1.0, -1.0)
         self.coef_, self.intercept_ = hinge_ball(X[free], ys, self.B, sw[free],
