@@ -9,14 +9,60 @@ input, so what you read is exactly what it does.
 from __future__ import annotations
 
 import functools
+import warnings
+
 import numpy as np
 import pandas as pd
-from sklearn.base import BaseEstimator, ClassifierMixin
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.utils._param_validation import HasMethods, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._validation import check_frame, check_target, is_binary_frame
 from .binarize import FeatureBinarizer
 from .rules import Term
+
+#: What ``binarizer=`` takes in every learner: ``"auto"`` (the learner's own binariser, or a
+#: 0/1 matrix used as it is), ``"passthrough"`` (0/1 input used as it is) or an unfitted
+#: binariser whose fitted ``terms_`` name its output columns (:class:`FeatureBinarizer`,
+#: :class:`~rulelab.grab.CellBinarizer`), cloned and fitted on the training data.
+BINARIZER = [StrOptions({"auto", "passthrough"}), HasMethods(["fit", "transform"])]
+#: The deprecated ``binarize=`` (True, False or "auto"); None when it is not used.
+DEPRECATED_BINARIZE = [StrOptions({"auto"}), "boolean", None]
+
+
+def resolve_binarizer(estimator, default):
+    """``estimator.binarizer`` with the deprecated ``binarize=`` folded in: ``"auto"``,
+    ``"passthrough"`` or an unfitted binariser (``default()`` builds the learner's own)."""
+    spec = estimator.binarizer
+    old = getattr(estimator, "binarize", None)
+    if old is not None:
+        warnings.warn("binarize= is deprecated and will be removed: use binarizer='auto', "
+                      "binarizer='passthrough' (was binarize=False) or a binariser such as "
+                      "FeatureBinarizer() (was binarize=True)", FutureWarning, stacklevel=4)
+        if spec == "auto":
+            spec = {True: default(), False: "passthrough"}.get(old, "auto")
+    return spec
+
+
+def binarize_frame(estimator, frame: pd.DataFrame, default):
+    """Fit the binarisation ``estimator.binarizer`` names on ``frame``; set ``binarizer_``
+    (None when the input is used as it is) and return (0/1 matrix, one Term per column)."""
+    spec = resolve_binarizer(estimator, default)
+    binary = is_binary_frame(frame)
+    if spec == "passthrough" or (spec == "auto" and binary):
+        if not binary:
+            raise ValueError("binarizer='passthrough' needs a 0/1 matrix without NaN: pass "
+                             "binarizer='auto' to binarise the raw columns")
+        estimator.binarizer_ = None
+        return (frame.to_numpy(dtype=np.uint8),
+                [Term(str(c), "==", 1) for c in frame.columns])
+    estimator.binarizer_ = clone(default() if spec == "auto" else spec).fit(frame)
+    if not hasattr(estimator.binarizer_, "terms_"):
+        raise TypeError(f"binarizer {type(spec).__name__} has no terms_ after fit: rules need "
+                        "the test each binary column stands for (use FeatureBinarizer or "
+                        "CellBinarizer)")
+    A = np.asarray(estimator.binarizer_.transform(frame), dtype=np.uint8)
+    return A, list(estimator.binarizer_.terms_)
 
 
 class LearnerBase(ClassifierMixin, BaseEstimator):
@@ -39,6 +85,23 @@ class LearnerBase(ClassifierMixin, BaseEstimator):
 
     _multiclass = False   # a learner that handles more than two classes says so
     _sparse = False       # a learner that takes a sparse X says so
+    _parameter_constraints: dict = {}   # scikit-learn's declaration, checked before fit
+
+    def __init_subclass__(cls, **kwargs):
+        # Every learner's fit first checks its declared parameters (scikit-learn's
+        # InvalidParameterError names the parameter, the allowed values and the value given).
+        super().__init_subclass__(**kwargs)
+        fit = cls.__dict__.get("fit")
+        if fit is None or getattr(fit, "_validates_params", False):
+            return
+
+        @functools.wraps(fit)
+        def validated_fit(self, X, y=None, *args, **kw):
+            self._validate_params()
+            return fit(self, X, y, *args, **kw)
+
+        validated_fit._validates_params = True
+        cls.fit = validated_fit
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -92,21 +155,8 @@ class RuleClassifierBase(LearnerBase):
         classes = self.classes_
         self._training = (frame, y01)  # read and dropped by _record_training after fit
         self.positive_label_ = self._describe_positive(y, classes[1])
-        binarize = getattr(self, "binarize", "auto")
-        if binarize not in ("auto", True, False):
-            raise ValueError(f"binarize must be 'auto', True or False, not {binarize!r}")
-        use_as_is = binarize is False or (binarize == "auto" and is_binary_frame(frame))
-        if use_as_is:
-            if not is_binary_frame(frame):
-                raise ValueError("binarize=False needs a 0/1 matrix without NaN")
-            self.binarizer_ = None
-            self.terms_ = [Term(c, "==", 1) for c in frame.columns]
-            A = frame.to_numpy(dtype=np.uint8)
-        else:
-            self.binarizer_ = FeatureBinarizer(
-                n_thresholds=getattr(self, "n_thresholds", 10)).fit(frame)
-            self.terms_ = list(self.binarizer_.terms_)
-            A = self.binarizer_.transform(frame)
+        A, self.terms_ = binarize_frame(
+            self, frame, lambda: FeatureBinarizer(n_thresholds=self.n_thresholds))
         return A, y01, frame
 
     @staticmethod

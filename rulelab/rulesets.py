@@ -13,15 +13,33 @@ Morgan) over the binarised features; they differ in how clauses are combined:
 
 from __future__ import annotations
 
+from numbers import Integral, Real
+
 import numpy as np
 import pandas as pd
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from ._base import RuleClassifierBase
+from ._base import BINARIZER, DEPRECATED_BINARIZE, RuleClassifierBase
 from .lp import learn_clause
 from .rules import CNF, DNF, Clause, WeightedRuleSet
 
 __all__ = ["OneRule", "SetCoverRules", "BoostedRules"]
+
+
+#: The parameters every clause-LP learner shares (scikit-learn's declaration).
+LP_PARAMETERS = {
+    "lam": [Interval(Real, 0, None, closed="neither"), None],
+    "n_thresholds": [Interval(Integral, 1, None, closed="left")],
+    "binarizer": BINARIZER,
+    "binarize": DEPRECATED_BINARIZE,
+    "exact": ["boolean"],
+    "rounding": [StrOptions({"threshold", "randomized"})],
+    "solver": [str],
+    "time_limit": [Interval(Real, 0, None, closed="neither"), None],
+    "random_state": ["random_state"],
+    "screening": [StrOptions({"basic", "enhanced"}), None],
+}
 
 
 class OneRule(RuleClassifierBase):
@@ -39,8 +57,11 @@ class OneRule(RuleClassifierBase):
         Weight of training errors against clause size (lambda in eq. 10).
     n_thresholds : int, default=10
         Quantile thresholds per numeric feature, used in both directions.
-    binarize : {"auto", True, False}, default="auto"
-        ``"auto"`` uses a 0/1 matrix as is and binarises anything else.
+    binarizer : {"auto", "passthrough"} or binariser, default="auto"
+        ``"auto"``: a 0/1 matrix is used as it is, anything else goes through
+        ``FeatureBinarizer(n_thresholds)``; ``"passthrough"``: 0/1 input used as it is; or
+        an unfitted binariser with ``terms_`` (``FeatureBinarizer(...)``,
+        ``CellBinarizer(...)``), fitted on the training data.
     exact : bool, default=False
         Solve the 0/1 problem exactly (MILP) instead of rounding the LP.
     rounding : {"threshold", "randomized"}, default="threshold"
@@ -54,6 +75,8 @@ class OneRule(RuleClassifierBase):
     screening : {None, "basic", "enhanced"}, default=None
         Screen out columns that cannot be in an optimal clause before solving (paper 3;
         see :func:`rulelab.lp.solve_or_lp`).
+    binarize : deprecated
+        Use ``binarizer``: ``binarize=False`` is ``binarizer="passthrough"``.
 
     Attributes
     ----------
@@ -78,25 +101,26 @@ class OneRule(RuleClassifierBase):
     petal length (cm) <= 4.78 AND petal width (cm) > 0.87 ...
     """
 
+    _parameter_constraints = {**LP_PARAMETERS, "form": [StrOptions({"and", "or"})]}
+
     def __init__(self, form: str = "and", lam: float = 1000.0, n_thresholds: int = 10,
-                 binarize="auto", exact: bool = False, rounding: str = "threshold",
+                 binarizer="auto", exact: bool = False, rounding: str = "threshold",
                  solver: str = "highs", time_limit: float | None = None, random_state=None,
-                 screening: str | None = None):
+                 screening: str | None = None, binarize=None):
         self.form = form
         self.lam = lam
         self.n_thresholds = n_thresholds
-        self.binarize = binarize
+        self.binarizer = binarizer
         self.exact = exact
         self.rounding = rounding
         self.solver = solver
         self.time_limit = time_limit
         self.random_state = random_state
         self.screening = screening
+        self.binarize = binarize
 
     def fit(self, X, y):
         """Learn the clause from ``X`` and binary ``y``."""
-        if self.form not in ("and", "or"):
-            raise ValueError(f"form must be 'and' or 'or', not {self.form!r}")
         A, y01, _ = self._validate_fit(X, y)
         self.lp_ = learn_clause(A, y01, self.form, self.lam, exact=self.exact,
                                 rounding=self.rounding, solver=self.solver,
@@ -220,8 +244,11 @@ class SetCoverRules(_RuleSetBase):
         the paper).
     n_thresholds : int, default=10
         Quantile thresholds per numeric feature, used in both directions.
-    binarize : {"auto", True, False}, default="auto"
-        ``"auto"`` uses a 0/1 matrix as is and binarises anything else.
+    binarizer : {"auto", "passthrough"} or binariser, default="auto"
+        ``"auto"``: a 0/1 matrix is used as it is, anything else goes through
+        ``FeatureBinarizer(n_thresholds)``; ``"passthrough"``: 0/1 input used as it is; or
+        an unfitted binariser with ``terms_`` (``FeatureBinarizer(...)``,
+        ``CellBinarizer(...)``), fitted on the training data.
     exact, rounding, solver, time_limit, random_state, screening
         Passed to :func:`rulelab.lp.learn_clause` for every clause (see :class:`OneRule`).
 
@@ -248,30 +275,32 @@ class SetCoverRules(_RuleSetBase):
     >>> print(SetCoverRules(max_rules=3).fit(X, y))                  # doctest: +SKIP
     """
 
+    _parameter_constraints = {**LP_PARAMETERS,
+                              "max_rules": [Interval(Integral, 1, None, closed="left")],
+                              "remove": [StrOptions({"covered", "positives"})],
+                              "stop_on_no_gain": ["boolean"]}
+
     def __init__(self, lam: float = 1000.0, max_rules: int = 10, remove: str = "covered",
-                 stop_on_no_gain: bool = False, n_thresholds: int = 10, binarize="auto",
+                 stop_on_no_gain: bool = False, n_thresholds: int = 10, binarizer="auto",
                  exact: bool = False, rounding: str = "threshold", solver: str = "highs",
                  time_limit: float | None = None, random_state=None,
-                 screening: str | None = None):
+                 screening: str | None = None, binarize=None):
         self.lam = lam
         self.max_rules = max_rules
         self.remove = remove
         self.stop_on_no_gain = stop_on_no_gain
         self.n_thresholds = n_thresholds
-        self.binarize = binarize
+        self.binarizer = binarizer
         self.exact = exact
         self.rounding = rounding
         self.solver = solver
         self.time_limit = time_limit
         self.random_state = random_state
         self.screening = screening
+        self.binarize = binarize
 
     def fit(self, X, y):
         """Learn the DNF from ``X`` and binary ``y``."""
-        if self.remove not in ("covered", "positives"):
-            raise ValueError(f"remove must be 'covered' or 'positives', not {self.remove!r}")
-        if not isinstance(self.max_rules, (int, np.integer)) or self.max_rules < 1:
-            raise ValueError(f"max_rules must be a positive integer, got {self.max_rules!r}")
         A, y01, _ = self._validate_fit(X, y)
         pos = y01.astype(bool)
         active = np.ones(len(y01), dtype=bool)     # samples still in the training set
@@ -337,7 +366,7 @@ class BoostedRules(_RuleSetBase):
     epsilon : float, optional
         Smoothing of the confidences; default ``1 / (2m)`` as in SLIPPER (the paper does not
         state its value).
-    n_thresholds, binarize, exact, rounding, solver, time_limit, random_state, screening
+    n_thresholds, binarizer, exact, rounding, solver, time_limit, random_state, screening
         As in :class:`SetCoverRules`.
 
     Attributes
@@ -355,32 +384,32 @@ class BoostedRules(_RuleSetBase):
     classes_ : ndarray of shape (2,)
     """
 
+    _parameter_constraints = {**LP_PARAMETERS,
+                              "n_rounds": [Interval(Integral, 1, None, closed="left")],
+                              "weight_scale": [StrOptions({"m", "sum1"})],
+                              "epsilon": [Interval(Real, 0, None, closed="neither"), None]}
+
     def __init__(self, n_rounds: int = 5, lam: float = 1000.0, weight_scale: str = "m",
-                 epsilon: float | None = None, n_thresholds: int = 10, binarize="auto",
+                 epsilon: float | None = None, n_thresholds: int = 10, binarizer="auto",
                  exact: bool = False, rounding: str = "threshold", solver: str = "highs",
                  time_limit: float | None = None, random_state=None,
-                 screening: str | None = None):
+                 screening: str | None = None, binarize=None):
         self.n_rounds = n_rounds
         self.lam = lam
         self.weight_scale = weight_scale
         self.epsilon = epsilon
         self.n_thresholds = n_thresholds
-        self.binarize = binarize
+        self.binarizer = binarizer
         self.exact = exact
         self.rounding = rounding
         self.solver = solver
         self.time_limit = time_limit
         self.random_state = random_state
         self.screening = screening
+        self.binarize = binarize
 
     def fit(self, X, y):
         """Run ``n_rounds`` of Algorithm 1 on ``X`` and binary ``y``."""
-        if self.weight_scale not in ("m", "sum1"):
-            raise ValueError(f"weight_scale must be 'm' or 'sum1', not {self.weight_scale!r}")
-        if not isinstance(self.n_rounds, (int, np.integer)) or self.n_rounds < 1:
-            raise ValueError(f"n_rounds must be a positive integer, got {self.n_rounds!r}")
-        if self.epsilon is not None and not self.epsilon > 0:
-            raise ValueError(f"epsilon must be positive, got {self.epsilon!r}")
         A, y01, _ = self._validate_fit(X, y)
         m = len(y01)
         pos = y01.astype(bool)

@@ -201,3 +201,56 @@ def test_rules_are_rulelab_rules_and_complexity_is_read_from_them(name):
     assert np.array_equal(again.evaluate(frame), positive)
     picked = frame.query(rules.to_pandas_query(), engine="python").index
     assert np.array_equal(np.sort(picked), np.flatnonzero(positive))
+
+
+# ---- declared parameters and one binarizer argument ---------------------------------------
+def test_parameters_are_declared_and_checked_before_fit(name):
+    """scikit-learn's own check: every __init__ parameter is declared in
+    ``_parameter_constraints``, and an invalid value of any of them is refused by fit with
+    an InvalidParameterError naming the parameter."""
+    from sklearn.utils.estimator_checks import check_param_validation
+
+    estimator = make(name)
+    assert set(estimator._parameter_constraints) == set(estimator.get_params(deep=False))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        check_param_validation(name, estimator)
+
+
+def test_one_binarizer_argument_takes_either_binariser_or_passthrough(name):
+    from rulelab import FeatureBinarizer
+    from rulelab.grab import CellBinarizer
+
+    frame = X.assign(d=pd.Categorical(RNG.choice(["u", "v", "w"], N)))
+    target = Y | (frame.d == "u")
+    for binarizer in (FeatureBinarizer(n_thresholds=4), CellBinarizer(n_bins=6)):
+        model = make(name).set_params(binarizer=binarizer)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            model.fit(frame, target)
+        assert model.binarizer_ is not binarizer     # cloned, the caller's left unfitted
+        assert not hasattr(binarizer, "terms_")
+        assert model.score(frame, target) > 0.6
+        # every term the rules read is one of the binariser's terms
+        used = {t for c in model.rules_.clauses for t in c.terms}
+        assert used <= set(model.binarizer_.terms_)
+    binary = (X > 0).astype(int)
+    passthrough = make(name).set_params(binarizer="passthrough")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        passthrough.fit(binary, Y)
+    assert passthrough.binarizer_ is None
+    if name in ("GreedyRuleClassifier", "GreedyRule", "BoostRule"):
+        return   # numeric columns are features as they are
+    with pytest.raises(ValueError, match="passthrough"):
+        make(name).set_params(binarizer="passthrough").fit(X, Y)
+
+
+@pytest.mark.parametrize("old, new", [(False, "passthrough"), ("auto", "auto")])
+def test_deprecated_binarize_still_works_and_says_what_replaces_it(old, new):
+    from rulelab import SetCoverRules
+
+    binary = (X > 0).astype(int)
+    with pytest.warns(FutureWarning, match="binarizer="):
+        model = SetCoverRules(binarize=old).fit(binary, Y)
+    assert str(model.rules_) == str(SetCoverRules(binarizer=new).fit(binary, Y).rules_)

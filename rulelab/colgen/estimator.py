@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-import numbers
 import time
+from numbers import Integral, Real
 
 import numpy as np
 import pandas as pd
 from sklearn.model_selection import RepeatedStratifiedKFold, StratifiedKFold, check_cv
+from sklearn.utils._param_validation import Interval, StrOptions
 
 from ..rules import CNF, DNF, Clause
-from ..rulesets import _RuleSetBase
+from ..rulesets import LP_PARAMETERS, _RuleSetBase
 from .pricing import price_exact  # noqa: F401  (compiled on import of the estimator)
 from .solver import PRICING_METHODS, ColumnGenerationResult, ColumnGenerator, fires_any
 
@@ -111,10 +112,15 @@ class ColumnGenerationRules(_RuleSetBase):
         et al. 1984), which favours fewer clauses at some cost in accuracy.
     n_thresholds : int, default=10
         Quantile thresholds per numeric feature, both directions.
-    binarize : {"auto", True, False}, default="auto"
-        ``"auto"`` uses a 0/1 matrix as is and binarises anything else.
+    binarizer : {"auto", "passthrough"} or binariser, default="auto"
+        ``"auto"``: a 0/1 matrix is used as it is, anything else goes through
+        ``FeatureBinarizer(n_thresholds)``; ``"passthrough"``: 0/1 input used as it is; or
+        an unfitted binariser with ``terms_`` (``FeatureBinarizer(...)``,
+        ``CellBinarizer(...)``), fitted on the training data.
     random_state : int, optional
         Seed of the inner cross-validation's folds.
+    binarize : deprecated
+        Use ``binarizer``: ``binarize=False`` is ``binarizer="passthrough"``.
 
     Attributes
     ----------
@@ -156,6 +162,28 @@ class ColumnGenerationRules(_RuleSetBase):
     >>> print(ColumnGenerationRules().fit(X, y))                     # doctest: +SKIP
     """
 
+    _parameter_constraints = {
+        **{k: LP_PARAMETERS[k] for k in ("n_thresholds", "binarizer", "binarize",
+                                         "random_state", "time_limit")},
+        "form": [StrOptions({"auto", *FORMS})],
+        "complexity": [StrOptions({"auto"}), Interval(Real, 0, None, closed="left")],
+        "term_cost": [Interval(Real, 0, None, closed="left")],
+        "max_terms": [Interval(Integral, 1, None, closed="left")],
+        "negative_weight": [Interval(Real, 0, None, closed="left")],
+        "columns_per_round": [Interval(Integral, 1, None, closed="left")],
+        "max_rounds": [Interval(Integral, 1, None, closed="left")],
+        "pricing": [StrOptions(set(PRICING_METHODS))],
+        "screening": ["boolean"],
+        "beam_width": [Interval(Integral, 1, None, closed="left")],
+        "exact_max_items": [Interval(Integral, 1, None, closed="left"), None],
+        "pricing_time_limit": [Interval(Real, 0, None, closed="neither"), None],
+        "exact_budget": [Interval(Real, 0, None, closed="neither"), None],
+        "integer_time_limit": [Interval(Real, 0, None, closed="neither"), None],
+        "complexity_path": ["array-like", None],
+        "cv": [StrOptions({"auto"}), "cv_object"],
+        "selection": [StrOptions({"one_se", "min"})],
+    }
+
     def __init__(self, form: str = "auto", complexity="auto", term_cost: float = 1.0,
                  max_terms: int = 3, negative_weight: float = 1.0, columns_per_round: int = 10,
                  max_rounds: int = 100, pricing: str = "exact", screening: bool = True,
@@ -163,8 +191,8 @@ class ColumnGenerationRules(_RuleSetBase):
                  pricing_time_limit: float | None = 10.0, exact_budget: float | None = 5.0,
                  integer_time_limit: float = 5.0,
                  time_limit: float | None = None, complexity_path=None, cv="auto",
-                 selection: str = "min", n_thresholds: int = 10, binarize="auto",
-                 random_state=None):
+                 selection: str = "min", n_thresholds: int = 10, binarizer="auto",
+                 random_state=None, binarize=None):
         self.form = form
         self.complexity = complexity
         self.term_cost = term_cost
@@ -184,45 +212,13 @@ class ColumnGenerationRules(_RuleSetBase):
         self.cv = cv
         self.selection = selection
         self.n_thresholds = n_thresholds
-        self.binarize = binarize
+        self.binarizer = binarizer
         self.random_state = random_state
-
-    # ---- parameters -------------------------------------------------------------------
-    def _check_params(self) -> None:
-        if self.form not in ("auto", *FORMS):
-            raise ValueError(f"form must be 'auto', 'dnf' or 'cnf', not {self.form!r}")
-        if self.selection not in ("one_se", "min"):
-            raise ValueError(f"selection must be 'one_se' or 'min', not {self.selection!r}")
-        if self.pricing not in PRICING_METHODS:
-            raise ValueError(f"pricing must be one of {PRICING_METHODS}, not {self.pricing!r}")
-        if not (isinstance(self.max_terms, numbers.Integral) and self.max_terms >= 1):
-            raise ValueError(f"max_terms must be a positive integer, got {self.max_terms!r}")
-        if self.complexity != "auto" and not (isinstance(self.complexity, numbers.Real)
-                                              and self.complexity >= 0):
-            raise ValueError("complexity must be 'auto' or a non-negative number, got "
-                             f"{self.complexity!r}")
-        for name in ("term_cost", "negative_weight"):
-            value = getattr(self, name)
-            if not (isinstance(value, numbers.Real) and value >= 0):
-                raise ValueError(f"{name} must be a non-negative number, got {value!r}")
-        if self.exact_budget is not None and not (isinstance(self.exact_budget, numbers.Real)
-                                                  and self.exact_budget > 0):
-            raise ValueError(f"exact_budget must be a positive number of seconds or None, "
-                             f"got {self.exact_budget!r}")
-        for name in ("columns_per_round", "max_rounds", "beam_width"):
-            value = getattr(self, name)
-            if not (isinstance(value, numbers.Integral) and value >= 1):
-                raise ValueError(f"{name} must be a positive integer, got {value!r}")
-        if isinstance(self.cv, str) and self.cv != "auto":
-            raise ValueError(f"cv must be 'auto', a number of folds or a splitter, not "
-                             f"{self.cv!r}")
-        if isinstance(self.cv, numbers.Integral) and self.cv < 2:
-            raise ValueError(f"cv must be at least 2 inner folds, got {self.cv!r}")
+        self.binarize = binarize
 
     # ---- fitting ----------------------------------------------------------------------
     def fit(self, X, y, sample_weight=None):
         """Learn the rule set from ``X`` and binary ``y`` (optionally weighted samples)."""
-        self._check_params()
         start = time.perf_counter()
         A, y01, _ = self._validate_fit(X, y)
         w = np.ones(y01.size) if sample_weight is None else np.asarray(sample_weight, float)
@@ -294,8 +290,8 @@ class ColumnGenerationRules(_RuleSetBase):
         rule sets to the richest; each fold carries its generated columns along the path.
         Returns (form, complexity, the clauses to start the final fit from)."""
         cv = self.cv
-        auto = isinstance(cv, str)   # "auto", checked in _check_params
-        if auto or isinstance(cv, numbers.Integral):
+        auto = isinstance(cv, str)   # "auto", the only string _parameter_constraints allow
+        if auto or isinstance(cv, Integral):
             # as many stratified folds as the smaller class allows (at least 2)
             smaller = int(min(y01.sum(), (1 - y01).sum()))
             if smaller < 2:

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from numbers import Integral, Real
+
 import numpy as np
 import pandas as pd
 from sklearn.utils import check_array, check_random_state
+from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
-from .._base import LearnerBase
+from .._base import BINARIZER, DEPRECATED_BINARIZE, LearnerBase, binarize_frame
 from .._validation import check_frame, is_binary_frame
 from ..rules import Clause, Term, WeightedRuleSet
 from ._bits import decision, flatten, pack_columns
@@ -43,11 +46,14 @@ class CBMClassifier(LearnerBase):
     top_k : int, default=100
         Conjunctions added per grafting iteration (the paper's top-K; its value was lost
         from the text).
-    binarize : {"auto", True, False}, default="auto"
-        Numeric input is cut into ``n_bins`` equal-width cells per column and one-hot
-        encoded (:class:`CellBinarizer`, the paper's Section 5.2). ``"auto"`` does this
-        only when X is not already 0/1.
+    binarizer : {"auto", "passthrough"} or binariser, default="auto"
+        ``"auto"``: a 0/1 matrix (dense or sparse) is used as it is; anything else is cut
+        into ``n_bins`` equal-width cells per column and one-hot encoded
+        (``CellBinarizer(n_bins)``, the paper's Section 5.2). ``"passthrough"``: 0/1 input
+        used as it is. Or an unfitted binariser with ``terms_`` (``CellBinarizer(...)``,
+        ``FeatureBinarizer(...)``), fitted on the training data.
     n_bins : int, default=50
+        Cells per numeric column of ``binarizer="auto"``.
     search : {"wfim", "naive", "occurring"}, default="wfim"
         GRAB's mining; the paper's naive grafting (the gradient of every conjunction in
         Phi(d, k), :class:`rulelab.grab.naive.PhiScan`); or grafting over the conjunctions
@@ -59,6 +65,9 @@ class CBMClassifier(LearnerBase):
     random_state : int, RandomState or None, default=0
         Seeds the coordinate order of the inner solver (None: a fresh seed each fit).
     verbose : bool, default=False
+    binarize : deprecated
+        Use ``binarizer``: ``binarize=False`` is ``binarizer="passthrough"``,
+        ``binarize=True`` is ``binarizer=CellBinarizer(n_bins)``.
 
     Attributes
     ----------
@@ -88,40 +97,43 @@ class CBMClassifier(LearnerBase):
 
     _sparse = True   # sparse designs (bags of words, LIBSVM files) are common here
 
+    _parameter_constraints = {
+        "degree": [Interval(Integral, 0, None, closed="left"), None],
+        "C": [Interval(Real, 0, None, closed="neither")],
+        "loss": [StrOptions(set(LOSSES))],
+        "tol": [Interval(Real, 0, None, closed="neither")],
+        "top_k": [Interval(Integral, 1, None, closed="left")],
+        "binarizer": BINARIZER,
+        "n_bins": [Interval(Integral, 1, None, closed="left")],
+        "search": [StrOptions({"wfim", "naive", "occurring"})],
+        "max_iter": [Interval(Integral, 0, None, closed="left")],
+        "time_limit": [Interval(Real, 0, None, closed="neither"), None],
+        "random_state": ["random_state"],
+        "verbose": ["verbose"],
+        "binarize": DEPRECATED_BINARIZE,
+    }
+
     def __init__(self, degree=2, C=1.0, loss="logistic", tol=1e-2, top_k=100,
-                 binarize="auto", n_bins=50, search="wfim", max_iter=10_000, time_limit=None,
-                 random_state=0, verbose=False):
+                 binarizer="auto", n_bins=50, search="wfim", max_iter=10_000, time_limit=None,
+                 random_state=0, verbose=False, binarize=None):
         self.degree = degree
         self.C = C
         self.loss = loss
         self.tol = tol
         self.top_k = top_k
-        self.binarize = binarize
+        self.binarizer = binarizer
         self.n_bins = n_bins
         self.search = search
         self.max_iter = max_iter
         self.time_limit = time_limit
         self.random_state = random_state
         self.verbose = verbose
+        self.binarize = binarize
 
     # ------------------------------------------------------------------ input
-    def _check_params(self):
-        if self.loss not in LOSSES:
-            raise ValueError(f"loss must be one of {sorted(LOSSES)}, got {self.loss!r}")
-        if self.degree is not None and (int(self.degree) != self.degree or self.degree < 0):
-            raise ValueError(f"degree must be a non-negative integer or None, got {self.degree!r}")
-        if not self.C > 0:
-            raise ValueError(f"C must be positive, got {self.C}")
-        if not self.tol > 0:
-            raise ValueError(f"tol must be positive, got {self.tol}")
-        if int(self.top_k) < 1:
-            raise ValueError(f"top_k must be >= 1, got {self.top_k}")
-        if self.binarize not in ("auto", True, False):
-            raise ValueError(f"binarize must be 'auto', True or False, got {self.binarize!r}")
-
     def _binary(self, X, fit):
-        """The 0/1 design of ``X`` and its column names; the names seen in fit are checked
-        at predict, so columns are never matched by position."""
+        """The 0/1 design of ``X`` and the Term each column stands for; the names seen in
+        fit are checked at predict, so columns are never matched by position."""
         if not isinstance(X, pd.DataFrame):
             # scikit-learn's own checks and messages (1-D, empty, complex, object input);
             # NaN is refused by name below, infinities fall in the first or last cell
@@ -129,29 +141,18 @@ class CBMClassifier(LearnerBase):
         X = self._check_names(X, reset=fit)   # a DataFrame comes back checked
         frame = X if isinstance(X, pd.DataFrame) else check_frame(X)
         if fit:
-            already = is_binary_frame(frame)
-            if self.binarize is False and not already:
-                raise ValueError("X is not 0/1 and binarize=False: pass binarize='auto' to cut "
-                                 "numeric columns into equal-width cells")
-            if self.binarize is True or not already:
-                self.binarizer_ = CellBinarizer(n_bins=self.n_bins).fit(frame)
-            else:
-                self.binarizer_ = None
+            B, terms = binarize_frame(self, frame, lambda: CellBinarizer(n_bins=self.n_bins))
+            return B, terms
         if self.binarizer_ is not None:
-            B = self.binarizer_.transform(frame)
-            terms = self.binarizer_.terms_
-        else:
-            if frame.isna().to_numpy().any():
-                raise ValueError("X contains NaN: impute or drop the missing values first")
-            if not fit and not is_binary_frame(frame):
-                raise ValueError("X must be 0/1 like the data the model was fitted on")
-            B = frame.to_numpy(dtype=np.uint8)
-            terms = [Term(str(c), "==", 1) for c in frame.columns]
-        return B, terms
+            return self.binarizer_.transform(frame), self.terms_
+        if frame.isna().to_numpy().any():
+            raise ValueError("X contains NaN: impute or drop the missing values first")
+        if not is_binary_frame(frame):
+            raise ValueError("X must be 0/1 like the data the model was fitted on")
+        return frame.to_numpy(dtype=np.uint8), self.terms_
 
     # ------------------------------------------------------------------ fit
     def fit(self, X, y):
-        self._check_params()
         B, terms = self._binary(X, fit=True)
         ypm = np.where(self._check_target(y, B.shape[0]) == 1, 1.0, -1.0)
         seed = (self.random_state if isinstance(self.random_state, (int, np.integer))

@@ -8,7 +8,7 @@ from sklearn.base import clone
 from sklearn.linear_model import LogisticRegression
 from sklearn.utils import check_array
 
-from .._validation import category_values, check_not_dates, check_target
+from .._validation import category_values, check_frame, check_not_dates, check_target
 from ..rules import Term
 
 PENALTIES = ("l1", "l2")
@@ -79,15 +79,38 @@ def check_X(X, estimator, *, reset: bool = False):
     """Return (X as float ndarray or CSR matrix, feature names or None), or raise ValueError.
 
     The column names are recorded on ``estimator`` (a :class:`~rulelab._base.LearnerBase`)
-    at fit (``reset``) and checked at predict, and the categorical columns of a DataFrame
-    become one 0/1 feature per category (``colour = red``), as fitted.
+    at fit (``reset``) and checked at predict. ``estimator.binarizer`` says what becomes a
+    feature: ``"auto"`` takes numeric columns as they are and the categorical columns of a
+    DataFrame as one 0/1 feature per category (``colour = red``); ``"passthrough"`` takes
+    numeric columns only; a binariser (``FeatureBinarizer(...)``, ``CellBinarizer(...)``)
+    makes every feature one of its terms, so a rule is ``glucose > 127``.
     """
     names = None
+    spec = getattr(estimator, "binarizer", "auto")
     if not isinstance(X, pd.DataFrame):
         # scikit-learn's own checks and messages: 1-D, empty, complex, NaN/inf, sparse
-        X = check_array(X, accept_sparse="csr", dtype=np.float64)
+        X = check_array(X, accept_sparse="csr", dtype=np.float64,
+                        ensure_all_finite=isinstance(spec, str))
     X = estimator._check_names(X, reset=reset)   # empty frames refused there
+    if not isinstance(spec, str):
+        frame = X if isinstance(X, pd.DataFrame) else check_frame(X)
+        if reset:
+            estimator.binarizer_ = clone(spec).fit(frame)
+            if not hasattr(estimator.binarizer_, "terms_"):
+                raise TypeError(f"binarizer {type(spec).__name__} has no terms_ after fit: "
+                                "rules need the test each feature stands for")
+        terms = estimator.binarizer_.terms_
+        return (np.asarray(estimator.binarizer_.transform(frame), dtype=np.float64),
+                [str(t) for t in terms])
+    if reset:
+        estimator.binarizer_ = None
     if isinstance(X, pd.DataFrame):
+        if spec == "passthrough":
+            bad = [c for c in X.columns if not (pd.api.types.is_numeric_dtype(X[c])
+                                                  or pd.api.types.is_bool_dtype(X[c]))]
+            if bad:
+                raise ValueError(f"binarizer='passthrough' takes numeric columns, and "
+                                 f"{bad[:5]} are not: binarizer='auto' one-hot encodes them")
         X = _encode_categories(estimator, X, reset)
         bad = [c for c in X.columns if not (pd.api.types.is_numeric_dtype(X[c])
                                               or pd.api.types.is_bool_dtype(X[c]))]
@@ -135,6 +158,8 @@ def feature_terms(estimator, names) -> list[Term]:
     """The test each feature column stands for on the caller's data: ``x > 0`` (a rule's
     feature covers a sample where it is positive), or ``colour == red`` for a category that
     :func:`check_X` one-hot encoded."""
+    if getattr(estimator, "binarizer_", None) is not None:
+        return list(estimator.binarizer_.terms_)
     categories = getattr(estimator, "categories_", None) or {}
     encoded = {f"{col} = {v}": Term(str(col), "==", v)
                for col, values in categories.items() for v in values}

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+from numbers import Integral, Real
+
 import numpy as np
+from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted
 
-from .._base import LearnerBase
+from .._base import BINARIZER, LearnerBase
 from ._base import check_X, feature_terms
 from .rules import RuleList
 from .theory import GreedyRule
@@ -28,6 +31,8 @@ class BoostRule(LearnerBase):
         Boosting rounds (stops early when a weak learner is perfect or no better than chance).
     feature_names : sequence of str, optional
     condition : str, default="{feature} > 0"
+    binarizer : {"auto", "passthrough"} or binariser, default="auto"
+        What becomes a feature, as in :class:`GreedyRuleClassifier`.
 
     Attributes
     ----------
@@ -45,8 +50,21 @@ class BoostRule(LearnerBase):
 
     _sparse = True   # sparse designs (bags of words, LIBSVM files) are common here
 
+    _parameter_constraints = {
+        "k": [Interval(Real, 1, None, closed="left")],
+        "B": [Interval(Real, 0, None, closed="left")],
+        "threshold_scale": [Interval(Real, 0, None, closed="neither")],
+        "fit_intercept": ["boolean"],
+        "solver": [str, None],
+        "feature_names": ["array-like", None],
+        "condition": [str],
+        "binarizer": BINARIZER,
+        "n_estimators": [Interval(Integral, 1, None, closed="left")],
+    }
+
     def __init__(self, k=20, B=1.0, n_estimators=10, threshold_scale=100.0, fit_intercept=False,
-                 solver=None, feature_names=None, condition="{feature} > 0"):
+                 solver=None, feature_names=None, condition="{feature} > 0",
+                 binarizer="auto"):
         self.k = k
         self.B = B
         self.n_estimators = n_estimators
@@ -55,11 +73,10 @@ class BoostRule(LearnerBase):
         self.solver = solver
         self.feature_names = feature_names
         self.condition = condition
+        self.binarizer = binarizer
 
     def fit(self, X, y):
         """Run AdaBoost rounds of GreedyRule on reweighted samples."""
-        if self.n_estimators < 1:
-            raise ValueError(f"n_estimators must be >= 1, got {self.n_estimators}")
         X, names = check_X(X, self, reset=True)
         yi = self._check_target(y, X.shape[0])
         names = list(self.feature_names) if self.feature_names is not None else names

@@ -11,13 +11,15 @@ decides; otherwise the base classifier does.
 from __future__ import annotations
 
 import copy
+from numbers import Integral, Real
 
 import numpy as np
 from sklearn.utils import check_random_state
+from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from .._base import LearnerBase
-from ._base import check_X, check_y, feature_terms, fit_base, make_linear, per_label
+from .._base import BINARIZER, LearnerBase
+from ._base import PENALTIES, check_X, check_y, feature_terms, fit_base, make_linear, per_label
 from ._search import _col, _State, base_proba
 from .candidates import select_candidates
 from .rules import Rule, RuleList, coverage_matrix
@@ -96,6 +98,11 @@ class GreedyRuleClassifier(LearnerBase):
         How a rule's condition is printed, e.g. ``'"{feature}" in tweet'``.
     random_state : int, RandomState or None
         Seed of the train/evaluation split (and of the logistic regression).
+    binarizer : {"auto", "passthrough"} or binariser, default="auto"
+        What becomes a feature: ``"auto"`` takes numeric columns as they are and one-hot
+        encodes the categorical columns of a DataFrame; ``"passthrough"`` numeric columns
+        only; a binariser (``FeatureBinarizer(...)``, ``CellBinarizer(...)``) makes every
+        feature one of its terms, so a rule reads ``glucose > 127``.
 
     Attributes
     ----------
@@ -126,13 +133,35 @@ class GreedyRuleClassifier(LearnerBase):
 
     _multiclass = True   # rules may predict any of several labels
     _sparse = True       # sparse designs (bags of words) are common here
+    _parameter_constraints = {
+        "penalty": [StrOptions(set(PENALTIES))],
+        "C": [Interval(Real, 0, None, closed="neither")],
+        "base_estimator": [HasMethods(["fit", "predict"]), None],
+        "max_rules": [Interval(Integral, 0, None, closed="left")],
+        "eval_fraction": [Interval(Real, 0, 1, closed="left")],
+        "rule_labels": ["array-like", None],
+        "min_support": [Interval(Integral, 0, None, closed="left"), dict],
+        "min_purity": [Interval(Real, 0, 1, closed="both"), dict],
+        "candidate_threshold": [Real, dict, None],
+        "max_candidates": [Interval(Integral, 1, None, closed="left"), None],
+        "early_stopping": ["boolean"],
+        "selection": [StrOptions({"greedy", "score"})],
+        "eval_loss": [StrOptions({"log_loss", "error"})],
+        "search": [StrOptions({"fast", "exact"})],
+        "base_rows": [StrOptions({"all", "uncovered"})],
+        "refit_every": [Interval(Integral, 0, None, closed="left")],
+        "feature_names": ["array-like", None],
+        "condition": [str],
+        "random_state": ["random_state"],
+        "binarizer": BINARIZER,
+    }
 
     def __init__(self, penalty="l2", C=1.0, base_estimator=None, max_rules=20,
                  eval_fraction=1 / 3, rule_labels=None, min_support=1, min_purity=1.0,
                  candidate_threshold=None, max_candidates=None, early_stopping=True,
                  selection="greedy", eval_loss="error", search="fast", base_rows="uncovered",
                  refit_every=1, feature_names=None, condition="{feature} > 0",
-                 random_state=None):
+                 random_state=None, binarizer="auto"):
         self.penalty = penalty
         self.C = C
         self.base_estimator = base_estimator
@@ -152,24 +181,9 @@ class GreedyRuleClassifier(LearnerBase):
         self.feature_names = feature_names
         self.condition = condition
         self.random_state = random_state
+        self.binarizer = binarizer
 
     # ------------------------------------------------------------------ fitting
-    def _check_params(self):
-        if self.selection not in ("greedy", "score"):
-            raise ValueError(f"selection must be 'greedy' or 'score', got {self.selection!r}")
-        if self.eval_loss not in ("log_loss", "error"):
-            raise ValueError(f"eval_loss must be 'log_loss' or 'error', got {self.eval_loss!r}")
-        if self.search not in ("fast", "exact"):
-            raise ValueError(f"search must be 'fast' or 'exact', got {self.search!r}")
-        if not 0 <= self.eval_fraction < 1:
-            raise ValueError(f"eval_fraction must be in [0, 1), got {self.eval_fraction!r}")
-        if int(self.max_rules) != self.max_rules or self.max_rules < 0:
-            raise ValueError(f"max_rules must be a non-negative integer, got {self.max_rules!r}")
-        if self.base_rows not in ("all", "uncovered"):
-            raise ValueError(f"base_rows must be 'all' or 'uncovered', got {self.base_rows!r}")
-        if self.refit_every < 0:
-            raise ValueError(f"refit_every must be >= 0, got {self.refit_every!r}")
-
     def _template(self):
         if self.base_estimator is not None:
             return self.base_estimator
@@ -189,7 +203,6 @@ class GreedyRuleClassifier(LearnerBase):
         -------
         self
         """
-        self._check_params()
         X, names = check_X(X, self, reset=True)
         yi = self._check_target(y, X.shape[0])
         n, d = X.shape

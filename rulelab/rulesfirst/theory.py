@@ -8,10 +8,13 @@ with m = Omega~(kB + B^2) this is a weak learner (error <= 1/4), which BoostRule
 
 from __future__ import annotations
 
+from numbers import Real
+
 import numpy as np
+from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted
 
-from .._base import LearnerBase
+from .._base import BINARIZER, LearnerBase
 from ._base import check_X, feature_terms
 from .rules import Rule, RuleList, coverage_matrix
 
@@ -35,6 +38,8 @@ class GreedyRule(LearnerBase):
         cvxpy solver for the hinge-loss problem (default: CLARABEL).
     feature_names : sequence of str, optional
     condition : str, default="{feature} > 0"
+    binarizer : {"auto", "passthrough"} or binariser, default="auto"
+        What becomes a feature, as in :class:`GreedyRuleClassifier`.
 
     Attributes
     ----------
@@ -49,8 +54,20 @@ class GreedyRule(LearnerBase):
 
     _sparse = True   # sparse designs (bags of words, LIBSVM files) are common here
 
+    _parameter_constraints = {
+        "k": [Interval(Real, 1, None, closed="left")],
+        "B": [Interval(Real, 0, None, closed="left")],
+        "threshold_scale": [Interval(Real, 0, None, closed="neither")],
+        "fit_intercept": ["boolean"],
+        "solver": [str, None],
+        "feature_names": ["array-like", None],
+        "condition": [str],
+        "binarizer": BINARIZER,
+    }
+
     def __init__(self, k=20, B=1.0, threshold_scale=100.0, fit_intercept=False, solver=None,
-                 feature_names=None, condition="{feature} > 0"):
+                 feature_names=None, condition="{feature} > 0",
+                 binarizer="auto"):
         self.k = k
         self.B = B
         self.threshold_scale = threshold_scale
@@ -58,6 +75,7 @@ class GreedyRule(LearnerBase):
         self.solver = solver
         self.feature_names = feature_names
         self.condition = condition
+        self.binarizer = binarizer
 
     def fit(self, X, y, sample_weight=None):
         """Add rules greedily above the coverage threshold, then fit the bounded halfspace.
@@ -70,8 +88,6 @@ class GreedyRule(LearnerBase):
             Non-negative weights (BoostRule's distribution); coverage counts weight mass
             scaled to sum to n_samples.
         """
-        if not self.k >= 1 or not self.B >= 0:
-            raise ValueError(f"need k >= 1 and B >= 0, got k={self.k}, B={self.B}")
         X, names = check_X(X, self, reset=True)
         yi = self._check_target(y, X.shape[0])
         n, d = X.shape

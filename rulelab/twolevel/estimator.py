@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import numbers
+from numbers import Integral, Real
 
 import numpy as np
+from sklearn.utils._param_validation import Interval, StrOptions
 
 from ..rules import CNF, DNF, Clause
-from ..rulesets import _RuleSetBase
+from ..rulesets import LP_PARAMETERS, _RuleSetBase
 from .objective import augment, clause_costs
 from .optimize import am, bcd, init_weights, lp_kwargs
 
@@ -50,14 +51,19 @@ class TwoLevelRules(_RuleSetBase):
         Cost of disabling a clause, as a multiple of ``theta``.
     n_thresholds : int, default=10
         Quantile thresholds per numeric feature, both directions.
-    binarize : {"auto", True, False}, default="auto"
-        ``"auto"`` uses a 0/1 matrix as is and binarises anything else.
+    binarizer : {"auto", "passthrough"} or binariser, default="auto"
+        ``"auto"``: a 0/1 matrix is used as it is, anything else goes through
+        ``FeatureBinarizer(n_thresholds)``; ``"passthrough"``: 0/1 input used as it is; or
+        an unfitted binariser with ``terms_`` (``FeatureBinarizer(...)``,
+        ``CellBinarizer(...)``), fitted on the training data.
     exact : bool, default=False
         Solve every clause subproblem as a 0/1 MILP instead of rounding its LP.
     solver : str, default="highs"
         LP solver for :func:`rulelab.lp.learn_clause`.
     time_limit : float, optional
         Seconds allowed to each clause LP.
+    binarize : deprecated
+        Use ``binarizer``: ``binarize=False`` is ``binarizer="passthrough"``.
     n_jobs : int, optional
         Threads for the clause LPs of one iteration (AM's R clauses, greedy BCD's R trials).
     random_state : int, optional
@@ -96,11 +102,26 @@ class TwoLevelRules(_RuleSetBase):
     >>> print(TwoLevelRules(theta=5, max_clauses=3).fit(X, y))     # doctest: +SKIP
     """
 
+    _parameter_constraints = {
+        **{k: LP_PARAMETERS[k] for k in ("n_thresholds", "binarizer", "binarize", "exact",
+                                         "solver", "time_limit", "random_state")},
+        "form": [StrOptions({"dnf", "cnf"})],
+        "method": [StrOptions({"bcd", "am"})],
+        "max_clauses": [Interval(Integral, 1, None, closed="left")],
+        "theta": [Interval(Real, 0, None, closed="left")],
+        "max_iter": [Interval(Integral, 0, None, closed="left")],
+        "init": [StrOptions({"setcover", "random", "empty"})],
+        "update": [StrOptions({"greedy", "cyclic", "random"})],
+        "disable_cost": [Interval(Real, 0, None, closed="left")],
+        "n_jobs": [Integral, None],
+    }
+
     def __init__(self, form: str = "dnf", method: str = "bcd", max_clauses: int = 10,
                  theta: float = 1.0, max_iter: int = 20, init: str = "setcover",
                  update: str = "greedy", disable_cost: float = 0.0, n_thresholds: int = 10,
-                 binarize="auto", exact: bool = False, solver: str = "highs",
-                 time_limit: float | None = None, n_jobs: int | None = None, random_state=None):
+                 binarizer="auto", exact: bool = False, solver: str = "highs",
+                 time_limit: float | None = None, n_jobs: int | None = None, random_state=None,
+                 binarize=None):
         self.form = form
         self.method = method
         self.max_clauses = max_clauses
@@ -110,34 +131,16 @@ class TwoLevelRules(_RuleSetBase):
         self.update = update
         self.disable_cost = disable_cost
         self.n_thresholds = n_thresholds
-        self.binarize = binarize
+        self.binarizer = binarizer
         self.exact = exact
         self.solver = solver
         self.time_limit = time_limit
         self.n_jobs = n_jobs
         self.random_state = random_state
-
-    def _check_params(self) -> None:
-        if self.form not in ("dnf", "cnf"):
-            raise ValueError(f"form must be 'dnf' or 'cnf', not {self.form!r}")
-        if self.method not in ("bcd", "am"):
-            raise ValueError(f"method must be 'bcd' or 'am', not {self.method!r}")
-        if self.init not in ("setcover", "random", "empty"):
-            raise ValueError(f"init must be 'setcover', 'random' or 'empty', not {self.init!r}")
-        if self.update not in ("greedy", "cyclic", "random"):
-            raise ValueError(f"update must be 'greedy', 'cyclic' or 'random', not {self.update!r}")
-        if not isinstance(self.max_clauses, numbers.Integral) or self.max_clauses < 1:
-            raise ValueError(f"max_clauses must be a positive integer, got {self.max_clauses!r}")
-        if not isinstance(self.max_iter, numbers.Integral) or self.max_iter < 0:
-            raise ValueError(f"max_iter must be a non-negative integer, got {self.max_iter!r}")
-        for name in ("theta", "disable_cost"):
-            value = getattr(self, name)
-            if not isinstance(value, numbers.Real) or not np.isfinite(value) or value < 0:
-                raise ValueError(f"{name} must be a finite non-negative number, got {value!r}")
+        self.binarize = binarize
 
     def fit(self, X, y):
         """Learn the rule from ``X`` and binary ``y``."""
-        self._check_params()
         A, y01, _ = self._validate_fit(X, y)
         if self.form == "dnf":
             # De Morgan: OR_r AND_{j in S_r} a_j = NOT AND_r OR_{j in S_r} (1 - a_j), so a

@@ -189,7 +189,7 @@ def init_weights(Xa, y, n_clauses: int, cost, how: str, lp_options: dict, rng) -
     if dual_y.min() == dual_y.max():
         return W, 0                         # one class: SC has nothing to cover
     sc = SetCoverRules(lam=1.0 / theta if theta > 0 else 1e12, max_rules=n_clauses,
-                       binarize=False, exact=lp_options.get("exact", False),
+                       binarizer="passthrough", exact=lp_options.get("exact", False),
                        solver=lp_options.get("solver", "highs"),
                        time_limit=lp_options.get("time_limit"),
                        screening=lp_options.get("screening"))
