@@ -328,7 +328,7 @@ def test_auto_cv_repeats_the_split_on_small_data_only():
     X, y, _ = planted_problem(1600, 2, seed=1)    # one split, as cv=3
     pd.testing.assert_frame_equal(ColumnGenerationRules(**kw).fit(X, y).cv_results_,
                                   ColumnGenerationRules(cv=3, **kw).fit(X, y).cv_results_)
-    with pytest.raises(ValueError, match="cv must be"):
+    with pytest.raises(ValueError, match="'cv' parameter"):
         ColumnGenerationRules(cv="repeated", **kw).fit(X, y)
 
 

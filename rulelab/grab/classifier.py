@@ -107,7 +107,7 @@ class CBMClassifier(LearnerBase):
         "n_bins": [Interval(Integral, 1, None, closed="left")],
         "search": [StrOptions({"wfim", "naive", "occurring"})],
         "max_iter": [Interval(Integral, 0, None, closed="left")],
-        "time_limit": [Interval(Real, 0, None, closed="neither"), None],
+        "time_limit": [Interval(Real, 0, None, closed="left"), None],   # 0: one iteration
         "random_state": ["random_state"],
         "verbose": ["verbose"],
         "binarize": DEPRECATED_BINARIZE,
