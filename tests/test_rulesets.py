@@ -119,7 +119,7 @@ def test_set_cover_rejects_bad_parameters():
     X, y = planted_dnf(50, seed=0)
     with pytest.raises(ValueError, match="'remove' parameter"):
         SetCoverRules(remove="all").fit(X, y)
-    with pytest.raises(ValueError, match="max_rules must be"):
+    with pytest.raises(ValueError, match="'max_rules' parameter"):
         SetCoverRules(max_rules=0).fit(X, y)
 
 
