@@ -21,17 +21,17 @@ JOBS ?= 2
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e ".[dev,bench]"
+	$(PY) -m pip install --quiet -e ".[repro,dev,bench]"
 	$(PY) -m ipykernel install --sys-prefix --name python3 --display-name "Python 3 (ipykernel)" >/dev/null
 	touch $@
 
 setup: $(VENV)/.installed
 
 reproduce: setup
-	$(PY) -m rulelab.pipeline --mode full --jobs $(JOBS)
+	$(PY) -m repro.pipeline --mode full --jobs $(JOBS)
 
 quick: setup
-	$(PY) -m rulelab.pipeline --mode quick --jobs $(JOBS)
+	$(PY) -m repro.pipeline --mode quick --jobs $(JOBS)
 
 test: setup
 	RULELAB_QUICK=1 RULELAB_HEADLESS=1 $(PY) -m pytest -n $(JOBS) --nbval-lax --dist loadfile tests notebooks

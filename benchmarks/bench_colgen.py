@@ -25,7 +25,7 @@ import numpy as np
 from rulelab import ColumnGenerationRules, FeatureBinarizer
 from rulelab.colgen import column_generation, price_exact, price_milp
 from rulelab.colgen.master import RuleSetMaster
-from rulelab.colgen.study import _fold
+from repro.column_generation import _fold
 
 
 def duals_after_beam_rounds(A, y, cost, rounds):
@@ -73,7 +73,7 @@ def fit_against_brcg(X_tr, y_tr, X_te, y_te, with_brcg):
           f"(complexity {cg.chosen_complexity_:g}); {cg.certificate()}")
     if not with_brcg:
         return
-    from rulelab import peers
+    from repro import peers
 
     methods, skipped = peers.peer_learners(include=("BRCG",))
     if "BRCG" not in methods:

@@ -37,8 +37,8 @@ def main():
     args = ap.parse_args()
 
     from rulelab.grab import count_itemsets, graft
-    from rulelab.grab.baselines import ExpansionLinear
-    from rulelab.grab.experiments import load_a1a_all, warm_up
+    from repro.grab_baselines import ExpansionLinear
+    from repro.grab import load_a1a_all, warm_up
 
     X, y = load_a1a_all()
     B = X.to_numpy(dtype=np.uint8)

@@ -30,8 +30,8 @@ import argparse
 
 import numpy as np
 
-from rulelab.reference import paper_table
-from rulelab.screening_experiments import count_row, timing_row
+from repro.reference import paper_table
+from repro.screening import count_row, timing_row
 
 DATASETS = {"magic": "MAGIC", "gas_drift_partial": "Gas"}
 

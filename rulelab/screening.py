@@ -381,7 +381,7 @@ def threshold_design(X, n_thresholds: int, *, levels: str = "inner",
     counts are the paper's (e.g. 2 x 10 x 100 = 2000 on MAGIC).
 
     The papers do not say how their quantile thresholds are placed; the options below span
-    the usual definitions (used by :func:`rulelab.screening_experiments.design_sweep`).
+    the usual definitions (used by :func:`repro.screening.design_sweep`).
 
     Parameters
     ----------

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from sklearn.tree import DecisionTreeClassifier
 
-from rulelab import _codekey
-from rulelab._codekey import module_closure, source_key
+from repro import codekey as _codekey
+from repro.codekey import module_closure, source_key
 from rulelab.twolevel import TwoLevelRules
 from rulelab.twolevel.search import ThetaSearchCV
 

@@ -175,7 +175,7 @@ def test_decision_function_is_positive_exactly_where_predict_says_classes_1(name
 
 
 def test_rules_are_rulelab_rules_and_complexity_is_read_from_them(name):
-    from rulelab.evaluate import complexity
+    from rulelab.model_size import complexity
     from rulelab.rules import CNF, DNF, DecisionList, WeightedRuleSet, rule_from_dict
 
     frame = X.assign(d=pd.Categorical(RNG.choice(["u", "v", "w"], N)))

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pandas as pd
 import pytest
 
 from rulelab import SetCoverRules
-from rulelab.evaluate import (RipperClassifier, agreement, compare_to_paper, cross_validate,
-                              merge_runs, paper1_baselines, run_provenance, summarize)
+from repro.rule_sets import RipperClassifier, agreement, compare_to_paper, paper1_baselines
+from repro.runner import cross_validate, merge_runs, run_provenance, summarize
 
 
 def toy(n=120, seed=0):
@@ -28,6 +30,7 @@ def test_cross_validate_caches_folds_and_resumes(tmp_path, monkeypatch):
                            progress=False)
     files = sorted((tmp_path / "results" / "cv").glob("*.json"))
     assert len(files) == 3
+    lost = json.loads(files[0].read_text())["fold"]
     files[0].unlink()                              # an interrupted run: one fold missing
     second = cross_validate({"RuSC": SetCoverRules()}, ["toy"], n_splits=3, loader=loader,
                             progress=False)
@@ -36,8 +39,9 @@ def test_cross_validate_caches_folds_and_resumes(tmp_path, monkeypatch):
     assert len(list((tmp_path / "results" / "cv").glob("*.json"))) == 3
     # each record says whether it was computed or read, and a read keeps the measured time
     assert not first["cached"].any()
-    assert second["cached"].tolist() == [False, True, True]
-    assert second["fit_time"].iloc[1:].tolist() == first["fit_time"].iloc[1:].tolist()
+    assert second["cached"].tolist() == [fold != lost for fold in range(3)]
+    kept = second["cached"].to_numpy()
+    assert second["fit_time"][kept].tolist() == first["fit_time"][kept].tolist()
 
 
 def test_merge_runs_keeps_only_the_other_datasets_of_an_earlier_run(tmp_path):
@@ -124,12 +128,46 @@ def test_cache_keys_are_stable_across_processes_and_tell_settings_apart():
 
     from sklearn.compose import make_column_selector
 
-    from rulelab.evaluate import params_key
+    from repro.runner import params_key
 
-    code = ("from rulelab.evaluate import paper1_baselines, params_key; "
+    code = ("from repro.rule_sets import paper1_baselines; from repro.runner import params_key; "
             "print(params_key(paper1_baselines()['CART']))")
     runs = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                            check=True).stdout.strip() for _ in range(2)}
     assert len(runs) == 1 and params_key(paper1_baselines()["CART"]) in runs
     assert params_key(make_column_selector(dtype_include="number")) != \
         params_key(make_column_selector(dtype_include="category"))
+
+
+def _square(x):
+    return {"x": x, "square": x * x}
+
+
+def test_every_cache_reuses_a_result_only_for_the_same_parameters_and_code(tmp_path,
+                                                                          monkeypatch):
+    """The one rule of the runner's caches (cross-validation folds, experiment units, single
+    results): a record is read back only for the same parameters and the same source of the
+    modules behind it."""
+    from repro import runner
+
+    monkeypatch.setenv("RULELAB_CACHE", str(tmp_path))
+    calls = []
+
+    def compute():
+        calls.append(1)
+        return {"value": np.float64(1.5)}
+
+    assert runner.cached("demo", {"a": 1}, compute, code=_square) == {"value": 1.5}
+    assert runner.cached("demo", {"a": 1}, compute, code=_square) == {"value": 1.5}
+    assert len(calls) == 1                                   # the second was read
+    runner.cached("demo", {"a": 2}, compute, code=_square)
+    assert len(calls) == 2                                   # other parameters
+    assert runner.run_units(_square, [{"x": 2}, {"x": 3}], "squares", progress=False) == [
+        {"x": 2, "square": 4}, {"x": 3, "square": 9}]
+    monkeypatch.setattr(runner, "source_key", lambda *objs: "other code")
+    runner.cached("demo", {"a": 1}, compute, code=_square)
+    assert len(calls) == 3                                   # other code: computed again
+    assert len(list((tmp_path / "results" / "demo").glob("*.json"))) == 3
+    assert len(list((tmp_path / "results" / "squares").glob("*.json"))) == 2
+    runner.run_units(_square, [{"x": 2}], "squares", progress=False)
+    assert len(list((tmp_path / "results" / "squares").glob("*.json"))) == 3

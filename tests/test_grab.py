@@ -10,7 +10,7 @@ from sklearn.base import clone
 from sklearn.model_selection import cross_val_score
 
 from rulelab import CBMClassifier
-from rulelab.evaluate import complexity
+from rulelab.model_size import complexity
 from rulelab.grab import CellBinarizer, count_itemsets, expand, graft
 from rulelab.grab import _cd
 from rulelab.rules import format_value, rule_from_dict
@@ -254,7 +254,7 @@ def test_a1a_has_5439_conjunctions_of_size_at_most_two():
 
 
 def test_expansion_baseline_predicts_with_its_own_conjunctions():
-    from rulelab.grab.baselines import ExpansionLinear
+    from repro.grab_baselines import ExpansionLinear
 
     X, y = planted(seed=8)
     est = ExpansionLinear(degree=2, C=1.0, tol=1e-8).fit(X, y)
@@ -267,7 +267,7 @@ def test_expansion_baseline_predicts_with_its_own_conjunctions():
 
 
 def test_lrfim_uses_frequent_itemsets_only():
-    from rulelab.grab.baselines import LRFIM
+    from repro.grab_baselines import LRFIM
 
     X, y = planted(seed=9)
     model = LRFIM(min_support=0.2, max_size=3).fit(X, y)
@@ -281,20 +281,20 @@ def test_lrfim_uses_frequent_itemsets_only():
 def test_table1_and_table2_runs_are_cached_so_an_interrupted_run_resumes(tmp_path, monkeypatch):
     from sklearn.tree import DecisionTreeClassifier
 
-    from rulelab.grab import experiments as ex
+    from repro import grab as ex
 
     monkeypatch.setenv("RULELAB_CACHE", str(tmp_path))
     methods = {"DT": (DecisionTreeClassifier(random_state=0), {"max_depth": [2, 4]})}
     first = ex.tuned_accuracy("fourclass", methods, folds=2, max_train=200)
     # one record per (combination, fold) and one for the refit: a search resumes
-    assert len(list((tmp_path / "results" / "grab").glob("table1cv-*.json"))) == 4
-    assert len(list((tmp_path / "results" / "grab").glob("table1refit-*.json"))) == 1
+    assert len(list((tmp_path / "results" / "grab" / "table1cv").glob("*.json"))) == 4
+    assert len(list((tmp_path / "results" / "grab" / "table1refit").glob("*.json"))) == 1
     again = ex.tuned_accuracy("fourclass", methods, folds=2, max_train=200)
     pd.testing.assert_frame_equal(first, again)          # seconds too: nothing was refitted
     fresh = ex.tuned_accuracy("fourclass", methods, folds=2, max_train=200, cache=False)
     assert fresh.accuracy.tolist() == first.accuracy.tolist()
     tol = ex.tolerance_study("fourclass", 2, tols=(1e-4, 1e-2), max_train=200)
-    assert len(list((tmp_path / "results" / "grab").glob("table2-*.json"))) == 2
+    assert len(list((tmp_path / "results" / "grab" / "table2").glob("*.json"))) == 2
     pd.testing.assert_frame_equal(tol, ex.tolerance_study("fourclass", 2, tols=(1e-4, 1e-2),
                                                           max_train=200))
     assert tol["|Phi \\ Phi_eps|"].iloc[0] == 0          # the tightest fit is the reference
@@ -303,19 +303,22 @@ def test_table1_and_table2_runs_are_cached_so_an_interrupted_run_resumes(tmp_pat
 def test_a_cached_result_is_not_reused_by_changed_code(tmp_path, monkeypatch):
     from sklearn.tree import DecisionTreeClassifier
 
-    from rulelab.grab import experiments as ex
+    from repro import grab as ex
+    from repro import runner
 
     monkeypatch.setenv("RULELAB_CACHE", str(tmp_path))
     methods = {"DT": (DecisionTreeClassifier(random_state=0), {"max_depth": [2]})}
     ex.tuned_accuracy("fourclass", methods, folds=2, max_train=100)
-    monkeypatch.setattr(ex, "code_fingerprint", lambda: "other-code")
+    ex.tuned_accuracy("fourclass", methods, folds=2, max_train=100)   # read, not recomputed
+    assert len(list((tmp_path / "results" / "grab" / "table1refit").glob("*.json"))) == 1
+    monkeypatch.setattr(runner, "source_key", lambda *objs: "other-code")
     ex.tuned_accuracy("fourclass", methods, folds=2, max_train=100)
-    assert len(list((tmp_path / "results" / "grab").glob("table1refit-*.json"))) == 2
-    assert len(list((tmp_path / "results" / "grab").glob("table1cv-*.json"))) == 4
+    assert len(list((tmp_path / "results" / "grab" / "table1refit").glob("*.json"))) == 2
+    assert len(list((tmp_path / "results" / "grab" / "table1cv").glob("*.json"))) == 4
 
 
 def test_expansion_liblinear_is_deterministic_given_random_state():
-    from rulelab.grab.baselines import ExpansionLinear
+    from repro.grab_baselines import ExpansionLinear
 
     X, y = planted(seed=4)
     a = ExpansionLinear(degree=2, C=1.0, random_state=3).fit(X, y)
@@ -387,7 +390,7 @@ def test_repeated_rows_count_in_the_objective_supports_and_margins(loss):
 def test_speed_is_compared_at_an_equal_objective():
     """Fig. 2's comparison: each method's time to the same objective (the best any method
     reached, +0.1 %); a method that stopped above it has no time, whatever its clock."""
-    from rulelab.grab.experiments import time_methods, time_to_objective
+    from repro.grab import time_methods, time_to_objective
 
     X, y = planted(seed=5)
     times = time_methods(X, y, Cs=(1.0,), degrees=(1, 2), methods=("GRAB", "Grafting",
@@ -417,7 +420,7 @@ def test_table1_gives_every_method_the_same_binarised_data_and_excludes_failures
     of time is excluded from the choice."""
     from sklearn.tree import DecisionTreeClassifier
 
-    from rulelab.grab import experiments as ex
+    from repro import grab as ex
 
     monkeypatch.setenv("RULELAB_CACHE", str(tmp_path))
     B, y, _, _ = ex.binarized_split("fourclass")

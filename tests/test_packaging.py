@@ -27,7 +27,8 @@ def _env_specs() -> list[str]:
 
 def test_environment_yml_and_pyproject_list_the_same_packages_and_bounds():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
-    pip_specs = project["dependencies"] + project["optional-dependencies"]["dev"]
+    extras = project["optional-dependencies"]
+    pip_specs = project["dependencies"] + extras["repro"] + extras["dev"]
     env = {_name(s): s.replace(" ", "") for s in _env_specs() if _name(s) not in ("python", "pip")}
     pip = {_name(s): s.replace(" ", "") for s in pip_specs}
     assert set(env) == set(pip)
@@ -35,15 +36,30 @@ def test_environment_yml_and_pyproject_list_the_same_packages_and_bounds():
 
 
 def test_top_level_layout_matches_the_design():
-    for entry in ["notebooks", "rulelab", "tests", "figures", "benchmarks", "environment.yml",
+    for entry in ["notebooks", "rulelab", "repro", "tests", "figures", "benchmarks", "environment.yml",
                   "pyproject.toml", "Makefile", "README.md", ".ci/run"]:
         assert (ROOT / entry).exists(), entry
 
 
 def test_every_module_in_the_readme_map_exists():
     readme = (ROOT / "README.md").read_text()
-    for module in re.findall(r"`rulelab/([a-z_]+)(?:\.py|/)`", readme):
-        assert (ROOT / "rulelab" / f"{module}.py").exists() or (ROOT / "rulelab" / module).is_dir(), module
+    found = re.findall(r"`(rulelab|repro)/([a-z_]+)(?:\.py|/)`", readme)
+    assert {package for package, _ in found} == {"rulelab", "repro"}
+    for package, module in found:
+        assert (ROOT / package / f"{module}.py").exists() or (ROOT / package / module).is_dir(), \
+            f"{package}/{module}"
+
+
+def test_the_library_never_imports_the_reproductions():
+    """rulelab/ is what a user imports into their own work: it knows nothing of the papers'
+    experiments, the notebooks, the output folders or Jupyter (repro/ imports rulelab, never
+    the other way round)."""
+    for path in (ROOT / "rulelab").rglob("*.py"):
+        source = path.read_text()
+        assert not re.search(r"^\s*(from|import) repro\b", source, re.M), path
+        for heavy in ("matplotlib", "papermill", "ipywidgets", "IPython", "nbformat", "xgboost",
+                      "wittgenstein", "tqdm"):
+            assert not re.search(rf"^\s*(from|import) {heavy}\b", source, re.M), (path, heavy)
 
 
 def test_environment_yml_lists_the_bench_extra_as_its_optional_block():

@@ -6,8 +6,8 @@ import os
 
 import pytest
 
-from rulelab import _paths, plotting, report
-from rulelab.pipeline import merge_log
+from repro import paths as _paths, plotting, report
+from repro.pipeline import merge_log
 
 
 def test_quick_runs_write_under_runs_quick(monkeypatch):
@@ -43,7 +43,7 @@ def test_a_partial_run_keeps_the_other_notebooks_in_the_log():
 def test_pipeline_parameters_are_read_as_yaml_and_bad_ones_named():
     import pytest
 
-    from rulelab.pipeline import parse_params
+    from repro.pipeline import parse_params
 
     assert parse_params(["DATASETS=[pima, sonar]", "LAM=100", "NOTE=a=b"]) == {
         "DATASETS": ["pima", "sonar"], "LAM": 100, "NOTE": "a=b"}
@@ -55,7 +55,7 @@ def test_pipeline_parameters_are_read_as_yaml_and_bad_ones_named():
 def test_solver_banner_is_dropped_from_saved_outputs_and_the_rest_kept():
     import nbformat
 
-    from rulelab.pipeline import drop_solver_banners
+    from repro.pipeline import drop_solver_banners
 
     nb = nbformat.v4.new_notebook()
     cell = nbformat.v4.new_code_cell("fit()")
@@ -74,7 +74,7 @@ def test_solver_banner_is_dropped_from_saved_outputs_and_the_rest_kept():
 def test_saved_notebooks_keep_no_progress_bars_and_no_machine_paths(tmp_path):
     import nbformat
 
-    from rulelab.pipeline import _save_without_injected_parameters
+    from repro.pipeline import _save_without_injected_parameters
 
     nb = nbformat.v4.new_notebook()
     cell = nbformat.v4.new_code_cell("cross_validate(...)")
@@ -99,7 +99,7 @@ def test_saved_notebooks_keep_no_progress_bars_and_no_machine_paths(tmp_path):
 def test_savefig_returns_a_path_relative_to_the_project(monkeypatch):
     import matplotlib.pyplot as plt
 
-    from rulelab.plotting import savefig
+    from repro.plotting import savefig
 
     for name in ("RULELAB_OUTPUT", "RULELAB_FIGURES"):
         monkeypatch.delenv(name, raising=False)
@@ -119,7 +119,7 @@ def test_a_bad_pipeline_request_is_an_argparse_error_before_anything_runs(argv, 
                                                                           monkeypatch, capsys):
     import papermill
 
-    from rulelab import pipeline
+    from repro import pipeline
 
     def never(*args, **kwargs):  # pragma: no cover - must not be reached
         raise AssertionError("a notebook was executed")
@@ -134,7 +134,7 @@ def test_a_bad_pipeline_request_is_an_argparse_error_before_anything_runs(argv, 
 def test_a_failed_run_leaves_the_report_and_the_run_log_as_they_were(tmp_path, monkeypatch):
     import papermill
 
-    from rulelab import pipeline
+    from repro import pipeline
 
     monkeypatch.setenv("RULELAB_OUTPUT", str(tmp_path))
     monkeypatch.setenv("RULELAB_QUICK", "0")
@@ -154,7 +154,7 @@ def test_a_failed_run_leaves_the_report_and_the_run_log_as_they_were(tmp_path, m
 
 
 def test_a_notebooks_own_quick_parameter_decides_where_it_writes(monkeypatch):
-    from rulelab.report import results_dir, set_quick_mode
+    from repro.report import results_dir, set_quick_mode
 
     monkeypatch.delenv("RULELAB_OUTPUT", raising=False)
     monkeypatch.setenv("RULELAB_QUICK", "0")
@@ -172,7 +172,7 @@ def test_papermill_lists_every_notebook_parameter_without_parse_warnings(caplog)
 
     import papermill
 
-    from rulelab.pipeline import NOTEBOOKS
+    from repro.pipeline import NOTEBOOKS
 
     caplog.set_level(logging.WARNING)
     for path in sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb")):
@@ -188,7 +188,7 @@ def test_parameters_cells_hold_plain_values_that_do_not_depend_on_quick():
 
     import nbformat
 
-    from rulelab.pipeline import NOTEBOOKS
+    from repro.pipeline import NOTEBOOKS
 
     for path in sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb")):
         nb = nbformat.read(path, as_version=4)
@@ -207,7 +207,7 @@ def test_a_run_with_other_parameters_writes_beside_the_committed_outputs(tmp_pat
     import nbformat
     import papermill
 
-    from rulelab import pipeline
+    from repro import pipeline
 
     monkeypatch.delenv("RULELAB_OUTPUT", raising=False)
     for name in ("RULELAB_QUICK", "RULELAB_HEADLESS"):   # run() sets them; restored after

@@ -9,8 +9,8 @@ import pandas as pd
 import pytest
 from sklearn.base import clone
 
-from rulelab import peers
-from rulelab.peers import (BoostedStumpsPeer, BRCGClassifier, RipperRules, RuleFitPeer,
+from repro import peers
+from repro.peers import (BoostedStumpsPeer, BRCGClassifier, RipperRules, RuleFitPeer,
                            SkopeRulesPeer, TreePeer, benchmark_summary, benchmark_table,
                            moonshot, pareto_mask, peer_learners, winners)
 

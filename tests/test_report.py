@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from rulelab import report
+from repro import report
 
 
 @pytest.fixture
@@ -39,7 +39,7 @@ def test_the_run_log_names_the_code_it_ran(tmp_path):
     import re
     import subprocess
 
-    from rulelab.pipeline import code_version
+    from repro.pipeline import code_version
 
     version = code_version()
     assert re.fullmatch(r"([0-9a-f]{4,40}(\+changes)?)?", version)
@@ -58,7 +58,7 @@ def test_the_run_log_names_the_code_it_ran(tmp_path):
 def test_claims_tables_show_whole_sentences_in_a_notebook(isolated):
     import pandas as pd
 
-    from rulelab.plotting import use_style
+    from repro.plotting import use_style
 
     claim = "the best rulelab rule learner reaches the mean error of the best rule peer"
     evidence = "AM: error 0.171, 2.7 rules; best peer RuleFit: error 0.160, 28.3 rules (FULL)"

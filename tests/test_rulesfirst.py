@@ -263,7 +263,7 @@ def test_on_the_tweets_every_threshold_of_the_sweep_binds():
     """§7.2 as defined: 4 negative / 16 positive tweets, purity 0.75 / 0.9, threshold t for
     negative rules and 4t for positive ones; on SemEval's training tweets each step of the
     notebook's grid removes candidates (through the positive rules below t = 1.73)."""
-    from rulelab.rulesfirst import text_experiments as tx
+    from repro import rules_first_text as tx
 
     try:
         s = tx._splits("semeval2017_task4a", 0)

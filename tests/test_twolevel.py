@@ -310,7 +310,7 @@ def test_passes_sklearn_check_estimator():
 
 
 def test_theta_search_tunes_on_a_subsample_and_refits_on_all_samples():
-    from rulelab.evaluate import complexity
+    from rulelab.model_size import complexity
     from rulelab.twolevel.search import ThetaSearchCV
 
     rng = np.random.default_rng(2)

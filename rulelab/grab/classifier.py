@@ -13,7 +13,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._base import BINARIZER, DEPRECATED_BINARIZE, LearnerBase, binarize_frame
 from .._validation import check_frame, is_binary_frame
-from ..rules import Clause, Term, WeightedRuleSet
+from ..rules import Clause, WeightedRuleSet
 from ._bits import decision, flatten, pack_columns
 from .binarize import CellBinarizer
 from .grafting import LOSSES, graft

@@ -7,7 +7,7 @@ that fires decides, so a sample covered by rules of both labels gets the earlier
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np

@@ -2,8 +2,8 @@
 
 Notebooks record each claim they test with :func:`record_claims` (written to
 ``results/claims_<notebook>.csv``); :func:`write_report` gathers the claims, the run log
-of :mod:`rulelab.pipeline` and the figure gallery into ``REPORT.md``. A QUICK run keeps all
-of this under ``runs/quick/`` (see :mod:`rulelab._paths`).
+of :mod:`repro.pipeline` and the figure gallery into ``REPORT.md``. A QUICK run keeps all
+of this under ``runs/quick/`` (see :mod:`repro.paths`).
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pandas as pd
 
-from ._paths import ROOT, output_dir, output_root, set_quick_mode
-from .plotting import figures_dir
+from repro.paths import ROOT, output_dir, output_root, set_quick_mode
+from repro.plotting import figures_dir
 
 VERDICTS = ("holds", "does not hold", "not testable")
 

@@ -11,11 +11,11 @@ import numpy as np
 import pandas as pd
 from sklearn.model_selection import StratifiedKFold, train_test_split
 
-from ..binarize import FeatureBinarizer
-from ..data import load_dataset
-from ..rules import DNF, Clause
-from .estimator import ColumnGenerationRules
-from .solver import column_generation, fires_any
+from rulelab.binarize import FeatureBinarizer
+from rulelab.data import load_dataset
+from rulelab.rules import DNF, Clause
+from rulelab.colgen.estimator import ColumnGenerationRules
+from rulelab.colgen.solver import column_generation, fires_any
 
 __all__ = ["planted_dnf", "recovery_curve", "pricing_ablation", "complexity_path",
            "plot_recovery", "plot_path", "ABLATION_VARIANTS"]

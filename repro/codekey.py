@@ -5,7 +5,7 @@ must not leave a table rebuilt from results of the older code. The fingerprint o
 estimator (or function) hashes the source of every rulelab module it depends on: the
 module that defines it, the rulelab modules that module imports, and so on (read from the
 import statements, so nothing is executed). Parameters are hashed separately
-(:func:`rulelab.evaluate.params_key`).
+(:func:`repro.runner.params_key`).
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ from pathlib import Path
 
 __all__ = ["source_key", "module_closure"]
 
-_PKG = __name__.split(".")[0]
+# The library and the reproductions: a result depends on the code of both.
+_PACKAGES = ("rulelab", "repro")
 
 
 def _module_file(name: str) -> Path | None:
@@ -50,15 +51,15 @@ def _imports(name: str, path: Path) -> set[str]:
         else:
             continue
         for target in targets:
-            # The package's own __init__ imports everything; it is never a dependency.
-            if target.split(".")[0] == _PKG and target != _PKG:
+            # A package's own __init__ imports everything; it is never a dependency.
+            if target.split(".")[0] in _PACKAGES and target not in _PACKAGES:
                 found.add(target)
     return found
 
 
 @functools.lru_cache(maxsize=None)
 def module_closure(name: str) -> frozenset[str]:
-    """Module ``name`` and every rulelab module it imports, directly or not."""
+    """Module ``name`` and every rulelab or repro module it imports, directly or not."""
     seen: set[str] = set()
     stack = [name]
     while stack:
@@ -74,7 +75,7 @@ def module_closure(name: str) -> frozenset[str]:
 
 
 def _modules_of(obj) -> set[str]:
-    """rulelab modules defining ``obj`` and, for an estimator, its nested estimators."""
+    """rulelab/repro modules defining ``obj`` and, for an estimator, its nested estimators."""
     out = set()
     todo = [obj]
     while todo:
@@ -82,7 +83,7 @@ def _modules_of(obj) -> set[str]:
         module = getattr(item, "__module__", None) or getattr(type(item), "__module__", "")
         if isinstance(item, str):
             module = item
-        if module.split(".")[0] == _PKG:
+        if module.split(".")[0] in _PACKAGES:
             out.add(module)
         if hasattr(item, "get_params") and not isinstance(item, type):
             todo.extend(v for v in item.get_params(deep=False).values()
@@ -102,8 +103,8 @@ def _hash_modules(modules: frozenset[str]) -> str:
 
 
 def source_key(*objs) -> str:
-    """A short hash of the source of every rulelab module behind ``objs`` (estimators,
-    functions, classes or module names); ``"external"`` when none is rulelab's."""
+    """A short hash of the source of every rulelab and repro module behind ``objs``
+    (estimators, functions, classes or module names); ``"external"`` when none is ours."""
     modules: set[str] = set()
     for obj in objs:
         for module in _modules_of(obj):

@@ -5,14 +5,13 @@ Morgan, i.e. the OR-clause LP on ``1 - A`` and ``1 - y`` (paper 3, eq. 3-4), wit
 ``lam = 1000`` (paper 1; paper 3 gives no value). The design is the paper's:
 :func:`rulelab.screening.threshold_design` (``2 x features x thresholds`` columns).
 
-Every finished unit is a small JSON file under ``rulelab.evaluate.cache_dir()/screening``,
+Every finished unit is a small JSON file of the one cached runner (:func:`repro.runner.cached`),
 so an interrupted FULL run resumes where it stopped; units run through joblib with a tqdm
 bar. Timings are never run in parallel with each other (they would share the CPU).
 """
 
 from __future__ import annotations
 
-import json
 import time
 
 import numpy as np
@@ -20,17 +19,16 @@ import pandas as pd
 from joblib import Parallel, delayed
 from tqdm.auto import tqdm
 
-from .data import load_dataset
-from .evaluate import cache_dir, params_key
-from .lp import learn_clause
-from .screening import screen, threshold_design
+from rulelab.data import load_dataset
+from repro.runner import cached
+from rulelab.lp import learn_clause
+from rulelab.screening import screen, threshold_design
 
 __all__ = ["and_problem", "design_sweep", "count_row", "timing_row", "screening_counts", "screening_timings",
            "beside_counts", "table3", "plot_times", "claims", "split_counts", "PAPER_NAMES"]
 
 PAPER_NAMES = {"ionosphere": "Ionosphere", "banknote": "Banknote", "magic": "MAGIC",
                "gas_drift_partial": "Gas"}
-_VERSION = 2  # bump when a unit's content changes, so stale cache entries are not reused
 
 
 def and_problem(dataset: str, n_thresholds: int, positive=None, rows: int | None = None,
@@ -49,13 +47,11 @@ def and_problem(dataset: str, n_thresholds: int, positive=None, rows: int | None
 
 
 def _cached(kind: str, key: dict, compute, use_cache: bool = True) -> dict:
-    path = cache_dir() / "screening" / f"{kind}_{params_key({**key, 'v': _VERSION})}.json"
-    if use_cache and path.is_file():
-        return json.loads(path.read_text())
-    out = {**key, **compute()}
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(out, default=float))
-    return out
+    """One unit's row (``key`` and what ``compute()`` measured) from the one cached runner
+    (:func:`repro.runner.cached`), keyed by ``key`` and the code of this module and every
+    module it imports."""
+    return cached(f"screening/{kind}", key, lambda: {**key, **compute()}, code=__name__,
+                  cache=use_cache)
 
 
 def count_row(dataset: str, n_thresholds: int, level: str, lam: float = 1000.0,

@@ -20,10 +20,10 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import KFold
 from sklearn.neural_network import MLPClassifier
 
-from ._base import make_linear
-from ._runner import run_units
-from .greedy import GreedyRuleClassifier
-from .text import make_stem_vectorizer, text_splits
+from rulelab.rulesfirst._base import make_linear
+from repro.runner import run_units
+from rulelab.rulesfirst.greedy import GreedyRuleClassifier
+from rulelab.rulesfirst.text import make_stem_vectorizer, text_splits
 
 __all__ = ["CORPORA", "make_base", "make_greedy", "threshold_sweep", "fit_final",
            "contrast_table"]
@@ -132,7 +132,7 @@ def threshold_sweep(corpus: str, thresholds, seeds=(0,), variants=("linear", "nn
               "max_rules": max_rules, "C": C, "n_dev": n_dev, "n_test": n_test,
               "base_rows": base_rows}
              for s, v, f in runs]
-    return pd.DataFrame(run_units(_text_unit, tasks, f"fig3_{corpus}", n_jobs=n_jobs,
+    return pd.DataFrame(run_units(_text_unit, tasks, f"rulesfirst/fig3_{corpus}", n_jobs=n_jobs,
                                   progress=progress))
 
 

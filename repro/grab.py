@@ -2,20 +2,17 @@
 
 Every function returns a tidy DataFrame; nothing here draws. The long experiments (Fig. 3,
 Tables 1 and 2) keep each finished unit of work — one grid search, one fit — as a small JSON
-record in the results cache (:func:`rulelab.evaluate.cache_dir`), so an interrupted FULL
+record in the results cache (:func:`repro.runner.cache_dir`), so an interrupted FULL
 run resumes where it stopped; records are keyed on the code too, so a changed GRAB never
 serves a result of the old one.
 """
 
 from __future__ import annotations
 
-import functools
-import hashlib
 import json
 import time
 import warnings
 from collections.abc import Callable
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -25,12 +22,12 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import GridSearchCV, StratifiedKFold, train_test_split
 from sklearn.svm import SVC
 
-from ..data import load_dataset
-from ..evaluate import cache_dir, params_key
-from .baselines import ExpansionLinear
-from .binarize import CellBinarizer
-from .classifier import CBMClassifier
-from .grafting import graft
+from rulelab.data import load_dataset
+from repro.runner import cached, params_key
+from repro.grab_baselines import ExpansionLinear
+from rulelab.grab.binarize import CellBinarizer
+from rulelab.grab.classifier import CBMClassifier
+from rulelab.grab.grafting import graft
 
 __all__ = ["load_a1a_all", "load_split", "binarized_split", "warm_up", "time_methods",
            "time_to_objective", "plot_time_to_objective", "accuracy_vs_size",
@@ -47,31 +44,10 @@ _SPLITS = {
 }
 
 
-@functools.lru_cache(maxsize=1)
-def code_fingerprint() -> str:
-    """A hash of ``rulelab.grab``'s sources: a cached record is reused only by the code that
-    computed it (a change to the solver or the miner can move every GRAB result)."""
-    digest = hashlib.sha256()
-    for path in sorted(Path(__file__).parent.glob("*.py")):
-        digest.update(path.read_bytes())
-    return digest.hexdigest()[:12]
-
-
 def _cached(key: dict, compute: Callable[[], dict], cache: bool = True) -> dict:
-    """``compute()``'s JSON-able record, kept under a hash of ``key`` and of the code (see
-    :func:`code_fingerprint`) so that a rerun of the same code reuses it."""
-    if not cache:
-        return compute()
-    key = {**key, "code": code_fingerprint()}
-    path = cache_dir() / "grab" / f"{key['experiment']}-{params_key(key)}.json"
-    if path.is_file():
-        return json.loads(path.read_text())
-    record = compute()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(record, default=lambda v: v.item()))  # numpy scalars
-    tmp.replace(path)  # atomic: an interrupted write never leaves a half record
-    return json.loads(path.read_text())  # the same types whether computed or reused
+    """``compute()``'s JSON-able record from the one cached runner (:func:`repro.runner.cached`),
+    keyed by ``key`` and by the code of this module and every module it imports."""
+    return cached(f"grab/{key['experiment']}", key, compute, code=__name__, cache=cache)
 
 
 def load_a1a_all(readable: bool = False):
@@ -288,7 +264,7 @@ def table1_methods(name: str, m: int, *, grids: str = "paper", top_k: int = 100,
     from sklearn.tree import DecisionTreeClassifier
     from xgboost import XGBClassifier
 
-    from .baselines import LRFIM
+    from repro.grab_baselines import LRFIM
 
     if grids not in ("paper", "quick"):
         raise ValueError(f"grids must be 'paper' or 'quick', got {grids!r}")

@@ -4,7 +4,7 @@ Every peer is a small adapter: it imputes and encodes our raw DataFrames inside 
 :class:`~sklearn.pipeline.Pipeline` (median for numbers, most frequent value and one-hot
 for categories such as ILPD's ``Gender``), fits the peer on the 0/1 target, and reports
 the size of what it learned through ``complexity_()`` -> ``(n_rules, n_terms)``, which
-:func:`rulelab.evaluate.complexity` honours. A rule is one conjunction (or one tree leaf,
+:func:`rulelab.model_size.complexity` honours. A rule is one conjunction (or one tree leaf,
 or one weighted rule of an ensemble); its terms are its conditions.
 
 The peers are an optional extra (``pip install rulelab[bench]``): IBM AIX360's Boolean
@@ -201,7 +201,7 @@ class BRCGClassifier(_Peer):
 class RipperRules(_Peer):
     """RIPPER (``wittgenstein``) learning rules for the minority class, on imputed data.
 
-    Wraps :class:`rulelab.evaluate.RipperClassifier`; ``k`` optimisation passes,
+    Wraps :class:`repro.rule_sets.RipperClassifier`; ``k`` optimisation passes,
     ``n_discretize_bins`` bins per numeric feature.
     """
 
@@ -212,7 +212,7 @@ class RipperRules(_Peer):
 
     def _steps(self) -> list:
         _needs("wittgenstein", "wittgenstein")
-        from .evaluate import RipperClassifier
+        from repro.rule_sets import RipperClassifier
 
         return [("model", RipperClassifier(k=self.k, n_discretize_bins=self.n_discretize_bins,
                                            random_state=self.random_state))]
@@ -350,7 +350,7 @@ class TreePeer(_Peer):
                                                  random_state=self.random_state))]
 
     def complexity_(self) -> tuple[float, float]:
-        from .evaluate import complexity
+        from rulelab.model_size import complexity
 
         return complexity(self.model_)
 
@@ -403,8 +403,8 @@ class ThresholdRulesFirst(_Peer):
     def _steps(self) -> list:
         from sklearn.linear_model import LogisticRegression
 
-        from .binarize import FeatureBinarizer
-        from .rulesfirst import GreedyRuleClassifier
+        from rulelab.binarize import FeatureBinarizer
+        from rulelab.rulesfirst import GreedyRuleClassifier
 
         # The L1 model is passed whole (``l1_ratio=1``), the current scikit-learn spelling.
         base = LogisticRegression(C=self.C, l1_ratio=1.0, solver="liblinear", max_iter=1000,
@@ -486,9 +486,9 @@ def rulelab_learners(*, max_rules: int = 10, theta: float = 1.0, max_iter: int =
     (``ColumnGenerationRules`` with its defaults: ``complexity="auto"``, so its fit time
     includes choosing the complexity).
     """
-    from . import rulesets
-    from .colgen import ColumnGenerationRules
-    from .twolevel import TwoLevelRules
+    from rulelab import rulesets
+    from rulelab.colgen import ColumnGenerationRules
+    from rulelab.twolevel import TwoLevelRules
 
     two = dict(form="dnf", max_clauses=5, theta=theta, max_iter=max_iter,
                random_state=random_state)
@@ -526,7 +526,7 @@ class GrabOnPrepared(_Peer):
         self.degree = degree
 
     def _steps(self) -> list:
-        from .grab import CBMClassifier
+        from rulelab.grab import CBMClassifier
 
         return [("model", CBMClassifier(degree=self.degree))]
 
@@ -537,7 +537,7 @@ class GrabOnPrepared(_Peer):
 
 def _grab_maker(degree: int):
     try:
-        from .grab import CBMClassifier  # noqa: F401
+        from rulelab.grab import CBMClassifier  # noqa: F401
     except ImportError:
         return None
     return lambda: GrabOnPrepared(degree=degree)
@@ -556,7 +556,7 @@ def family(method: str) -> str:
 
 def benchmark_table(results: pd.DataFrame) -> pd.DataFrame:
     """Mean test error (and its standard error), rules, terms and fit time over the folds,
-    one row per (dataset, method), from :func:`rulelab.evaluate.cross_validate`."""
+    one row per (dataset, method), from :func:`repro.runner.cross_validate`."""
     grouped = results.groupby(["dataset", "method"], sort=False)
     table = grouped.agg(error=("error", "mean"), error_sd=("error", "std"),
                         folds=("fold", "count"), n_rules=("n_rules", "mean"),
@@ -604,7 +604,7 @@ def plot_pareto(table: pd.DataFrame, size: str = "n_terms", ncols: int = 4):
     import matplotlib.pyplot as plt
     import matplotlib.ticker as mticker
 
-    from .plotting import COLORS
+    from repro.plotting import COLORS
 
     datasets = list(dict.fromkeys(table["dataset"]))
     nrows = int(np.ceil(len(datasets) / ncols))

@@ -1,6 +1,6 @@
 """The papers' own numbers as data, so every table can put "paper" beside "ours".
 
-Each table is a CSV in ``rulelab/paper_numbers/`` transcribed from the paper text (see the
+Each table is a CSV in ``repro/paper_numbers/`` transcribed from the paper text (see the
 file's header comment for the table and any value lost in extraction). A value that was
 lost is an empty cell and reads as NaN: never fill it in.
 """

@@ -20,8 +20,8 @@ import numpy as np
 import pandas as pd
 from sklearn.model_selection import train_test_split
 
-from .data import load_dataset
-from .evaluate import complexity
+from rulelab.data import load_dataset
+from rulelab.model_size import complexity
 
 __all__ = ["LEARNERS", "Explorer", "explore", "fit_and_describe"]
 

@@ -1,8 +1,8 @@
 """Run every notebook through papermill and write the reproduction report.
 
-    python -m rulelab.pipeline --mode full  --jobs 2     # the main job (make reproduce)
-    python -m rulelab.pipeline --mode quick --only 00    # one notebook, QUICK settings
-    python -m rulelab.pipeline --only 02 --param "DATASETS=[pima, sonar]"   # other parameters
+    python -m repro.pipeline --mode full  --jobs 2     # the main job (make reproduce)
+    python -m repro.pipeline --mode quick --only 00    # one notebook, QUICK settings
+    python -m repro.pipeline --only 02 --param "DATASETS=[pima, sonar]"   # other parameters
 
 Executed copies go to ``runs/<mode>/``; a FULL run also refreshes the notebooks in
 ``notebooks/`` so that the committed notebooks show the outputs of a full reproduction, and
@@ -27,13 +27,13 @@ import sys
 import time
 from pathlib import Path
 
-from .report import ROOT, results_dir, update_readme, write_report
+from repro.report import ROOT, results_dir, update_readme, write_report
 
 NOTEBOOKS = ROOT / "notebooks"
 
 
 def code_version() -> str:
-    """The commit the notebooks run with ("+changes" when rulelab/ differs from it), so
+    """The commit the notebooks run with ("+changes" when rulelab/ or repro/ differs from it), so
     that every row of the run log says which code produced it; "" outside a checkout."""
     def git(*args):
         return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True,
@@ -42,7 +42,7 @@ def code_version() -> str:
         head = git("rev-parse", "--short", "HEAD")
         if head.returncode != 0:
             return ""
-        dirty = git("status", "--porcelain", "--", "rulelab").stdout.strip()
+        dirty = git("status", "--porcelain", "--", "rulelab", "repro").stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return ""
     return head.stdout.strip() + ("+changes" if dirty else "")
@@ -190,7 +190,7 @@ def run(mode: str = "full", jobs: int = 2, only: list[str] | None = None,
     quick = mode == "quick"
     committed = not quick and (not params or into_committed)
     # Kernels inherit the environment: interactive widgets fall back to static tables, and
-    # a QUICK run writes its tables and figures under runs/quick (rulelab._paths).
+    # a QUICK run writes its tables and figures under runs/quick (repro.paths).
     os.environ["RULELAB_HEADLESS"] = "1"
     os.environ["RULELAB_QUICK"] = "1" if quick else "0"
     out_dir = ROOT / "runs" / mode

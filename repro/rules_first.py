@@ -11,10 +11,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ._base import make_linear
-from ._runner import run_units
-from .greedy import GreedyRuleClassifier, truncate_rules
-from .synthetic import make_rules_first, rule_probability
+from rulelab.rulesfirst._base import make_linear
+from repro.runner import run_units
+from rulelab.rulesfirst.greedy import GreedyRuleClassifier, truncate_rules
+from rulelab.rulesfirst.synthetic import make_rules_first, rule_probability
 
 __all__ = ["accuracy_vs_m", "accuracy_vs_rules", "sample_complexity", "crossing_m",
            "oracle_accuracy"]
@@ -60,7 +60,8 @@ def accuracy_vs_m(ms, n_seeds: int = 20, *, n_test: int = 2000, C: float = 1.0,
     """
     tasks = [{"m": int(m), "seed": s, "n_test": n_test, "C": C, "max_rules": max_rules,
               "base_rows": base_rows} for m in ms for s in range(n_seeds)]
-    return pd.DataFrame(run_units(_m_unit, tasks, "fig2_left", n_jobs=n_jobs, progress=progress))
+    return pd.DataFrame(run_units(_m_unit, tasks, "rulesfirst/fig2_left", n_jobs=n_jobs,
+                                  progress=progress))
 
 
 def _rules_unit(m: int, seed: int, n_test: int, C: float, ks: list[int]) -> list[dict]:
@@ -93,7 +94,7 @@ def accuracy_vs_rules(ks, m: int = 1000, n_seeds: int = 20, *, n_test: int = 200
     """
     tasks = [{"m": int(m), "seed": s, "n_test": n_test, "C": C, "ks": [int(k) for k in ks]}
              for s in range(n_seeds)]
-    return pd.DataFrame(run_units(_rules_unit, tasks, "fig2_right", n_jobs=n_jobs,
+    return pd.DataFrame(run_units(_rules_unit, tasks, "rulesfirst/fig2_right", n_jobs=n_jobs,
                                   progress=progress))
 
 
@@ -144,7 +145,7 @@ def sample_complexity(configs, ms, n_seeds: int = 5, *, coverage: float = 0.285,
     """
     tasks = [{"k": int(k), "d": int(d), "m": int(m), "seed": s, "coverage": coverage,
               "n_test": n_test, "C": C} for k, d in configs for m in ms for s in range(n_seeds)]
-    return pd.DataFrame(run_units(_sc_unit, tasks, "table1_sample_complexity", n_jobs=n_jobs,
+    return pd.DataFrame(run_units(_sc_unit, tasks, "rulesfirst/table1_sample_complexity", n_jobs=n_jobs,
                                   progress=progress))
 
 

@@ -1,7 +1,7 @@
 """Section 4 of Su et al. (2016) as functions: the methods, Tables 1-2, the claims, the figure.
 
 The notebook ``03_two_level.ipynb`` calls these; each takes the tidy per-fold results of
-:func:`rulelab.evaluate.cross_validate` (columns dataset, method, fold, error, n_rules,
+:func:`repro.runner.cross_validate` (columns dataset, method, fold, error, n_rules,
 n_terms, ...).
 """
 
@@ -10,10 +10,10 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..evaluate import paper1_baselines
-from ..rulesets import OneRule, SetCoverRules
-from .search import ThetaSearchCV
-from .estimator import TwoLevelRules
+from repro.rule_sets import paper1_baselines
+from rulelab.rulesets import OneRule, SetCoverRules
+from rulelab.twolevel.search import ThetaSearchCV
+from rulelab.twolevel.estimator import TwoLevelRules
 
 __all__ = ["paper2_methods", "table", "claims", "plot_tradeoff", "PAPER_NAMES",
            "PARKINSONS_NAMES", "SMALL_DATASETS", "LARGE_DATASETS"]
@@ -47,7 +47,7 @@ def paper2_methods(theta_grid, *, max_clauses: int = 5, max_iter: int = 10, inne
     (OCRL and SC through ``lam = 1/theta``), CART and RIPPER untuned.
 
     CART and RIPPER are the open stand-ins of paper 1's notebook
-    (:func:`rulelab.evaluate.paper1_baselines`: a scikit-learn tree with its defaults for
+    (:func:`repro.rule_sets.paper1_baselines`: a scikit-learn tree with its defaults for
     Matlab's ``classregtree``, wittgenstein's RIPPER); C5.0 and DList have no open equivalent.
     """
     grid = [float(t) for t in theta_grid]
@@ -177,7 +177,7 @@ def claims(results: pd.DataFrame) -> pd.DataFrame:
                 f"lowest: {best} {err.loc[d].min():.4f}; {name} {err.loc[d, name]:.4f}")
         else:
             add(d, f"{name} has the lowest mean error of all methods", None, f"{d} was not run")
-    from ..reference import paper_table
+    from repro.reference import paper_table
 
     paper = paper_table("paper2_claims")
     return paper.merge(pd.DataFrame(rows), on="key", how="left")

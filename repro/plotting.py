@@ -7,7 +7,7 @@ from pathlib import Path
 
 import matplotlib
 
-from ._paths import ROOT, output_dir
+from repro.paths import ROOT, output_dir
 
 STYLE = {
     "figure.figsize": (6.4, 4.2),
@@ -41,7 +41,7 @@ def use_style() -> None:
 
 def figures_dir() -> Path:
     """``RULELAB_FIGURES`` if set, else ``figures/`` of the run's output root (the project
-    root in a FULL run, ``runs/quick`` in a QUICK one; see :mod:`rulelab._paths`)."""
+    root in a FULL run, ``runs/quick`` in a QUICK one; see :mod:`repro.paths`)."""
     env = os.environ.get("RULELAB_FIGURES")
     if env:
         return Path(env)

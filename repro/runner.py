@@ -1,0 +1,316 @@
+"""Cross-validation for the papers' tables: parallel (joblib), resumable (cached), tidy.
+
+Every (dataset, method, fold) is one task. A finished task is written to the cache as a
+small JSON record, so an interrupted reproduction resumes where it stopped and a rerun
+with the same settings costs nothing. Tasks run through joblib, so the same code uses
+all local cores or, unchanged, a Dask or Ray cluster through joblib's backends::
+
+    from joblib import parallel_config
+    with parallel_config(backend="dask"):
+        results = cross_validate(methods, datasets)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import time
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from joblib import Parallel, delayed
+from sklearn.base import clone
+from sklearn.model_selection import StratifiedKFold
+
+from repro.codekey import source_key
+from rulelab.data import load_dataset
+from rulelab.model_size import complexity
+
+__all__ = ["cross_validate", "run_units", "cached", "cache_path", "cache_dir", "params_key",
+           "summarize", "merge_runs", "run_provenance"]
+
+
+def cache_dir() -> Path:
+    """Where finished tasks are kept: ``RULELAB_CACHE/results`` (default ``~/.cache/rulelab``)."""
+    root = os.environ.get("RULELAB_CACHE") or Path.home() / ".cache" / "rulelab"
+    return Path(root).expanduser() / "results"
+
+
+def params_key(obj) -> str:
+    """A short stable hash of an estimator's parameters (or any JSON-able object)."""
+    if hasattr(obj, "get_params"):
+        obj = {"class": type(obj).__name__, **obj.get_params(deep=True)}
+    text = json.dumps(obj, sort_keys=True, default=_jsonable)
+    return hashlib.sha1(text.encode()).hexdigest()[:12]
+
+
+def cache_path(kind: str, key: dict, code) -> Path:
+    """Where the result of one unit of work is kept: ``cache_dir()/kind/<hash>.json``.
+
+    The one rule of every cache here: the hash covers the unit's parameters (``key``) and
+    the source of every rulelab and repro module behind ``code`` (a function, an estimator,
+    a class, a module name, or a sequence of them; :func:`repro.codekey.source_key`), so a
+    result is reused only by the code that computed it.
+    """
+    code = code if isinstance(code, (list, tuple)) else (code,)
+    return cache_dir() / kind / f"{params_key({**key, 'code': source_key(*code)})}.json"
+
+
+def write_record(path: Path, record) -> None:
+    """Store a JSON-able record atomically: an interrupted write never leaves half a file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(f".{os.getpid()}.tmp")
+    tmp.write_text(json.dumps(record, default=_jsonable_number))
+    tmp.replace(path)
+
+
+def _jsonable_number(value):
+    return value.item() if isinstance(value, np.generic) else float(value)
+
+
+def cached(kind: str, key: dict, compute: Callable[[], object], *, code,
+           cache: bool = True):
+    """``compute()``'s JSON-able result, kept under :func:`cache_path` and reused from there.
+
+    The value is the same whether computed or read (it goes through JSON either way).
+    ``cache=False`` computes without reading or writing.
+    """
+    if not cache:
+        return json.loads(json.dumps(compute(), default=_jsonable_number))
+    path = cache_path(kind, key, code)
+    if path.is_file():
+        return json.loads(path.read_text())
+    write_record(path, compute())
+    return json.loads(path.read_text())
+
+
+def _jsonable(value):
+    if hasattr(value, "get_params"):
+        return {"class": type(value).__name__, **value.get_params(deep=False)}
+    if isinstance(value, np.generic):
+        return value.item()
+    text = repr(value)
+    if " at 0x" in text and hasattr(value, "__dict__"):
+        # A default repr carries a memory address, different in every process, so the
+        # cache would never hit (e.g. make_column_selector): hash the attributes instead.
+        return {"class": type(value).__name__, **vars(value)}
+    return text
+
+
+def _run_task(dataset: str, method: str, estimator, fold: int, train, test, X, y,
+              path: Path | None) -> dict:
+    model = clone(estimator)
+    start = time.perf_counter()
+    model.fit(X.iloc[train], y.iloc[train])
+    fit_time = time.perf_counter() - start
+    pred = np.asarray(model.predict(X.iloc[test]))
+    n_rules, n_terms = complexity(model)
+    record = {
+        "dataset": dataset, "method": method, "fold": fold,
+        "error": float(np.mean(pred != y.iloc[test].to_numpy())),
+        "train_error": float(np.mean(np.asarray(model.predict(X.iloc[train])) != y.iloc[train].to_numpy())),
+        "n_rules": n_rules, "n_terms": n_terms, "fit_time": fit_time,
+    }
+    if path is not None:
+        write_record(path, record)
+    return record
+
+
+def cross_validate(methods: Mapping[str, object], datasets: Sequence[str], *, n_splits: int = 10,
+                   random_state: int = 0, n_jobs: int = 1, cache: bool = True,
+                   loader: Callable = load_dataset, max_folds: int | None = None,
+                   progress: bool = True, tag: str = "") -> pd.DataFrame:
+    """Stratified k-fold test error of every method on every dataset.
+
+    Parameters
+    ----------
+    methods : mapping of name -> estimator
+        Unfitted scikit-learn estimators (or pipelines), cloned for every fold.
+    datasets : sequence of str
+        Names for ``loader`` (default :func:`rulelab.load_dataset`).
+    n_splits : int, default=10
+        Folds of ``StratifiedKFold(shuffle=True, random_state=random_state)``.
+    random_state : int, default=0
+        Seed of the fold split (the same splits for every method).
+    n_jobs : int, default=1
+        Parallel tasks through joblib (-1 for all cores).
+    cache : bool, default=True
+        Reuse finished tasks from :func:`cache_dir` and store new ones there; a task is
+        reused only with the same parameters and the same source of the rulelab modules
+        behind the estimator (:func:`repro.codekey.source_key`).
+    max_folds : int, optional
+        Run only the first ``max_folds`` folds (QUICK mode); the split stays the same.
+    progress : bool, default=True
+        Show a tqdm progress bar over tasks.
+    tag : str, default=""
+        Extra text folded into the cache key (e.g. the data version).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (dataset, method, fold): error, train_error, n_rules, n_terms,
+        fit_time, and ``cached`` (True where the record was read from the cache; its
+        fit_time is then the time measured when it was computed, never the read).
+    """
+    tasks, records = [], []
+    for dataset in datasets:
+        X, y = loader(dataset)
+        splitter = StratifiedKFold(n_splits=n_splits, shuffle=True, random_state=random_state)
+        folds = list(splitter.split(X, y))[: max_folds or n_splits]
+        for method, estimator in methods.items():
+            params = params_key(estimator)
+            for fold, (train, test) in enumerate(folds):
+                path = None
+                if cache:
+                    key = {"dataset": dataset, "method": method, "estimator": params,
+                           "n_splits": n_splits, "random_state": random_state, "fold": fold,
+                           "tag": tag}
+                    path = cache_path("cv", key, estimator)
+                    if path.is_file():
+                        records.append({**json.loads(path.read_text()), "cached": True})
+                        continue
+                tasks.append(delayed(_run_task)(dataset, method, estimator, fold, train, test,
+                                                X, y, path))
+    if tasks:
+        runner = Parallel(n_jobs=n_jobs, return_as="generator_unordered")
+        results = runner(tasks)
+        if progress:
+            from tqdm.auto import tqdm
+
+            results = tqdm(results, total=len(tasks), desc="cross-validation", leave=False)
+        records.extend({**r, "cached": False} for r in results)
+    order = {m: i for i, m in enumerate(methods)}
+    frame = pd.DataFrame(records)
+    frame = frame.sort_values(["dataset", "method", "fold"],
+                              key=lambda s: s.map(order) if s.name == "method" else s)
+    return frame.reset_index(drop=True)
+
+
+def _run_unit(func: Callable, task: dict, path: Path | None) -> list[dict]:
+    from threadpoolctl import threadpool_limits
+
+    with threadpool_limits(1):   # the parallelism is over units
+        records = func(**task)
+    if isinstance(records, dict):
+        records = [records]
+    if path is not None:
+        write_record(path, records)
+    return records
+
+
+def run_units(func: Callable, tasks: Sequence[dict], kind: str, *, n_jobs: int = 1,
+              cache: bool = True, progress: bool = True) -> list[dict]:
+    """Run ``func(**task)`` for every task, each one a cached unit (:func:`cache_path`
+    under ``kind``, keyed by the task and ``func``'s code); return all records in task order.
+
+    ``func`` must be importable (a module-level function) so that joblib workers can run it,
+    and return a dict or a list of dicts of JSON-able values. An interrupted run resumes
+    where it stopped; a rerun of the same code with the same tasks only reads the cache.
+    """
+    results: list[list[dict] | None] = [None] * len(tasks)
+    todo = []
+    for i, task in enumerate(tasks):
+        path = cache_path(kind, {"func": func.__qualname__, **task}, func) if cache else None
+        if path is not None and path.is_file():
+            results[i] = json.loads(path.read_text())
+        else:
+            todo.append((i, task, path))
+    if todo:
+        stream = Parallel(n_jobs=n_jobs, return_as="generator")(
+            delayed(_run_unit)(func, task, path) for _, task, path in todo)
+        if progress:
+            from tqdm.auto import tqdm
+
+            stream = tqdm(stream, total=len(todo), desc=kind, leave=False)
+        for (i, _, _), records in zip(todo, stream):
+            results[i] = records
+    return [r for recs in results for r in recs]
+
+
+def merge_runs(results: pd.DataFrame, previous: str | Path, run: str) -> pd.DataFrame:
+    """Add to this run's fold records the other (dataset, method) records of an earlier run.
+
+    A reproduction over all datasets can take hours; running some datasets, or some
+    methods (a new learner), alone and keeping the rest from the results file of an earlier
+    run of the same notebook lets a long table be finished in parts. A (dataset, method)
+    pair this run computed always comes from this run. Every row carries a ``run`` label
+    (``run`` for this run's rows; earlier rows keep theirs, or ``"earlier"`` where the file
+    had none), so a table says where each number came from.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        This run's records from :func:`cross_validate`.
+    previous : str or Path
+        The results file (CSV) an earlier run wrote; a missing file adds nothing.
+    run : str
+        Label of this run, e.g. its date.
+
+    Returns
+    -------
+    pandas.DataFrame
+        This run's rows followed by the earlier rows of the other (dataset, method) pairs.
+    """
+    results = results.assign(run=run)
+    previous = Path(previous)
+    if not previous.is_file():
+        return results
+    earlier = pd.read_csv(previous)
+    missing = {"dataset", "method", "fold"} - set(earlier.columns)
+    if missing:
+        raise ValueError(f"{previous} is not a fold-records file: it lacks {sorted(missing)}")
+    if "run" not in earlier.columns:
+        earlier["run"] = "earlier"
+    done = pd.MultiIndex.from_frame(results[["dataset", "method"]].drop_duplicates())
+    keep = ~pd.MultiIndex.from_frame(earlier[["dataset", "method"]]).isin(done)
+    return pd.concat([results, earlier[keep]], ignore_index=True)
+
+
+def run_provenance(results: pd.DataFrame, run: str) -> str:
+    """Which run computed which rows of :func:`merge_runs`'s table, in words.
+
+    One line per run (its methods and how many data sets), then, when some of this run's
+    fold fits were read from :func:`cross_validate`'s cache, how many: a cached fit was
+    computed by the same code with the same parameters, and keeps the fit time measured
+    when it was computed.
+
+    Parameters
+    ----------
+    results : pandas.DataFrame
+        Fold records with a ``run`` column (and optionally ``cached``).
+    run : str
+        Label of this run.
+
+    Returns
+    -------
+    str
+    """
+    lines = []
+    for label, part in results.groupby("run", sort=False):
+        who = "by this run" if label == run else f"by the run of {label}"
+        lines.append(f"computed {who}: {', '.join(part['method'].unique())} on "
+                     f"{part['dataset'].nunique()} data sets")
+    mine = results[results["run"] == run]
+    cached = (mine["cached"].astype("boolean").fillna(False).astype(bool)
+              if "cached" in mine else pd.Series(False, index=mine.index))
+    if cached.any():
+        lines.append(f"{int(cached.sum())} of this run's {len(mine)} fold fits were read from "
+                     "the cache (same code, same parameters); every fit time is the one "
+                     "measured when the fit was computed")
+    return "\n".join(lines)
+
+
+def _safe(name: str) -> str:
+    return "".join(c if c.isalnum() or c in "-_.=" else "_" for c in name)
+
+
+def summarize(results: pd.DataFrame, value: str = "error") -> pd.DataFrame:
+    """Mean and standard error over folds of ``value``, one row per (dataset, method)."""
+    grouped = results.groupby(["dataset", "method"], sort=False)[value]
+    out = grouped.agg(["mean", "std", "count"]).reset_index()
+    out["se"] = out["std"] / np.sqrt(out["count"])
+    return out.drop(columns="std").rename(columns={"mean": value, "se": f"{value}_se",
+                                                   "count": "folds"})
