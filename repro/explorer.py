@@ -36,11 +36,11 @@ def _learners() -> dict[str, Callable]:
     out = {
         "1Rule": lambda lam, theta, degree, rules: rulelab.OneRule(lam=lam),
         "RuSC": lambda lam, theta, degree, rules: rulelab.SetCoverRules(lam=lam, max_rules=rules),
-        "RuB": lambda lam, theta, degree, rules: rulelab.BoostedRules(lam=lam, n_rounds=rules),
+        "RuB": lambda lam, theta, degree, rules: rulelab.BoostedRules(lam=lam, n_estimators=rules),
         "BCD (DNF)": lambda lam, theta, degree, rules: rulelab.TwoLevelRules(
-            form="dnf", method="bcd", theta=theta, max_clauses=rules),
+            form="dnf", method="bcd", theta=theta, max_rules=rules),
         "AM (DNF)": lambda lam, theta, degree, rules: rulelab.TwoLevelRules(
-            form="dnf", method="am", theta=theta, max_clauses=rules),
+            form="dnf", method="am", theta=theta, max_rules=rules),
     }
     if hasattr(rulelab, "CBMClassifier"):
         out["GRAB"] = lambda lam, theta, degree, rules: rulelab.CBMClassifier(degree=degree)

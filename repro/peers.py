@@ -490,12 +490,12 @@ def rulelab_learners(*, max_rules: int = 10, theta: float = 1.0, max_iter: int =
     from rulelab.colgen import ColumnGenerationRules
     from rulelab.twolevel import TwoLevelRules
 
-    two = dict(form="dnf", max_clauses=5, theta=theta, max_iter=max_iter,
+    two = dict(form="dnf", max_rules=5, theta=theta, max_iter=max_iter,
                random_state=random_state)
     makers = {
         "1Rule": lambda: rulesets.OneRule(),
         "RuSC": lambda: rulesets.SetCoverRules(max_rules=max_rules),
-        "RuB": lambda: rulesets.BoostedRules(n_rounds=5),
+        "RuB": lambda: rulesets.BoostedRules(n_estimators=5),
         "BCD": lambda: TwoLevelRules(method="bcd", **two),
         "AM": lambda: TwoLevelRules(method="am", **two),
         "GRAB": _grab_maker(grab_degree),

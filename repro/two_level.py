@@ -40,7 +40,7 @@ PARKINSONS_NAMES = {
 }
 
 
-def paper2_methods(theta_grid, *, max_clauses: int = 5, max_iter: int = 10, inner_cv: int = 3,
+def paper2_methods(theta_grid, *, max_rules: int = 5, max_iter: int = 10, inner_cv: int = 3,
                    max_samples: int | None = None, n_thresholds: int = 10,
                    random_state: int = 0) -> dict:
     """The methods of Table 1: BCD, AM, OCRL, SC tuned over ``theta_grid`` by an inner CV
@@ -58,12 +58,12 @@ def paper2_methods(theta_grid, *, max_clauses: int = 5, max_iter: int = 10, inne
                              random_state=random_state)
 
     baselines = paper1_baselines(random_state)
-    two = dict(form="dnf", max_clauses=max_clauses, max_iter=max_iter, n_thresholds=n_thresholds)
+    two = dict(form="dnf", max_rules=max_rules, max_iter=max_iter, n_thresholds=n_thresholds)
     return {
         "BCD": tuned(TwoLevelRules(method="bcd", **two), "theta", grid),
         "AM": tuned(TwoLevelRules(method="am", **two), "theta", grid),
         "OCRL": tuned(OneRule(form="and", n_thresholds=n_thresholds), "lam", lams),
-        "SC": tuned(SetCoverRules(max_rules=max_clauses, n_thresholds=n_thresholds), "lam", lams),
+        "SC": tuned(SetCoverRules(max_rules=max_rules, n_thresholds=n_thresholds), "lam", lams),
         "CART": baselines["CART"],
         "RIPPER": baselines["RIPPER"],
     }

@@ -30,6 +30,17 @@ BINARIZER = [StrOptions({"auto", "passthrough"}), HasMethods(["fit", "transform"
 DEPRECATED_BINARIZE = [StrOptions({"auto"}), "boolean", None]
 
 
+def renamed(estimator, old: str, new: str):
+    """The value of parameter ``new``, or of its former name ``old`` when a caller still sets
+    that one (it then warns: the old name goes in a later release)."""
+    value = getattr(estimator, old, None)
+    if value is None:
+        return getattr(estimator, new)
+    warnings.warn(f"{old}= is deprecated and will be removed: use {new}= (the same meaning; "
+                  "every learner now calls it so)", FutureWarning, stacklevel=3)
+    return value
+
+
 def resolve_binarizer(estimator, default):
     """``estimator.binarizer`` with the deprecated ``binarize=`` folded in: ``"auto"``,
     ``"passthrough"`` or an unfitted binariser (``default()`` builds the learner's own)."""

@@ -20,7 +20,7 @@ import pandas as pd
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from ._base import BINARIZER, DEPRECATED_BINARIZE, RuleClassifierBase
+from ._base import BINARIZER, DEPRECATED_BINARIZE, RuleClassifierBase, renamed
 from .lp import learn_clause
 from .rules import CNF, DNF, Clause, WeightedRuleSet
 
@@ -357,7 +357,7 @@ class BoostedRules(_RuleSetBase):
 
     Parameters
     ----------
-    n_rounds : int, default=5
+    n_estimators : int, default=5
         Boosting rounds ``T``.
     lam : float, default=1000
         Lambda of eq. (11).
@@ -368,6 +368,9 @@ class BoostedRules(_RuleSetBase):
         state its value).
     n_thresholds, binarizer, exact, rounding, solver, time_limit, random_state, screening
         As in :class:`SetCoverRules`.
+    n_rounds : deprecated
+        The former name of ``n_estimators`` (BoostRule's and scikit-learn's name for the
+        rounds of boosting).
 
     Attributes
     ----------
@@ -376,7 +379,7 @@ class BoostedRules(_RuleSetBase):
         every clause simplified (nested thresholds merged, which changes no vote).
     history_ : list of dict
         Per round: ``s_TP``, ``s_FP``, ``s_T``, ``s_F``, ``confidence``, ``default_rule``.
-    sample_weights_ : ndarray of shape (n_rounds + 1, n_samples)
+    sample_weights_ : ndarray of shape (n_estimators + 1, n_samples)
         ``d_1, ..., d_{T+1}``, each summing to one.
     lps_ : list of ClauseLP
         The LP of every round (``lps_[t].selected``: the binarised columns before
@@ -385,16 +388,17 @@ class BoostedRules(_RuleSetBase):
     """
 
     _parameter_constraints = {**LP_PARAMETERS,
-                              "n_rounds": [Interval(Integral, 1, None, closed="left")],
+                              "n_estimators": [Interval(Integral, 1, None, closed="left")],
+                              "n_rounds": [Interval(Integral, 1, None, closed="left"), None],
                               "weight_scale": [StrOptions({"m", "sum1"})],
                               "epsilon": [Interval(Real, 0, None, closed="neither"), None]}
 
-    def __init__(self, n_rounds: int = 5, lam: float = 1000.0, weight_scale: str = "m",
+    def __init__(self, n_estimators: int = 5, lam: float = 1000.0, weight_scale: str = "m",
                  epsilon: float | None = None, n_thresholds: int = 10, binarizer="auto",
                  exact: bool = False, rounding: str = "threshold", solver: str = "highs",
                  time_limit: float | None = None, random_state=None,
-                 screening: str | None = None, binarize=None):
-        self.n_rounds = n_rounds
+                 screening: str | None = None, binarize=None, n_rounds=None):
+        self.n_estimators = n_estimators
         self.lam = lam
         self.weight_scale = weight_scale
         self.epsilon = epsilon
@@ -407,9 +411,10 @@ class BoostedRules(_RuleSetBase):
         self.random_state = random_state
         self.screening = screening
         self.binarize = binarize
+        self.n_rounds = n_rounds
 
     def fit(self, X, y):
-        """Run ``n_rounds`` of Algorithm 1 on ``X`` and binary ``y``."""
+        """Run ``n_estimators`` rounds of Algorithm 1 on ``X`` and binary ``y``."""
         A, y01, _ = self._validate_fit(X, y)
         m = len(y01)
         pos = y01.astype(bool)
@@ -419,7 +424,7 @@ class BoostedRules(_RuleSetBase):
         d = np.full(m, 1.0 / m)
         weights, clauses, confidences = [d], [], []
         self.history_, self.lps_ = [], []
-        for _ in range(self.n_rounds):
+        for _ in range(renamed(self, "n_rounds", "n_estimators")):
             lp = self._learn_and_clause(A, y01, sample_weight=d * scale)
             fires = _fires(A, lp.selected)
             s_tp, s_fp = d[fires & pos].sum(), d[fires & ~pos].sum()

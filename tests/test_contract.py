@@ -15,7 +15,7 @@ from rulelab._base import LearnerBase
 
 # Small settings, so that every check runs in seconds; the learners' defaults are
 # exercised by their own tests.
-FAST = {"TwoLevelRules": dict(max_clauses=2, max_iter=3),
+FAST = {"TwoLevelRules": dict(max_rules=2, max_iter=3),
         "ColumnGenerationRules": dict(complexity=0.01, form="dnf"),
         "CBMClassifier": dict(max_iter=20), "GreedyRuleClassifier": dict(random_state=0)}
 
@@ -254,3 +254,18 @@ def test_deprecated_binarize_still_works_and_says_what_replaces_it(old, new):
     with pytest.warns(FutureWarning, match="binarizer="):
         model = SetCoverRules(binarize=old).fit(binary, Y)
     assert str(model.rules_) == str(SetCoverRules(binarizer=new).fit(binary, Y).rules_)
+
+
+@pytest.mark.parametrize("learner, old, new", [
+    ("TwoLevelRules", {"max_clauses": 2}, {"max_rules": 2}),
+    ("BoostedRules", {"n_rounds": 2}, {"n_estimators": 2}),
+])
+def test_renamed_parameters_keep_their_old_name_for_a_while(learner, old, new):
+    """One name per idea across learners (``max_rules`` as in SetCoverRules and
+    GreedyRuleClassifier, ``n_estimators`` as in BoostRule and scikit-learn): the former
+    names still work, with a FutureWarning that names the new one."""
+    cls = ESTIMATORS[learner]
+    with pytest.warns(FutureWarning, match=f"use {next(iter(new))}="):
+        before = cls(**old, **({"max_iter": 3} if learner == "TwoLevelRules" else {})).fit(X, Y)
+    after = cls(**new, **({"max_iter": 3} if learner == "TwoLevelRules" else {})).fit(X, Y)
+    assert str(before.rules_) == str(after.rules_)

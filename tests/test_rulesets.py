@@ -142,7 +142,7 @@ TINY_Y = np.array([1, 1, 0, 0, 1, 0])
 
 def test_boosting_first_round_follows_algorithm_one_by_hand():
     X = pd.DataFrame(TINY_A, columns=["p", "q", "r"])
-    model = BoostedRules(n_rounds=1).fit(X, TINY_Y)
+    model = BoostedRules(n_estimators=1).fit(X, TINY_Y)
     # The LP picks p AND q, which fires on rows 0, 1, 4: all positive.
     assert str(model.rules_.clauses[0]) == "p == 1 AND q == 1"
     m, eps = 6, 1 / 12
@@ -163,7 +163,7 @@ def test_boosting_takes_the_default_rule_when_it_beats_the_clause():
     # 1 positive among 8: no clause separates it better than the default "all negative".
     A = np.array([[1, 0], [1, 0], [1, 0], [1, 0], [0, 1], [0, 1], [0, 1], [1, 1]])
     y = np.array([1, 0, 0, 0, 0, 0, 0, 0])
-    model = BoostedRules(n_rounds=1).fit(pd.DataFrame(A, columns=["u", "v"]), y)
+    model = BoostedRules(n_estimators=1).fit(pd.DataFrame(A, columns=["u", "v"]), y)
     h = model.history_[0]
     clause_score = (np.sqrt(h["s_TP"]) - np.sqrt(h["s_FP"])) ** 2
     default_score = (np.sqrt(h["s_T"]) - np.sqrt(h["s_F"])) ** 2
@@ -177,14 +177,14 @@ def test_boosting_takes_the_default_rule_when_it_beats_the_clause():
 def test_boosting_weight_scale_m_makes_round_one_the_one_rule_clause():
     X, y = planted_dnf(300, seed=4, noise=0.2)
     one = OneRule().fit(X, y)
-    boosted = BoostedRules(n_rounds=1, weight_scale="m").fit(X, y)
+    boosted = BoostedRules(n_estimators=1, weight_scale="m").fit(X, y)
     assert boosted.lps_[0].selected.tolist() == one.lp_.selected.tolist()
 
 
 def test_boosting_weight_scale_sum1_is_eq_11_literally():
     X, y = planted_dnf(300, seed=4, noise=0.2)
     m = len(y)
-    literal = BoostedRules(n_rounds=1, weight_scale="sum1").fit(X, y)
+    literal = BoostedRules(n_estimators=1, weight_scale="sum1").fit(X, y)
     rescaled = OneRule(lam=1000.0 / m).fit(X, y)          # lambda * (1/m) per error
     assert literal.lps_[0].selected.tolist() == rescaled.lp_.selected.tolist()
 
@@ -234,8 +234,8 @@ def _as_learned(model):
 
 
 @pytest.mark.parametrize("model", [OneRule(), SetCoverRules(max_rules=5),
-                                   BoostedRules(n_rounds=5),
-                                   TwoLevelRules(max_clauses=3, theta=0.01)],
+                                   BoostedRules(n_estimators=5),
+                                   TwoLevelRules(max_rules=3, theta=0.01)],
                          ids=lambda m: type(m).__name__)
 def test_simplified_rules_predict_exactly_as_the_rule_as_learned_on_pima(model):
     X, y = load_or_skip("pima")

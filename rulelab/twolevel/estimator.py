@@ -8,6 +8,7 @@ import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from ..rules import CNF, DNF, Clause
+from .._base import renamed
 from ..rulesets import LP_PARAMETERS, _RuleSetBase
 from .objective import augment, clause_costs
 from .optimize import am, bcd, init_weights, lp_kwargs
@@ -24,7 +25,7 @@ class TwoLevelRules(_RuleSetBase):
     (``method="bcd"``, one clause at a time) or alternating minimisation (``"am"``,
     ideal clause outputs and all clauses in turn); each clause update is the one-level
     LP of Malioutov & Varshney (2013) with ``lambda = 1/theta``. A clause can be
-    disabled through the always-true feature, so ``max_clauses`` is a maximum.
+    disabled through the always-true feature, so ``max_rules`` is a maximum.
 
     Parameters
     ----------
@@ -33,7 +34,7 @@ class TwoLevelRules(_RuleSetBase):
         complemented problem (De Morgan). ``"cnf"``: AND of OR-clauses.
     method : {"bcd", "am"}, default="bcd"
         Block coordinate descent or alternating minimisation.
-    max_clauses : int, default=10
+    max_rules : int, default=10
         R, the most clauses the rule may have.
     theta : float, default=1.0
         Sparsity cost of one term, in units of the Hamming loss (one misclassification
@@ -42,7 +43,7 @@ class TwoLevelRules(_RuleSetBase):
         Most iterations of BCD/AM after the initialisation.
     init : {"setcover", "random", "empty"}, default="setcover"
         Initial clauses: ``"setcover"`` starts from the rule of the set-covering baseline
-        (:class:`rulelab.SetCoverRules` with ``lam = 1/theta`` and ``max_clauses``
+        (:class:`rulelab.SetCoverRules` with ``lam = 1/theta`` and ``max_rules``
         clauses), as the paper's experiments do, so the final training objective is never
         above SC's (see :func:`rulelab.twolevel.optimize.init_weights`).
     update : {"greedy", "cyclic", "random"}, default="greedy"
@@ -64,6 +65,8 @@ class TwoLevelRules(_RuleSetBase):
         Seconds allowed to each clause LP.
     binarize : deprecated
         Use ``binarizer``: ``binarize=False`` is ``binarizer="passthrough"``.
+    max_clauses : deprecated
+        The former name of ``max_rules``.
     n_jobs : int, optional
         Threads for the clause LPs of one iteration (AM's R clauses, greedy BCD's R trials).
     random_state : int, optional
@@ -77,11 +80,11 @@ class TwoLevelRules(_RuleSetBase):
         prints it in words.
     clauses_ : list of Clause
         The clauses of ``rules_``.
-    weights_ : ndarray of bool, shape (max_clauses, n_terms + 1)
+    weights_ : ndarray of bool, shape (max_rules, n_terms + 1)
         Clause weights of the CNF actually optimised (on the complemented problem for a
         DNF); column 0 is the always-true feature that disables a clause. They are the
         columns as optimised, before simplification: ``objective_`` counts these terms.
-    active_ : ndarray of bool, shape (max_clauses,)
+    active_ : ndarray of bool, shape (max_rules,)
         Which clauses are enabled.
     objective_path_ : list of float
         F(W) after the initialisation and after every iteration.
@@ -99,7 +102,7 @@ class TwoLevelRules(_RuleSetBase):
     --------
     >>> from rulelab import load_dataset
     >>> X, y = load_dataset("parkinsons")
-    >>> print(TwoLevelRules(theta=5, max_clauses=3).fit(X, y))     # doctest: +SKIP
+    >>> print(TwoLevelRules(theta=5, max_rules=3).fit(X, y))     # doctest: +SKIP
     """
 
     _parameter_constraints = {
@@ -107,7 +110,8 @@ class TwoLevelRules(_RuleSetBase):
                                          "solver", "time_limit", "random_state")},
         "form": [StrOptions({"dnf", "cnf"})],
         "method": [StrOptions({"bcd", "am"})],
-        "max_clauses": [Interval(Integral, 1, None, closed="left")],
+        "max_rules": [Interval(Integral, 1, None, closed="left")],
+        "max_clauses": [Interval(Integral, 1, None, closed="left"), None],
         "theta": [Interval(Real, 0, None, closed="left")],
         "max_iter": [Interval(Integral, 0, None, closed="left")],
         "init": [StrOptions({"setcover", "random", "empty"})],
@@ -116,15 +120,15 @@ class TwoLevelRules(_RuleSetBase):
         "n_jobs": [Integral, None],
     }
 
-    def __init__(self, form: str = "dnf", method: str = "bcd", max_clauses: int = 10,
+    def __init__(self, form: str = "dnf", method: str = "bcd", max_rules: int = 10,
                  theta: float = 1.0, max_iter: int = 20, init: str = "setcover",
                  update: str = "greedy", disable_cost: float = 0.0, n_thresholds: int = 10,
                  binarizer="auto", exact: bool = False, solver: str = "highs",
                  time_limit: float | None = None, n_jobs: int | None = None, random_state=None,
-                 binarize=None):
+                 binarize=None, max_clauses=None):
         self.form = form
         self.method = method
-        self.max_clauses = max_clauses
+        self.max_rules = max_rules
         self.theta = theta
         self.max_iter = max_iter
         self.init = init
@@ -138,6 +142,7 @@ class TwoLevelRules(_RuleSetBase):
         self.n_jobs = n_jobs
         self.random_state = random_state
         self.binarize = binarize
+        self.max_clauses = max_clauses
 
     def fit(self, X, y):
         """Learn the rule from ``X`` and binary ``y``."""
@@ -151,7 +156,7 @@ class TwoLevelRules(_RuleSetBase):
         cost = clause_costs(A.shape[1], self.theta, self.disable_cost)
         rng = np.random.default_rng(self.random_state)
         options = lp_kwargs(exact=self.exact, solver=self.solver, time_limit=self.time_limit)
-        W0, n_init = init_weights(Xa, y01, int(self.max_clauses), cost, self.init, options, rng)
+        W0, n_init = init_weights(Xa, y01, int(renamed(self, "max_clauses", "max_rules")), cost, self.init, options, rng)
         if self.method == "bcd":
             res = bcd(Xa, y01, W0, cost, max_iter=int(self.max_iter), update=self.update,
                       lp_options=options, rng=rng, n_jobs=self.n_jobs)
