@@ -11,8 +11,8 @@ from sklearn.base import clone
 
 from repro import peers
 from repro.peers import (BoostedStumpsPeer, BRCGClassifier, RipperRules, RuleFitPeer,
-                           SkopeRulesPeer, TreePeer, benchmark_summary, benchmark_table,
-                           moonshot, pareto_mask, peer_learners, winners)
+                         SkopeRulesPeer, TreePeer, benchmark_summary, benchmark_table,
+                         moonshot, pareto_mask, peer_learners, winners)
 
 
 def _planted(n: int = 300, seed: int = 0) -> tuple[pd.DataFrame, np.ndarray]:
