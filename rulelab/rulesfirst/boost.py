@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from numbers import Integral, Real
+from numbers import Integral
 
 import numpy as np
 from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted
 
-from .._base import BINARIZER, LearnerBase
+from .._base import LearnerBase
 from ._base import check_X, feature_terms
 from .rules import RuleList
 from .theory import GreedyRule
@@ -49,18 +49,9 @@ class BoostRule(LearnerBase):
     """
 
     _sparse = True   # sparse designs (bags of words, LIBSVM files) are common here
-
-    _parameter_constraints = {
-        "k": [Interval(Real, 1, None, closed="left")],
-        "B": [Interval(Real, 0, None, closed="left")],
-        "threshold_scale": [Interval(Real, 0, None, closed="neither")],
-        "fit_intercept": ["boolean"],
-        "solver": [str, None],
-        "feature_names": ["array-like", None],
-        "condition": [str],
-        "binarizer": BINARIZER,
-        "n_estimators": [Interval(Integral, 1, None, closed="left")],
-    }
+    # GreedyRule's parameters (its rounds' learner) and the number of rounds
+    _parameter_constraints = {**GreedyRule._parameter_constraints,
+                              "n_estimators": [Interval(Integral, 1, None, closed="left")]}
 
     def __init__(self, k=20, B=1.0, n_estimators=10, threshold_scale=100.0, fit_intercept=False,
                  solver=None, feature_names=None, condition="{feature} > 0",
