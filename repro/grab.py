@@ -261,6 +261,8 @@ def table1_methods(name: str, m: int, *, grids: str = "paper", top_k: int = 100,
     one or two values per grid (QUICK runs).
     """
     from sklearn.ensemble import RandomForestClassifier
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import FunctionTransformer
     from sklearn.tree import DecisionTreeClassifier
     from xgboost import XGBClassifier
 
@@ -285,9 +287,13 @@ def table1_methods(name: str, m: int, *, grids: str = "paper", top_k: int = 100,
         "RF": (RandomForestClassifier(random_state=seed, n_jobs=1),
                {"max_depth": depths,
                 "n_estimators": [16] if q else [2 ** i for i in range(4, 9)]}),
-        "XGB": (XGBClassifier(n_jobs=1, random_state=seed, tree_method="hist"),
-                {"max_depth": depths,
-                 "reg_lambda": [1.0 / m] if q else [10.0 ** e / m for e in range(-3, 4)]}),
+        # XGBoost refuses column names with [, ] or < (the cells' names, "x in [a, b)"), so
+        # it gets the same 0/1 matrix as an array
+        "XGB": (make_pipeline(FunctionTransformer(np.asarray),
+                              XGBClassifier(n_jobs=1, random_state=seed, tree_method="hist")),
+                {"xgbclassifier__max_depth": depths,
+                 "xgbclassifier__reg_lambda": [1.0 / m] if q else
+                 [10.0 ** e / m for e in range(-3, 4)]}),
         "LRFIM": (LRFIM(max_size=lrfim_max_size), {"C": [1.0] if q else _decades(-3, 3)}),
     }
 

@@ -84,7 +84,7 @@ def check_request(only: list[str] | None, params: dict) -> list[Path]:
         raise ValueError(f"no notebook matches --only {' '.join(unknown or only or [])}; the "
                          f"notebooks are: {', '.join(p.stem for p in every)}")
     for nb in found:
-        declared = notebook_parameters(nb) | {"N_JOBS"}
+        declared = notebook_parameters(nb)
         missing = sorted(set(params) - declared)
         if missing:
             raise ValueError(f"{nb.stem} has no parameter {', '.join(missing)}; its parameters "
@@ -209,7 +209,10 @@ def run(mode: str = "full", jobs: int = 2, only: list[str] | None = None,
         t = time.time()
         try:
             # QUICK itself is read from RULELAB_QUICK (set above) by every notebook
-            pm.execute_notebook(str(nb), str(out), parameters={"N_JOBS": jobs, **(params or {})},
+            # --jobs goes to the notebooks that parallelise (they declare N_JOBS); papermill
+            # would warn of an unknown parameter in the others
+            jobs_param = {"N_JOBS": jobs} if "N_JOBS" in notebook_parameters(nb) else {}
+            pm.execute_notebook(str(nb), str(out), parameters={**jobs_param, **(params or {})},
                                 cwd=str(NOTEBOOKS), kernel_name=kernel, progress_bar=False)
             status = "ok"
             if committed:  # committed notebooks carry the outputs of a FULL run

@@ -248,3 +248,18 @@ def test_committed_outputs_name_no_machine_path():
     found = {f.name: m.group(0) for f in files if f.is_file()
              for m in [pattern.search(f.read_text(errors="replace"))] if m}
     assert not found, f"machine paths in committed outputs: {found}"
+
+
+def test_n_jobs_reaches_only_the_notebooks_that_declare_it():
+    """--jobs becomes N_JOBS in the notebooks that parallelise; passing it to one that does
+    not declare it would make papermill print a false 'unknown parameter' warning."""
+    from repro import pipeline
+
+    declaring = [nb for nb in pipeline.discover(None)
+                 if "N_JOBS" in pipeline.notebook_parameters(nb)]
+    others = [nb for nb in pipeline.discover(None)
+              if "N_JOBS" not in pipeline.notebook_parameters(nb)]
+    assert declaring and others
+    pipeline.check_request([declaring[0].stem[:2]], {"N_JOBS": 2})
+    with pytest.raises(ValueError, match="no parameter N_JOBS"):
+        pipeline.check_request([others[0].stem[:2]], {"N_JOBS": 2})
