@@ -67,13 +67,20 @@ def binarize_frame(estimator, frame: pd.DataFrame, default):
         estimator.binarizer_ = None
         return (frame.to_numpy(dtype=np.uint8),
                 [Term(str(c), "==", 1) for c in frame.columns])
-    estimator.binarizer_ = clone(default() if spec == "auto" else spec).fit(frame)
-    if not hasattr(estimator.binarizer_, "terms_"):
-        raise TypeError(f"binarizer {type(spec).__name__} has no terms_ after fit: rules need "
-                        "the test each binary column stands for (use FeatureBinarizer or "
-                        "CellBinarizer)")
+    fit_binarizer(estimator, default() if spec == "auto" else spec, frame)
     A = np.asarray(estimator.binarizer_.transform(frame), dtype=np.uint8)
     return A, list(estimator.binarizer_.terms_)
+
+
+def fit_binarizer(estimator, binarizer, frame: pd.DataFrame) -> None:
+    """Set ``estimator.binarizer_`` to a clone of ``binarizer`` fitted on ``frame`` (the
+    caller's binariser stays unfitted); refuse one without ``terms_``, since rules need the
+    test each binary column stands for."""
+    estimator.binarizer_ = clone(binarizer).fit(frame)
+    if not hasattr(estimator.binarizer_, "terms_"):
+        raise TypeError(f"binarizer {type(binarizer).__name__} has no terms_ after fit: rules "
+                        "need the test each binary column stands for (use FeatureBinarizer "
+                        "or CellBinarizer)")
 
 
 class LearnerBase(ClassifierMixin, BaseEstimator):
@@ -100,19 +107,25 @@ class LearnerBase(ClassifierMixin, BaseEstimator):
 
     def __init_subclass__(cls, **kwargs):
         # Every learner's fit first checks its declared parameters (scikit-learn's
-        # InvalidParameterError names the parameter, the allowed values and the value given).
+        # InvalidParameterError names the parameter, the allowed values and the value given)
+        # and ends with _after_fit, so subclasses need not remember either.
         super().__init_subclass__(**kwargs)
         fit = cls.__dict__.get("fit")
-        if fit is None or getattr(fit, "_validates_params", False):
+        if fit is None or getattr(fit, "_wrapped_fit", False):
             return
 
         @functools.wraps(fit)
-        def validated_fit(self, X, y=None, *args, **kw):
+        def checked_fit(self, X, y=None, *args, **kw):
             self._validate_params()
-            return fit(self, X, y, *args, **kw)
+            result = fit(self, X, y, *args, **kw)
+            self._after_fit()
+            return result
 
-        validated_fit._validates_params = True
-        cls.fit = validated_fit
+        checked_fit._wrapped_fit = True
+        cls.fit = checked_fit
+
+    def _after_fit(self) -> None:
+        """Called at the end of every fit (nothing by default)."""
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -267,6 +280,9 @@ class RuleClassifierBase(LearnerBase):
         size = np.maximum(np.abs(np.log(p1 / (1 - p1))), 1e-6)
         return np.where(self.rules_.evaluate(frame), size, -size)
 
+    def _after_fit(self) -> None:
+        self._record_training()
+
     def _record_training(self) -> None:
         """Store the training counts behind :meth:`predict_proba` (called after ``fit``)."""
         frame, y01 = self.__dict__.pop("_training", (None, None))
@@ -286,23 +302,6 @@ class RuleClassifierBase(LearnerBase):
             "rule_precision": laplace(holds),
             "uncovered_rate": laplace(~holds),
         }
-
-    def __init_subclass__(cls, **kwargs):
-        # Every learner's fit ends by recording the training counts for predict_proba, so
-        # subclasses need not remember to do it themselves.
-        super().__init_subclass__(**kwargs)
-        fit = cls.__dict__.get("fit")
-        if fit is None or getattr(fit, "_records_training", False):
-            return
-
-        @functools.wraps(fit)
-        def fit_and_record(self, X, y, *args, **kw):
-            result = fit(self, X, y, *args, **kw)
-            self._record_training()
-            return result
-
-        fit_and_record._records_training = True
-        cls.fit = fit_and_record
 
     def __str__(self) -> str:
         if not hasattr(self, "rules_"):

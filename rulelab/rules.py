@@ -312,6 +312,26 @@ class _ClauseCollection:
     def __len__(self) -> int:
         return len(self.clauses)
 
+    @property
+    def n_rules(self) -> int:
+        """Number of clauses (rules)."""
+        return len(self.clauses)
+
+    def to_json(self, **kwargs) -> str:
+        return json.dumps(self.to_dict(), **kwargs)
+
+
+def _and_clauses_with(clauses, values, what: str, kind: str) -> tuple[tuple, tuple]:
+    """``clauses`` and ``values`` as tuples, one value (a weight, a label) per AND-clause."""
+    clauses, values = tuple(clauses), tuple(values)
+    if len(clauses) != len(values):
+        raise ValueError(f"{len(clauses)} clauses but {len(values)} {what}s: one {what} per "
+                         "clause")
+    for c in clauses:
+        if not isinstance(c, Clause) or c.op != "and":
+            raise ValueError(f"a {kind} holds AND-clauses")
+    return clauses, values
+
 
 class _TwoLevel(_ClauseCollection):
     """Shared body of DNF (OR of AND-clauses) and CNF (AND of OR-clauses)."""
@@ -332,11 +352,6 @@ class _TwoLevel(_ClauseCollection):
             return np.full(len(X), self.outer == "and")
         parts = [c.evaluate(X) for c in self.clauses]
         return np.logical_or.reduce(parts) if self.outer == "or" else np.logical_and.reduce(parts)
-
-    @property
-    def n_rules(self) -> int:
-        """Number of clauses."""
-        return len(self.clauses)
 
     def simplified(self):
         """The same rule with every clause :meth:`Clause.simplified` (the same predictions,
@@ -367,9 +382,6 @@ class _TwoLevel(_ClauseCollection):
     def to_dict(self) -> dict:
         return {"type": type(self).__name__.lower(), "then": self.then,
                 "clauses": [c.to_dict() for c in self.clauses]}
-
-    def to_json(self, **kwargs) -> str:
-        return json.dumps(self.to_dict(), **kwargs)
 
     def to_sql(self, table: str | None = None) -> str:
         """A SQL ``WHERE`` expression that is true exactly on the rows predicted positive
@@ -472,12 +484,8 @@ class WeightedRuleSet(_ClauseCollection):
     """
 
     def __init__(self, clauses=(), weights=(), *, then: str = "1"):
-        clauses, weights = tuple(clauses), tuple(float(w) for w in weights)
-        if len(clauses) != len(weights):
-            raise ValueError(f"{len(clauses)} clauses but {len(weights)} weights: one weight per clause")
-        for c in clauses:
-            if not isinstance(c, Clause) or c.op != "and":
-                raise ValueError("a WeightedRuleSet holds AND-clauses")
+        clauses, weights = _and_clauses_with(clauses, (float(w) for w in weights), "weight",
+                                             "WeightedRuleSet")
         self.clauses = clauses
         self.weights = weights
         self.then = then
@@ -492,11 +500,6 @@ class WeightedRuleSet(_ClauseCollection):
     def evaluate(self, X: pd.DataFrame) -> np.ndarray:
         """Boolean array: the vote is strictly positive (ties go to the negative class)."""
         return self.score(X) > 0
-
-    @property
-    def n_rules(self) -> int:
-        """Number of clauses (boosting rounds, default rules included)."""
-        return len(self.clauses)
 
     def simplified(self) -> WeightedRuleSet:
         """The same vote with every clause :meth:`Clause.simplified` (same weights, same
@@ -524,9 +527,6 @@ class WeightedRuleSet(_ClauseCollection):
     def to_dict(self) -> dict:
         return {"type": "weighted", "then": self.then, "weights": list(self.weights),
                 "clauses": [c.to_dict() for c in self.clauses]}
-
-    def to_json(self, **kwargs) -> str:
-        return json.dumps(self.to_dict(), **kwargs)
 
     def to_sql(self, table: str | None = None) -> str:
         """A SQL ``WHERE`` expression: the weighted vote is positive."""
@@ -590,21 +590,10 @@ class DecisionList(_ClauseCollection):
     """
 
     def __init__(self, clauses=(), labels=(), *, otherwise: str = "the base model"):
-        clauses, labels = tuple(clauses), tuple(labels)
-        if len(clauses) != len(labels):
-            raise ValueError(f"{len(clauses)} clauses but {len(labels)} labels: one label per "
-                             "rule")
-        for c in clauses:
-            if not isinstance(c, Clause) or c.op != "and":
-                raise ValueError("a DecisionList holds AND-clauses")
+        clauses, labels = _and_clauses_with(clauses, labels, "label", "DecisionList")
         self.clauses = clauses
         self.labels = labels
         self.otherwise = otherwise
-
-    @property
-    def n_rules(self) -> int:
-        """Number of rules."""
-        return len(self.clauses)
 
     def apply(self, X: pd.DataFrame) -> np.ndarray:
         """Index of the first rule that fires on each row of ``X``, -1 where none does."""
@@ -645,9 +634,6 @@ class DecisionList(_ClauseCollection):
         return {"type": "decision_list", "otherwise": self.otherwise,
                 "labels": [_py(label) for label in self.labels],
                 "clauses": [c.to_dict() for c in self.clauses]}
-
-    def to_json(self, **kwargs) -> str:
-        return json.dumps(self.to_dict(), **kwargs)
 
     def to_sql(self, table: str | None = None) -> str:
         """A SQL ``CASE`` expression: the deciding rule's label, NULL where ``otherwise``

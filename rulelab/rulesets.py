@@ -449,8 +449,3 @@ class BoostedRules(_RuleSetBase):
         self.rules_ = WeightedRuleSet(clauses, confidences,
                                       then=self.positive_label_).simplified()
         return self
-
-    def decision_function(self, X) -> np.ndarray:
-        """The weighted vote ``sum_t yhat_t(x)``; positive means the positive class."""
-        X = self._check_X(X)
-        return self.rules_.score(X)

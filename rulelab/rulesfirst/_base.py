@@ -8,6 +8,7 @@ from sklearn.base import clone
 from sklearn.linear_model import LogisticRegression
 from sklearn.utils import check_array
 
+from .._base import fit_binarizer
 from .._validation import category_values, check_frame, check_not_dates, check_target
 from ..rules import Term
 
@@ -95,10 +96,7 @@ def check_X(X, estimator, *, reset: bool = False):
     if not isinstance(spec, str):
         frame = X if isinstance(X, pd.DataFrame) else check_frame(X)
         if reset:
-            estimator.binarizer_ = clone(spec).fit(frame)
-            if not hasattr(estimator.binarizer_, "terms_"):
-                raise TypeError(f"binarizer {type(spec).__name__} has no terms_ after fit: "
-                                "rules need the test each feature stands for")
+            fit_binarizer(estimator, spec, frame)
         terms = estimator.binarizer_.terms_
         return (np.asarray(estimator.binarizer_.transform(frame), dtype=np.float64),
                 [str(t) for t in terms])
