@@ -303,10 +303,6 @@ def run_provenance(results: pd.DataFrame, run: str) -> str:
     return "\n".join(lines)
 
 
-def _safe(name: str) -> str:
-    return "".join(c if c.isalnum() or c in "-_.=" else "_" for c in name)
-
-
 def summarize(results: pd.DataFrame, value: str = "error") -> pd.DataFrame:
     """Mean and standard error over folds of ``value``, one row per (dataset, method)."""
     grouped = results.groupby(["dataset", "method"], sort=False)[value]

@@ -622,9 +622,13 @@ class DecisionList(_ClauseCollection):
     def __hash__(self) -> int:
         return hash((type(self).__name__, self.clauses, self.labels))
 
+    def _condition(self, i: int) -> str:
+        """Rule ``i``'s condition in words."""
+        return str(self.clauses[i])
+
     def __str__(self) -> str:
-        lines = [f"{'IF' if i == 0 else 'ELSE IF'} {c} THEN {label}"
-                 for i, (c, label) in enumerate(zip(self.clauses, self.labels))]
+        lines = [f"{'IF' if i == 0 else 'ELSE IF'} {self._condition(i)} THEN {label}"
+                 for i, label in enumerate(self.labels)]
         return "\n".join(lines + [f"{'ELSE ' if lines else ''}{self.otherwise}"])
 
     def __repr__(self) -> str:

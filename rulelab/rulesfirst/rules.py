@@ -54,9 +54,8 @@ class Rule:
 
     def describe(self, condition: str = DEFAULT_CONDITION) -> str:
         """The rule in words, e.g. ``IF "disappoint" in tweet THEN negative``."""
-        if condition == DEFAULT_CONDITION:
-            return f"IF {self.test} THEN {self.label}"
-        return f"IF {condition.format(feature=self.name)} THEN {self.label}"
+        text = self.test if condition == DEFAULT_CONDITION else condition.format(feature=self.name)
+        return f"IF {text} THEN {self.label}"
 
 
 class RuleList(DecisionList):
@@ -91,10 +90,11 @@ class RuleList(DecisionList):
             return RuleList(self.rules[item], self.condition, self.otherwise)
         return self.rules[item]
 
-    def __str__(self) -> str:
-        lines = [("IF" if i == 0 else "ELSE IF") + r.describe(self.condition)[2:]
-                 for i, r in enumerate(self.rules)]
-        return "\n".join(lines + [f"{'ELSE ' if lines else ''}{self.otherwise}"])
+    def _condition(self, i: int) -> str:
+        # a custom template prints the rule's feature in it ('"disappoint" in tweet')
+        if self.condition == DEFAULT_CONDITION:
+            return super()._condition(i)
+        return self.condition.format(feature=self.rules[i].name)
 
     def __repr__(self) -> str:
         return f"RuleList({len(self.rules)} rules)"
