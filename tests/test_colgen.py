@@ -15,6 +15,7 @@ from rulelab import ColumnGenerationRules, FeatureBinarizer, SetCoverRules
 from rulelab.colgen import (ColumnGenerator, column_generation, price_beam, price_exact,
                             price_milp)
 from rulelab.colgen.master import RuleSetMaster
+from rulelab.colgen.estimator import _race_forms
 from rulelab.colgen.pricing import reduced_costs
 from rulelab.rules import DNF, Clause, Term
 
@@ -303,6 +304,30 @@ def test_auto_complexity_chooses_from_the_path_by_inner_cv():
     assert model.chosen_complexity_ == chosen["complexity"]
     again = ColumnGenerationRules(selection="one_se", random_state=0).fit(X, y)
     assert str(again) == str(model)     # deterministic given random_state
+
+
+def test_auto_form_races_out_a_clearly_losing_form_after_the_first_split():
+    X, y, _ = planted_problem(1500, 4, seed=3)
+    model = ColumnGenerationRules(complexity_path=(0.01, 0.002), random_state=0).fit(X, y)
+    folds = model.cv_results_.groupby("form")["folds"].max()
+    # a four-clause DNF is no short CNF: the CNF path is fitted on the first split only
+    assert folds["dnf"] == 3 and folds["cnf"] == 1 and model.form_ == "dnf"
+    first = model.cv_results_[model.cv_results_["form"] == "cnf"]
+    assert len(first) == 2     # its whole path on that split, then no more
+
+
+def test_race_keeps_a_form_within_the_paired_standard_error():
+    cost = np.ones(400)
+    base = np.arange(400) < 80                        # 80 errors
+    other = base.copy()
+    other[[100, 101, 102]] = True
+    other[0] = False                                  # 2 more errors, 4 rows disagree: z = 1
+    wrong = {("dnf", 1.0): base, ("cnf", 1.0): other}
+    assert _race_forms(wrong, cost, ["dnf", "cnf"], [1.0]) == ["dnf", "cnf"]
+    worse = base.copy()
+    worse[100:130] = True                             # 30 more errors, 30 disagree: z = 5.5
+    wrong = {("dnf", 1.0): worse, ("cnf", 1.0): base}
+    assert _race_forms(wrong, cost, ["dnf", "cnf"], [1.0]) == ["cnf"]
 
 
 @pytest.mark.parametrize("seed", range(2))
