@@ -1,0 +1,65 @@
+"""Notebook 05's verdicts follow the numbers they are read from."""
+
+import numpy as np
+import pandas as pd
+
+from repro.grab_claims import best_degree, claims, liblinear_ratio
+
+TEXTS = pd.Series({k: k for k in ("fig2_naive", "fig2_liblinear", "fig3", "table1_trees",
+                                  "table1_competitive", "table1_lrfim", "table2")})
+
+
+def _tto(grab, liblinear, naive):
+    rows = []
+    for k, (g, l, n) in enumerate(zip(grab, liblinear, naive), start=1):
+        for C in (0.1, 1.0):
+            rows += [{"C": C, "degree": k, "method": "GRAB", "seconds_to_target": g},
+                     {"C": C, "degree": k, "method": "LIBLINEAR", "seconds_to_target": l},
+                     {"C": C, "degree": k, "method": "Grafting", "seconds_to_target": n}]
+    return pd.DataFrame(rows)
+
+
+def _inputs(grab_accuracy):
+    tto = _tto(grab=[1, 1, 1, 1, 1], liblinear=[0.5, 0.5, 2, 3, 4],
+               naive=[2, 3, np.nan, np.nan, np.nan])
+    t = tto.set_index(["C", "degree", "method"]).seconds_to_target.unstack()
+    naive_ratio = t["Grafting"].fillna(np.inf) / t["GRAB"]
+    curves = pd.DataFrame({"dataset": ["a"] * 4, "m": [100, 100, 1000, 1000],
+                           "degree": [1, 2, 1, 2], "accuracy": [80, 70, 80, 90]})
+    wide = pd.DataFrame({"GRAB (logistic)": grab_accuracy, "GRAB (L2-hinge)": grab_accuracy,
+                         "SVC": [80.0, 80.0], "XGB": [81.0, 81.0], "DT": [70.0, 70.0],
+                         "RF": [75.0, 75.0], "LRFIM": [70.0, 70.0]}, index=["x", "y"])
+    side = pd.DataFrame({"GRAB >= DT": wide["GRAB (logistic)"] >= wide["DT"],
+                         "GRAB >= RF": wide["GRAB (logistic)"] >= wide["RF"]})
+    tol = pd.DataFrame({"dataset": ["x", "x"], "eps": [1e-4, 1e-2], "accuracy": [80, 80.5],
+                        "|Phi_eps|": [10, 9], "|Phi \\ Phi_eps|": [0, 1],
+                        "|Phi_eps \\ Phi|": [0, 0], "converged": [True, True]})
+    counts = pd.DataFrame({"dataset": ["a1a"], "ours": [5439], "paper": [5439],
+                           "rows counted": ["all"]})
+    return dict(naive_ratio=naive_ratio, tto=tto, degrees=[1, 2, 3, 4, 5], full_rows=True,
+                n_rows=32561, time_limit=120, curves=curves, fig3_degrees=[1, 2], side=side,
+                wide=wide, tol=tol, spread=pd.Series({"x": 0.5}), counts=counts)
+
+
+def test_helpers_read_ratios_and_best_degrees():
+    tto = _tto(grab=[2, 1], liblinear=[1, 3], naive=[4, 4])
+    assert liblinear_ratio(tto, 1) == 0.5 and liblinear_ratio(tto, 2) == 3.0
+    curves = _inputs([90.0, 90.0])["curves"]
+    assert best_degree(curves, "min").degree.tolist() == [1]
+    assert best_degree(curves, "max").degree.tolist() == [2]
+
+
+def test_verdicts_follow_the_numbers():
+    rows = {r["claim"]: r for r in claims(TEXTS, **_inputs([90.0, 90.0]))}
+    assert rows["fig2_naive"]["verdict"] == "holds"            # naive never faster
+    assert "k=3: never reached" in rows["fig2_naive"]["evidence"]
+    assert rows["fig2_liblinear"]["verdict"] == "holds"        # 0.5 at k <= 2, 4 at k = 5
+    assert rows["fig3"]["verdict"] == "holds"                  # degree 1 -> 2 as m grows
+    assert rows["table1_competitive"]["verdict"] == "holds"
+    assert rows["table2"]["verdict"] == "holds"
+    worse = {r["claim"]: r for r in claims(TEXTS, **_inputs([60.0, 90.0]))}
+    # "nearly consistently": one data set below DT and RF is allowed
+    assert worse["table1_trees"]["verdict"] == "holds"
+    assert ">= DT on 1/2" in worse["table1_trees"]["evidence"]
+    assert worse["table1_competitive"]["verdict"] == "does not hold"
+    assert "1/2 data sets" in worse["table1_competitive"]["evidence"]
