@@ -68,8 +68,8 @@ def claims(texts: pd.Series, *, naive_ratio: pd.Series, tto: pd.DataFrame, degre
     k_max = max(degrees)
     rows = []
     # Fig. 2: naive grafting
-    grab_t = tto[tto.method == "GRAB"].set_index(["C", "degree"]).seconds_to_target
-    faster_naive = bool((naive_ratio[grab_t.notna()] >= 1).all())
+    # NaN where GRAB itself never reached the objective: no comparison there
+    faster_naive = bool((naive_ratio.dropna() >= 1).all())
     rows.append({
         "claim": texts["fig2_naive"], "verdict": _verdict(faster_naive),
         "evidence": f"naive (all of Phi(d, k)) / GRAB time to the same objective on {n_rows:,} "

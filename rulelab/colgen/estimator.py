@@ -39,12 +39,13 @@ def _race_forms(wrong_at: dict, cost: np.ndarray, forms: list, path) -> list:
     same validation rows: a form whose weighted error is higher by more than ``RACE_Z``
     standard errors of the paired difference (McNemar's test: only the rows on which the
     two rule sets disagree count) is dropped, and its rest of the path is not fitted. A
-    close race keeps both forms; a clear loser costs one split instead of all (on Musk
-    the CNF path is three times dearer than the DNF one and loses).
+    close race keeps both forms; a clear loser costs one split instead of all (on MAGIC's
+    first outer fold the DNF path loses and is fitted on one of the three splits).
     """
     total = float(cost.sum())
-    best = {f: min(path, key=lambda c: float(cost[wrong_at[f, c]].sum())) for f in forms}
-    error = {f: float(cost[wrong_at[f, best[f]]].sum()) / total for f in forms}
+    loss = {key: float(cost[wrong].sum()) for key, wrong in wrong_at.items()}
+    best = {f: min(path, key=lambda c: loss[f, c]) for f in forms}
+    error = {f: loss[f, best[f]] / total for f in forms}
     leader = min(forms, key=lambda f: error[f])   # the first form on a tie
     keep = []
     for f in forms:
