@@ -229,15 +229,32 @@ def test_an_early_stop_keeps_a_valid_lagrangian_bound(seed):
 
 def test_the_exact_budget_hands_the_rounds_to_beam_search_and_says_so():
     A, y, _, _ = random_duals(1, n=400, m=12)
-    res = column_generation(A, y, clause_cost=0.2, term_cost=0.2, max_terms=3,
-                            heuristic_first=False, exact_budget=1e-9, integer_time_limit=30)
+    run = dict(clause_cost=0.2, term_cost=0.2, max_terms=3, heuristic_first=False,
+               integer_time_limit=30)
+    res = column_generation(A, y, exact_budget=1e-9, **run)
     history = pd.DataFrame(res.history)
-    assert history["pricing"].iloc[0] == "exact"          # the budget is checked after a search
-    later = history.iloc[1:]
-    assert len(later) and set(later["pricing"]) == {"beam fallback"}
-    assert later["note"].str.contains("budget").all()
+    assert set(history["pricing"]) == {"beam fallback"}
+    assert history["note"].str.contains("budget").all()
+    assert res.lower_bound is None                        # no exact round, no bound
+    # a budget that runs out part way: exact rounds first, then beam search
+    history = pd.DataFrame(column_generation(A, y, exact_budget=2e-5, **run).history)
+    kinds = history["pricing"].tolist()
+    assert kinds[0] == "exact" and kinds[-1] == "beam fallback"
+    assert kinds == sorted(kinds, key=lambda k: k != "exact")   # never exact again
     with pytest.raises(ValueError, match="exact_budget"):
         ColumnGenerationRules(exact_budget=0).fit(A, y)
+
+
+def test_the_exact_budget_is_counted_not_timed():
+    # the same budget stops the exact search at the same itemset however busy the machine
+    A, y, _, _ = random_duals(3, n=400, m=14)
+    runs = [pd.DataFrame(column_generation(A, y, clause_cost=0.2, term_cost=0.2, max_terms=3,
+                                           heuristic_first=False, exact_budget=2e-5,
+                                           integer_time_limit=30).history)
+            for _ in range(2)]
+    same = ["lp_value", "n_columns", "pricing", "exact", "nodes"]
+    pd.testing.assert_frame_equal(runs[0][same], runs[1][same])
+    assert (runs[0]["pricing"] == "beam fallback").any()
 
 
 def test_a_path_on_one_live_master_reaches_the_lps_of_fresh_runs():
