@@ -17,7 +17,7 @@ from rulelab.colgen import (ColumnGenerator, column_generation, price_beam, pric
 from rulelab.colgen.master import RuleSetMaster
 from rulelab.colgen.estimator import _race_forms
 from rulelab.colgen.pricing import reduced_costs
-from rulelab.rules import DNF, Clause, Term
+from rulelab.rules import DNF, Clause
 
 EXACT = dict(form="dnf", columns_per_round=10, integer_time_limit=30, pricing_time_limit=None)
 
