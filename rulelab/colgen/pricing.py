@@ -385,10 +385,14 @@ def _candidates(A, mu_pos, cost_neg, fixed, per_term, threshold, screening, merg
     return np.ascontiguousarray(bits[items]), layout, opw, onw, items
 
 
+MAX_NODES = 2_000_000_000
+"""Itemsets an exact search evaluates at most (a safety net)."""
+
+
 def price_exact(A: np.ndarray, mu_pos: np.ndarray, cost_neg: np.ndarray, *, fixed: float,
                 per_term: float, max_terms: int, n_columns: int = 10, threshold: float = 0.0,
                 screening: bool = True, merge_equal: bool = True, positives=None,
-                time_limit: float | None = None, max_nodes: int = 2_000_000_000,
+                time_limit: float | None = None, max_nodes: int = MAX_NODES,
                 enumerate_all: bool = False) -> PricingResult:
     """The ``n_columns`` conjunctions of lowest reduced cost below ``threshold``, exactly.
 

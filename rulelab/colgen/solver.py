@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .master import RuleSetMaster
-from .pricing import _searched_rows, price_beam, price_exact, price_milp
+from .pricing import MAX_NODES, _searched_rows, price_beam, price_exact, price_milp
 
 __all__ = ["ColumnGenerationResult", "ColumnGenerator", "column_generation",
            "PRICING_METHODS", "EXACT_WORK_PER_SECOND"]
@@ -286,8 +286,8 @@ class ColumnGenerator:
             words = (_searched_rows(mu_pos, cost_neg).size + 63) // 64
             node_work = words + _NODE_OVERHEAD_WORDS
             # the budget limits the exact search only (not a MILP), by its itemset count
-            max_nodes = (_MAX_NODES if budget is None else
-                         int(min(max((budget - exact_work) // node_work, 1), _MAX_NODES)))
+            max_nodes = (MAX_NODES if budget is None else
+                         int(min(max((budget - exact_work) // node_work, 1), MAX_NODES)))
             found = _price(pricing, A, mu_pos, cost_neg, seen, options, columns_per_round,
                            screening, beam_width, exact_max_items, pricing_time_limit,
                            beam_first, timed_out, spent, max_nodes)
@@ -362,7 +362,7 @@ class ColumnGenerator:
 
 def _price(pricing, A, mu_pos, cost_neg, seen, options, n_columns, screening, beam_width,
            exact_max_items, time_limit, beam_first, timed_out=False, spent=False,
-           max_nodes=None):
+           max_nodes=MAX_NODES):
     """One round's pricing; see :func:`column_generation` for the options. After an exact
     search has hit its time limit (``timed_out``) or the exact budget is ``spent``, the rest
     is priced by beam search."""
@@ -387,15 +387,12 @@ def _price(pricing, A, mu_pos, cost_neg, seen, options, n_columns, screening, be
                                                            found.reduced_costs)):
             return found
     found = price_exact(A, mu_pos, cost_neg, n_columns=n_columns, screening=screening,
-                        time_limit=time_limit, max_nodes=max_nodes or _MAX_NODES, **options)
+                        time_limit=time_limit, max_nodes=max_nodes, **options)
     if not found.exact and found.best >= -_TOL:
         found = price_beam(A, mu_pos, cost_neg, **beam)
         found.method = "beam fallback"
         found.note = "exact search cut short by its time limit or the exact budget"
     return found
-
-
-_MAX_NODES = 2_000_000_000   # price_exact's own safety net
 
 
 def _min_limit(a, b):
