@@ -151,6 +151,26 @@ def test_milp_and_beam_pricing_agree_with_the_exact_search(seed):
         assert beam.best >= exact.best - 1e-9       # beam search proves nothing, finds no less
 
 
+
+@pytest.mark.parametrize("seed", range(4))
+def test_beam_pricing_reports_true_reduced_costs_and_is_exhaustive_when_wide(seed):
+    A, _, mu, cost_neg = random_duals(seed)
+    mu = 3 * mu   # duals large enough that many conjunctions price out
+    beam = price_beam(A, mu, cost_neg, fixed=0.1, per_term=0.1, max_terms=3, n_columns=20)
+    assert beam.itemsets and len(set(beam.itemsets)) == len(beam.itemsets)
+    assert all(0 < len(s) <= 3 and list(s) == sorted(s) for s in beam.itemsets)
+    assert np.allclose(reduced_costs(A, beam.itemsets, mu, cost_neg, 0.1, 0.1),
+                       beam.reduced_costs)
+    assert np.all(np.diff(beam.reduced_costs) >= -1e-9) and np.all(beam.reduced_costs < 0)
+    # a beam as wide as the items extends every item by every item: all pairs are met
+    _, values = brute_force(A, mu, cost_neg, 0.1, 0.1, 2)
+    wide = price_beam(A, mu, cost_neg, fixed=0.1, per_term=0.1, max_terms=2,
+                      width=A.shape[1], screening=False)
+    if values.min() < 0:
+        assert wide.best == pytest.approx(values.min())
+    else:
+        assert wide.itemsets == []
+
 def test_screening_never_drops_an_item_of_an_improving_column():
     for seed in range(10):
         A, _, mu, cost_neg = random_duals(seed)

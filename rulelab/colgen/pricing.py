@@ -463,6 +463,136 @@ def price_exact(A: np.ndarray, mu_pos: np.ndarray, cost_neg: np.ndarray, *, fixe
 
 
 # ---- beam search ----------------------------------------------------------------------------
+@njit(cache=True, nogil=True)
+def _round9(x):
+    """``np.round(x, 9)``: sums equal but for rounding tie, and the order of the itemsets
+    decides between them."""
+    return np.rint(x * 1e9) / 1e9
+
+
+@njit(cache=True, nogil=True)
+def _precedes(r, keys, a, b):
+    """Itemset ``a`` comes before ``b``: lower rounded reduced cost, then the smaller item
+    tuple (keys padded with -1, so a subset's prefix comes first, as Python's tuples)."""
+    if r[a] != r[b]:
+        return r[a] < r[b]
+    for t in range(keys.shape[1]):
+        if keys[a, t] != keys[b, t]:
+            return keys[a, t] < keys[b, t]
+    return False
+
+
+@njit(cache=True, nogil=True)
+def _first(values, keys, k):
+    """Indices of the ``k`` first itemsets in the order of :func:`_precedes`."""
+    n = values.shape[0]
+    r = _round9(values)
+    taken = np.zeros(n, dtype=np.bool_)
+    out = np.empty(min(k, n), dtype=np.int64)
+    for q in range(out.shape[0]):
+        best = -1
+        for i in range(n):
+            if not taken[i] and (best < 0 or _precedes(r, keys, i, best)):
+                best = i
+        taken[best] = True
+        out[q] = best
+    return out
+
+
+@njit(cache=True, nogil=True)
+def _beam(bits, layout, opw, onw, P, N, fixed, per_term, max_terms, width, n_columns,
+          threshold):
+    """Beam search over the searched items' bitsets (see :func:`price_beam`).
+
+    Returns (keys, reduced costs, itemsets evaluated): the ``n_columns`` best conjunctions
+    below ``threshold``, as rows of item positions padded with -1.
+    """
+    m, n_words = bits.shape
+    cap = m + (max_terms - 1) * width * width
+    found_keys = np.full((cap, max_terms), -1, dtype=np.int64)
+    found_vals = np.empty(cap)
+    n_found = 0
+    rc = fixed + per_term + N - P
+    for j in range(m):
+        if rc[j] < threshold:
+            found_keys[n_found, 0] = j
+            found_vals[n_found] = rc[j]
+            n_found += 1
+    first = np.argsort(_round9(rc), kind="mergesort")[:width]
+    n_beam = first.shape[0]
+    beam_keys = np.full((width, max_terms), -1, dtype=np.int64)
+    beam_cov = np.empty((width, n_words), dtype=np.uint64)
+    for b in range(n_beam):
+        beam_keys[b, 0] = first[b]
+        beam_cov[b] = bits[first[b]]
+    nodes = m
+    for size in range(2, max_terms + 1):
+        cap_c = n_beam * width
+        child_keys = np.full((cap_c, max_terms), -1, dtype=np.int64)
+        child_vals = np.empty(cap_c)
+        child_parent = np.empty(cap_c, dtype=np.int64)
+        child_item = np.empty(cap_c, dtype=np.int64)
+        n_child = 0
+        key = np.empty(max_terms, dtype=np.int64)
+        for b in range(n_beam):
+            Pj, Nj, _ = _measure_items(bits, layout, opw, onw, beam_cov[b])
+            rcj = fixed + per_term * size + Nj - Pj
+            for t in range(size - 1):
+                rcj[beam_keys[b, t]] = np.inf
+            nodes += m
+            order = np.argsort(_round9(rcj), kind="mergesort")
+            for q in range(min(width, m)):
+                j = order[q]
+                if not np.isfinite(rcj[j]):
+                    continue
+                # the parent's items with j inserted in order
+                u = 0
+                placed = False
+                for t in range(size - 1):
+                    if not placed and j < beam_keys[b, t]:
+                        key[u] = j
+                        u += 1
+                        placed = True
+                    key[u] = beam_keys[b, t]
+                    u += 1
+                if not placed:
+                    key[u] = j
+                # a child met from another parent keeps its first entry
+                new = True
+                for c in range(n_child):
+                    same = True
+                    for t in range(size):
+                        if child_keys[c, t] != key[t]:
+                            same = False
+                            break
+                    if same:
+                        new = False
+                        break
+                if new:
+                    child_keys[n_child, :size] = key[:size]
+                    child_vals[n_child] = rcj[j]
+                    child_parent[n_child] = b
+                    child_item[n_child] = j
+                    n_child += 1
+        for c in range(n_child):
+            if child_vals[c] < threshold:
+                found_keys[n_found] = child_keys[c]
+                found_vals[n_found] = child_vals[c]
+                n_found += 1
+        best = _first(child_vals[:n_child], child_keys[:n_child], width)
+        n_beam = best.shape[0]
+        next_cov = np.empty((width, n_words), dtype=np.uint64)
+        for b in range(n_beam):
+            c = best[b]
+            beam_keys[b] = child_keys[c]
+            next_cov[b] = beam_cov[child_parent[c]] & bits[child_item[c]]
+        beam_cov = next_cov
+        if n_beam == 0:
+            break
+    ranked = _first(found_vals[:n_found], found_keys[:n_found], n_columns)
+    return found_keys[ranked], found_vals[ranked], nodes
+
+
 def price_beam(A: np.ndarray, mu_pos: np.ndarray, cost_neg: np.ndarray, *, fixed: float,
                per_term: float, max_terms: int, n_columns: int = 10, threshold: float = 0.0,
                width: int = 10, screening: bool = True) -> PricingResult:
@@ -475,38 +605,14 @@ def price_beam(A: np.ndarray, mu_pos: np.ndarray, cost_neg: np.ndarray, *, fixed
     if screening:
         keep &= fixed + per_term - P < threshold
     items = np.flatnonzero(keep)
-    bits = np.ascontiguousarray(bits[items])
-    found: dict[tuple, float] = {}
-    rc = fixed + per_term + N[items] - P[items]
-    for j in np.flatnonzero(rc < threshold):
-        found[(int(j),)] = float(rc[j])
-    beam = [((int(j),), bits[j]) for j in np.argsort(np.round(rc, 9), kind="stable")[:width]]
-    nodes = items.size
-    for size in range(2, max_terms + 1):
-        children: dict[tuple, tuple] = {}
-        for s, cov in beam:
-            Pj, Nj, _ = _measure_items(bits, layout, opw, onw, cov)
-            rcj = fixed + per_term * size + Nj - Pj
-            rcj[list(s)] = np.inf
-            nodes += items.size
-            # rounded, so that sums equal but for rounding tie and the item order decides
-            for j in np.argsort(np.round(rcj, 9), kind="stable")[:width]:
-                if not np.isfinite(rcj[j]):
-                    continue
-                key = tuple(sorted(s + (int(j),)))
-                if key not in children:
-                    children[key] = (float(rcj[j]), cov & bits[j])
-        for key, (value, _) in children.items():
-            if value < threshold:
-                found[key] = value
-        best = sorted(children.items(), key=lambda kv: (round(kv[1][0], 9), kv[0]))[:width]
-        beam = [(key, cov) for key, (_, cov) in best]
-        if not beam:
-            break
-    ranked = sorted(found.items(), key=lambda kv: (round(kv[1], 9), kv[0]))[:n_columns]
-    itemsets = [tuple(int(items[j]) for j in key) for key, _ in ranked]
-    return PricingResult(itemsets, np.array([v for _, v in ranked]), False, "beam", nodes,
-                         items.size, time.perf_counter() - start)
+    if items.size == 0:
+        return PricingResult([], np.zeros(0), False, "beam", 0, 0, time.perf_counter() - start)
+    keys, values, nodes = _beam(np.ascontiguousarray(bits[items]), layout, opw, onw,
+                                P[items], N[items], float(fixed), float(per_term),
+                                int(max_terms), int(width), int(n_columns), float(threshold))
+    itemsets = [tuple(int(items[j]) for j in key if j >= 0) for key in keys]
+    return PricingResult(itemsets, values, False, "beam", int(nodes), items.size,
+                         time.perf_counter() - start)
 
 
 # ---- pricing as a MILP (the way BRCG prices) ------------------------------------------------
