@@ -68,6 +68,7 @@ class RuleSetMaster:
         self.group_weight: list[float] = []
         self.group_cols: list[list[int]] = []  # columns (LP rows) covering each group
         self.col_groups: list[list[int]] = []  # groups each column covers
+        self._group_size = np.zeros(16, dtype=np.int64)   # members per group (grown by doubling)
         self._new_group(np.arange(self.n_pos), [])
         self.value = float(self.pos_weight.sum())
         self.lp_solves = 0
@@ -94,6 +95,9 @@ class RuleSetMaster:
         rows = np.asarray(cols, dtype=np.int32)
         self.lp.addCol(1.0, 0.0, weight, rows.size, rows, np.ones(rows.size))
         self.members.append(members)
+        if g == self._group_size.size:
+            self._group_size = np.concatenate([self._group_size, np.zeros_like(self._group_size)])
+        self._group_size[g] = members.size
         self.group_weight.append(weight)
         self.group_cols.append(list(cols))
         self.group[members] = g
@@ -106,12 +110,13 @@ class RuleSetMaster:
             # a group the column covers entirely gets a coefficient in its row; a group it
             # covers in part splits: the covered part becomes a new variable with the
             # group's coefficients, and the group's bound shrinks by the part's weight
-            touched, hits = np.unique(self.group[cover], return_counts=True)
-            sizes = np.array([self.members[g].size for g in touched.tolist()], dtype=np.int64)
+            hits = np.bincount(self.group[cover], minlength=self.n_groups)
+            touched = np.flatnonzero(hits)
+            entire = hits[touched] == self._group_size[touched]
             inside = None
             groups = []
-            for g, entire in zip(touched.tolist(), (hits == sizes).tolist()):
-                if entire:
+            for g, whole in zip(touched.tolist(), entire.tolist()):
+                if whole:
                     groups.append(g)
                     continue
                 if inside is None:
@@ -120,6 +125,7 @@ class RuleSetMaster:
                 members = self.members[g]
                 part = inside[members]
                 self.members[g] = members[~part]
+                self._group_size[g] = self.members[g].size
                 self.group_weight[g] -= float(self.pos_weight[members[part]].sum())
                 self.lp.changeColBounds(g, 0.0, self.group_weight[g])
                 new = self._new_group(members[part], self.group_cols[g])
