@@ -147,8 +147,10 @@ def pricing_ablation(dataset: str, *, complexity: float = 0.001, max_terms: int 
 
 
 def complexity_path(dataset: str, complexities, *, n_splits: int = 10,
-                    max_folds: int | None = None, seed: int = 0) -> pd.DataFrame:
-    """Training and test error and size of the rule set at each complexity, per fold."""
+                    max_folds: int | None = None, seed: int = 0,
+                    max_terms: int = 3) -> pd.DataFrame:
+    """Training and test error and size of the rule set at each complexity (DNF, clauses
+    of at most ``max_terms`` terms), per fold."""
     X, y = load_dataset(dataset)
     rows = []
     folds = StratifiedKFold(n_splits, shuffle=True, random_state=seed).split(X, y)
@@ -157,7 +159,7 @@ def complexity_path(dataset: str, complexities, *, n_splits: int = 10,
             break
         for c in sorted(complexities, reverse=True):
             start = time.perf_counter()
-            model = ColumnGenerationRules(form="dnf", complexity=c)
+            model = ColumnGenerationRules(form="dnf", complexity=c, max_terms=max_terms)
             model.fit(X.iloc[train], y.iloc[train])
             rows.append({"dataset": dataset, "fold": fold, "complexity": c,
                          "train_error": 1 - model.score(X.iloc[train], y.iloc[train]),
