@@ -151,7 +151,6 @@ def test_milp_and_beam_pricing_agree_with_the_exact_search(seed):
         assert beam.best >= exact.best - 1e-9       # beam search proves nothing, finds no less
 
 
-
 @pytest.mark.parametrize("seed", range(4))
 def test_beam_pricing_reports_true_reduced_costs_and_is_exhaustive_when_wide(seed):
     A, _, mu, cost_neg = random_duals(seed)
@@ -170,6 +169,7 @@ def test_beam_pricing_reports_true_reduced_costs_and_is_exhaustive_when_wide(see
         assert wide.best == pytest.approx(values.min())
     else:
         assert wide.itemsets == []
+
 
 def test_screening_never_drops_an_item_of_an_improving_column():
     for seed in range(10):
