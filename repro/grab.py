@@ -299,10 +299,18 @@ def table1_methods(name: str, m: int, *, grids: str = "paper", top_k: int = 100,
 
 
 def _fit_score(est, params: dict, B, y, train, test, time_limit) -> dict:
-    """Fit ``est`` with ``params`` on rows ``train``; accuracy on rows ``test``."""
+    """Fit ``est`` with ``params`` on rows ``train``; accuracy on rows ``test``.
+
+    With a ``time_limit``, an estimator that cannot stop itself (it has no ``time_limit``
+    parameter, as GRAB has) is fitted in a child process that is killed at the limit, so a
+    combination that would run for hours is excluded after ``time_limit`` seconds instead
+    of holding up the search.
+    """
     model = clone(est).set_params(**params)
     if time_limit is not None and "time_limit" in model.get_params():
         model.set_params(time_limit=time_limit)
+    elif time_limit is not None:
+        return _fit_score_killed_at(time_limit, model, B, y, train, test)
     t0 = time.perf_counter()
     try:
         with warnings.catch_warnings():
@@ -316,6 +324,39 @@ def _fit_score(est, params: dict, B, y, train, test, time_limit) -> dict:
     timed_out = bool(getattr(model, "timed_out_", False)) or (
         time_limit is not None and seconds > time_limit)
     return {"score": score, "seconds": seconds, "timed_out": timed_out, "error": error}
+
+
+def _fit_score_killed_at(time_limit: float, model, B, y, train, test) -> dict:
+    """:func:`_fit_score` in a forked child process, terminated after ``time_limit`` s."""
+    import multiprocessing as mp
+
+    # fork: the child shares B and the imported modules, so a fit costs no start-up
+    ctx = mp.get_context("fork")
+    receive, send = ctx.Pipe(duplex=False)
+
+    def child():
+        send.send(_fit_score(model, {}, B, y, train, test, None))
+
+    t0 = time.perf_counter()
+    proc = ctx.Process(target=child, daemon=True)
+    proc.start()
+    send.close()
+    record, error = None, ""
+    if receive.poll(time_limit):
+        try:
+            record = receive.recv()
+        except EOFError:          # the child died without a word (e.g. out of memory)
+            error = "the fit's process ended without a result"
+    proc.join(timeout=0 if record is None else 10)
+    if proc.is_alive():
+        proc.kill()
+        proc.join()
+    if record is None:
+        seconds = time.perf_counter() - t0
+        return {"score": float("nan"), "seconds": seconds, "error": error,
+                "timed_out": not error}
+    record["timed_out"] = record["timed_out"] or record["seconds"] > time_limit
+    return record
 
 
 def _task(key: dict, est, params, B, y, train, test, time_limit, cache: bool) -> dict:

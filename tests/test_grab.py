@@ -2,11 +2,12 @@
 
 import os
 import warnings
+import time
 
 import numpy as np
 import pandas as pd
 import pytest
-from sklearn.base import clone
+from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.model_selection import cross_val_score
 
 from rulelab import CBMClassifier
@@ -504,3 +505,36 @@ def test_every_table1_method_fits_the_binarised_cells_it_is_given():
         record = ex._fit_score(est, params, B, y, train, test, None)
         assert record["error"] == "", (name, record["error"])
         assert 0 <= record["score"] <= 1
+
+
+class _Sleeper(ClassifierMixin, BaseEstimator):
+    """Predicts the majority class after sleeping ``delay`` seconds in fit."""
+
+    def __init__(self, delay=0.0):
+        self.delay = delay
+
+    def fit(self, X, y):
+        time.sleep(self.delay)
+        self.classes_, counts = np.unique(y, return_counts=True)
+        self.majority_ = self.classes_[np.argmax(counts)]
+        return self
+
+    def predict(self, X):
+        return np.full(len(X), self.majority_)
+
+
+def test_a_fit_that_cannot_stop_itself_is_stopped_at_the_time_limit():
+    """Table 1 excludes a combination whose fit runs out of time; an estimator without a
+    time limit of its own (SVC, trees, forests) is stopped there, not waited for."""
+    from repro import grab as ex
+
+    B = pd.DataFrame({"a": [0, 1] * 20})
+    y = pd.Series([0, 0, 1] * 13 + [0])
+    train, test = np.arange(30), np.arange(30, 40)
+    t0 = time.perf_counter()
+    slow = ex._fit_score(_Sleeper(), {"delay": 60.0}, B, y, train, test, 1.0)
+    assert time.perf_counter() - t0 < 30
+    assert slow["timed_out"] and np.isnan(slow["score"]) and slow["error"] == ""
+    quick = ex._fit_score(_Sleeper(), {"delay": 0.0}, B, y, train, test, 30.0)
+    assert not quick["timed_out"] and quick["error"] == ""
+    assert quick["score"] == float((y.iloc[test] == 0).mean())
