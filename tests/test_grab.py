@@ -1,8 +1,8 @@
 """GRAB / CBMClassifier: exact objective, optimality conditions, estimator behaviour."""
 
 import os
-import warnings
 import time
+import warnings
 
 import numpy as np
 import pandas as pd
