@@ -48,6 +48,27 @@ def code_version() -> str:
     return head.stdout.strip() + ("+changes" if dirty else "")
 
 
+# The packages whose versions can move a committed number: the numerical stack, the solvers
+# and the peers of notebook 07 (BRCG's LPs run through cvxpy and HiGHS).
+ENVIRONMENT_PACKAGES = ("numpy", "pandas", "scikit-learn", "scipy", "cvxpy", "highspy", "numba",
+                        "xgboost", "aix360", "wittgenstein", "imodels")
+
+
+def environment() -> str:
+    """The Python and package versions a run used, e.g. "python 3.11.9, numpy 2.4.6, ...",
+    so that a number that moves between runs of the same code can be traced to an upgrade
+    (the installed versions are not pinned). Packages that are not installed are left out."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    parts = [f"python {sys.version.split()[0]}"]
+    for name in ENVIRONMENT_PACKAGES:
+        try:
+            parts.append(f"{name} {version(name)}")
+        except PackageNotFoundError:
+            continue
+    return ", ".join(parts)
+
+
 def discover(only: list[str] | None = None) -> list[Path]:
     """The notebooks in reading order, optionally those whose name starts with ``only``."""
     found = sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
@@ -201,7 +222,7 @@ def run(mode: str = "full", jobs: int = 2, only: list[str] | None = None,
               "(--into-committed refreshes the committed outputs instead)", flush=True)
     out_dir.mkdir(parents=True, exist_ok=True)
     started, t0 = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"), time.time()
-    code = code_version()
+    code, env = code_version(), environment()
     log = []
     for nb in check_request(only, params or {}):
         out = out_dir / nb.name
@@ -223,7 +244,7 @@ def run(mode: str = "full", jobs: int = 2, only: list[str] | None = None,
         seconds = round(time.time() - t, 1)
         log.append({"notebook": nb.stem, "status": status, "seconds": seconds, "jobs": jobs,
                     "params": ", ".join(f"{k}={v}" for k, v in (params or {}).items()),
-                    "code": code,
+                    "code": code, "environment": env,
                     "finished": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")})
         print(f"[rulelab] {nb.name}: {status} in {seconds:.0f} s", flush=True)
     run_log = results_dir() / "run_log.json"

@@ -52,6 +52,17 @@ def _markdown_table(frame: pd.DataFrame) -> str:
     return "\n".join(lines)
 
 
+def _environments(runs: pd.DataFrame) -> list[str]:
+    """Markdown lines naming the package versions each notebook's last run used (the run
+    log's ``environment``; runs logged before it was recorded are named as unknown)."""
+    if "environment" not in runs or not (runs["environment"] != "").any():
+        return []
+    lines = ["Package versions of those runs:", ""]
+    for env, group in runs.groupby("environment", sort=False):
+        lines.append(f"- {', '.join(group['notebook'])}: {env or 'not recorded'}")
+    return lines + [""]
+
+
 def write_report(path: Path | None = None, run_log: Path | None = None) -> Path:
     """Write ``REPORT.md`` from the recorded claims, the run log and the figures."""
     path = path or output_root() / "REPORT.md"
@@ -66,6 +77,7 @@ def write_report(path: Path | None = None, run_log: Path | None = None) -> Path:
                   f"parallel jobs) took {runs['seconds'].sum() / 60:.1f} minutes in all; a "
                   "notebook whose experiments were cached by an earlier run is faster.", "",
                   "## Notebooks", "", _markdown_table(runs[cols]), ""]
+        parts += _environments(runs)
     claims = sorted(results_dir().glob("claims_*.csv"))
     if claims:
         table = pd.concat([pd.read_csv(p) for p in claims], ignore_index=True)

@@ -55,6 +55,34 @@ def test_the_run_log_names_the_code_it_ran(tmp_path):
     assert "| notebook | status | seconds | code | finished |" in text and "abc1234" in text
 
 
+def test_the_report_names_the_package_versions_of_each_run(tmp_path):
+    import json
+    from importlib.metadata import version
+
+    import numpy
+    import pandas
+
+    from repro.pipeline import environment
+
+    env = environment()
+    assert f"numpy {numpy.__version__}" in env and f"pandas {pandas.__version__}" in env
+    assert f"highspy {version('highspy')}" in env
+    log = tmp_path / "run_log.json"
+    entry = {"status": "ok", "seconds": 1.0, "code": "abc1234",
+             "finished": "2026-01-01T00:00:00+00:00"}
+    log.write_text(json.dumps({"mode": "full", "notebooks": [
+        {**entry, "notebook": "97_demo", "environment": "python 3.11.9, numpy 2.0.0"},
+        {**entry, "notebook": "98_demo", "environment": "python 3.12.1, numpy 2.4.6"},
+        {**entry, "notebook": "99_demo", "environment": "python 3.11.9, numpy 2.0.0"},
+        {**entry, "notebook": "96_demo"}]}))
+    text = report.write_report(path=tmp_path / "REPORT.md", run_log=log).read_text()
+    assert "- 97_demo, 99_demo: python 3.11.9, numpy 2.0.0" in text
+    assert "- 98_demo: python 3.12.1, numpy 2.4.6" in text
+    assert "- 96_demo: not recorded" in text
+    # the versions are listed beside the table, not as a column of it
+    assert "| notebook | status | seconds | code | finished |" in text
+
+
 def test_claims_tables_show_whole_sentences_in_a_notebook(isolated):
     import pandas as pd
 
