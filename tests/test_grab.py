@@ -507,6 +507,32 @@ def test_every_table1_method_fits_the_binarised_cells_it_is_given():
         assert 0 <= record["score"] <= 1
 
 
+def test_the_precomputed_polynomial_kernel_is_libsvms_own():
+    """Table 1's SVC computes its kernel matrix once (paper 4's (gamma x.x' + 1 - gamma)^d);
+    on 0/1 cells it must be the kernel libsvm computes itself: the same decision values."""
+    from sklearn.svm import SVC
+
+    from repro.grab import PolySVC
+
+    rng = np.random.default_rng(1)
+    X = (rng.random((150, 40)) < 0.3).astype(float)
+    y = (X[:, :3].sum(axis=1) + rng.normal(0, 0.5, 150) > 1).astype(int)
+    train, test = np.arange(100), np.arange(100, 150)
+    for degree, gamma, C in [(1, 0.1, 0.01), (3, 0.4, 1.0), (3, 1.0, 100.0)]:
+        ours = PolySVC(degree=degree, gamma=gamma, C=C).fit(X[train], y[train])
+        assert ours.X_fit_ is not None                      # the precomputed path
+        reference = SVC(kernel="poly", degree=degree, gamma=gamma, coef0=1 - gamma,
+                        C=C).fit(X[train], y[train])
+        assert np.allclose(ours.decision_function(X[test]),
+                           reference.decision_function(X[test]), atol=1e-6)
+        assert np.array_equal(ours.predict(X[test]), reference.predict(X[test]))
+        # above gram_max_rows libsvm computes the kernel: the same model
+        wide = PolySVC(degree=degree, gamma=gamma, C=C, gram_max_rows=50).fit(X[train],
+                                                                               y[train])
+        assert wide.X_fit_ is None
+        assert np.array_equal(wide.predict(X[test]), reference.predict(X[test]))
+
+
 class _Sleeper(ClassifierMixin, BaseEstimator):
     """Predicts the majority class after sleeping ``delay`` seconds in fit."""
 
