@@ -54,7 +54,7 @@ def _markdown_table(frame: pd.DataFrame) -> str:
 
 def _environments(runs: pd.DataFrame) -> list[str]:
     """Markdown lines naming the package versions each notebook's last run used (the run
-    log's ``environment``; runs logged before it was recorded are named as unknown)."""
+    log's ``environment``; a run logged before it was recorded is listed as not recorded)."""
     if "environment" not in runs or not (runs["environment"] != "").any():
         return []
     lines = ["Package versions of those runs:", ""]
