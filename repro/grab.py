@@ -243,40 +243,46 @@ class PolySVC(ClassifierMixin, BaseEstimator):
     of a pair of rows one term at a time, which on Madelon's 21,677 binarised cells made a
     fit take about a minute (``benchmarks/bench_polysvc.py`` measures both). On 0/1 cells the
     dot products are exact integers either way, so the kernel values are libsvm's. Above
-    ``gram_max_rows`` (ijcnn1's 40,000 rows would need a 12 GB matrix) libsvm computes the
-    kernel itself.
+    ``gram_max_rows`` (ijcnn1's 40,000 rows would need a 12 GB matrix), and below
+    ``gram_min_columns`` cells (where libsvm's own dot products are cheap and the dense
+    matrix costs more than it saves: phishing's fits were slower precomputed), libsvm
+    computes the kernel itself.
     """
 
     def __init__(self, degree: int = 3, gamma: float = 1.0, C: float = 1.0,
-                 max_iter: int = -1, gram_max_rows: int = 10_000):
+                 max_iter: int = -1, gram_max_rows: int = 10_000,
+                 gram_min_columns: int = 1_000):
         self.degree = degree
         self.gamma = gamma
         self.C = C
         self.max_iter = max_iter
         self.gram_max_rows = gram_max_rows
+        self.gram_min_columns = gram_min_columns
 
-    def _kernel(self, X: np.ndarray, Z: np.ndarray) -> np.ndarray:
+    def _kernel(self, X32: np.ndarray) -> np.ndarray:
         # float32 products of 0/1 rows are exact (counts below 2^24); the kernel in float64
-        dots = (X.astype(np.float32) @ Z.astype(np.float32).T).astype(np.float64)
+        dots = (X32 @ self.X_fit_.T).astype(np.float64)
         return (self.gamma * dots + (1.0 - self.gamma)) ** self.degree
 
     def fit(self, X, y):
         """Fit libsvm on ``X`` (0/1 cells) and ``y``."""
-        X = np.asarray(X, dtype=np.float64)
         common = dict(C=self.C, max_iter=self.max_iter)
-        if X.shape[0] <= self.gram_max_rows:
-            self.svc_ = SVC(kernel="precomputed", **common).fit(self._kernel(X, X), y)
-            self.X_fit_ = X
+        rows, columns = np.shape(X)
+        if rows <= self.gram_max_rows and columns >= self.gram_min_columns:
+            self.X_fit_ = np.asarray(X, dtype=np.float32)
+            self.svc_ = SVC(kernel="precomputed", **common).fit(self._kernel(self.X_fit_), y)
         else:
-            self.svc_ = SVC(kernel="poly", degree=self.degree, gamma=self.gamma,
-                            coef0=1.0 - self.gamma, **common).fit(X, y)
             self.X_fit_ = None
+            self.svc_ = SVC(kernel="poly", degree=self.degree, gamma=self.gamma,
+                            coef0=1.0 - self.gamma, **common).fit(
+                                np.asarray(X, dtype=np.float64), y)
         self.classes_ = self.svc_.classes_
         return self
 
     def _libsvm_input(self, X) -> np.ndarray:
-        X = np.asarray(X, dtype=np.float64)
-        return X if self.X_fit_ is None else self._kernel(X, self.X_fit_)
+        if self.X_fit_ is None:
+            return np.asarray(X, dtype=np.float64)
+        return self._kernel(np.asarray(X, dtype=np.float32))
 
     def decision_function(self, X) -> np.ndarray:
         """libsvm's decision values."""
@@ -426,7 +432,10 @@ def tuned_accuracy(name, methods: dict, *, folds: int = 5, seed: int = 0,
     of its grid is scored by cross-validation, a combination whose fit ran out of time
     (``fit_time_limit`` seconds; the paper: 100 hours) or failed is excluded, and the best
     is refitted on all training rows and scored on the test part. Each (combination, fold)
-    and each refit is cached, so an interrupted search resumes where it stopped.
+    and each refit is cached, so an interrupted search resumes where it stopped. Each row
+    carries the protocol (``folds``, ``seed``, ``max_train``, ``fit_time_limit``), so a
+    table finished in parts merges only rows of the same protocol
+    (:func:`repro.runner.merge_runs`).
     ``methods`` maps a name to (estimator, grid), as :func:`table1_methods` returns.
     """
     from sklearn.model_selection import ParameterGrid
@@ -470,7 +479,10 @@ def tuned_accuracy(name, methods: dict, *, folds: int = 5, seed: int = 0,
                      "accuracy": final["accuracy"], "best": repr(best),
                      "cv_accuracy": 100 * float(mean.max()) if any_left else np.nan,
                      "n_combinations": len(combos), "n_excluded": int(bad.sum()),
-                     "seconds": float(sum(r["seconds"] for r in results) + final["seconds"])})
+                     "seconds": float(sum(r["seconds"] for r in results) + final["seconds"]),
+                     # the protocol, so that rows of runs in parts are merged only when equal
+                     "folds": folds, "seed": seed, "max_train": max_train,
+                     "fit_time_limit": fit_time_limit})
         if progress:
             progress(rows[-1])
     return pd.DataFrame(rows)

@@ -230,8 +230,9 @@ def run_units(func: Callable, tasks: Sequence[dict], kind: str, *, n_jobs: int =
     return [r for recs in results for r in recs]
 
 
-def merge_runs(results: pd.DataFrame, previous: str | Path, run: str) -> pd.DataFrame:
-    """Add to this run's fold records the other (dataset, method) records of an earlier run.
+def merge_runs(results: pd.DataFrame, previous: str | Path, run: str, *,
+               same: Sequence[str] = ()) -> pd.DataFrame:
+    """Add to this run's records the other (dataset, method) records of an earlier run.
 
     A reproduction over all datasets can take hours; running some datasets, or some
     methods (a new learner), alone and keeping the rest from the results file of an earlier
@@ -243,11 +244,16 @@ def merge_runs(results: pd.DataFrame, previous: str | Path, run: str) -> pd.Data
     Parameters
     ----------
     results : pandas.DataFrame
-        This run's records from :func:`cross_validate`.
+        This run's records: per fold from :func:`cross_validate` (a ``fold`` column), or
+        one per (dataset, method).
     previous : str or Path
         The results file (CSV) an earlier run wrote; a missing file adds nothing.
     run : str
         Label of this run, e.g. its date.
+    same : sequence of str, default=()
+        Protocol columns (folds, row cap, time limit, ...): an earlier row is kept only
+        where it has these columns with this run's values, so rows computed under another
+        protocol are never mixed into the table. ``results`` must hold one value of each.
 
     Returns
     -------
@@ -259,14 +265,32 @@ def merge_runs(results: pd.DataFrame, previous: str | Path, run: str) -> pd.Data
     if not previous.is_file():
         return results
     earlier = pd.read_csv(previous)
-    missing = {"dataset", "method", "fold"} - set(earlier.columns)
+    needed = {"dataset", "method"} | ({"fold"} if "fold" in results else set())
+    missing = needed - set(earlier.columns)
     if missing:
-        raise ValueError(f"{previous} is not a fold-records file: it lacks {sorted(missing)}")
+        raise ValueError(f"{previous} is not a records file of this kind: it lacks "
+                         f"{sorted(missing)}")
     if "run" not in earlier.columns:
         earlier["run"] = "earlier"
     done = pd.MultiIndex.from_frame(results[["dataset", "method"]].drop_duplicates())
     keep = ~pd.MultiIndex.from_frame(earlier[["dataset", "method"]]).isin(done)
+    for column in same:
+        values = results[column].map(_as_written).drop_duplicates()
+        if len(values) != 1:
+            raise ValueError(f"this run's records hold {len(values)} values of {column!r}; "
+                             "a protocol column must hold one")
+        keep &= (earlier[column].map(_as_written) == values.iloc[0]).to_numpy() \
+            if column in earlier else False
     return pd.concat([results, earlier[keep]], ignore_index=True)
+
+
+def _as_written(value) -> str:
+    """A protocol value as a CSV round trip leaves it: None and NaN alike, 5 and 5.0 alike."""
+    if value is None or (isinstance(value, float) and np.isnan(value)):
+        return "None"
+    if isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, bool):
+        return repr(float(value))
+    return str(value)
 
 
 def run_provenance(results: pd.DataFrame, run: str) -> str:

@@ -519,18 +519,20 @@ def test_the_precomputed_polynomial_kernel_is_libsvms_own():
     y = (X[:, :3].sum(axis=1) + rng.normal(0, 0.5, 150) > 1).astype(int)
     train, test = np.arange(100), np.arange(100, 150)
     for degree, gamma, C in [(1, 0.1, 0.01), (3, 0.4, 1.0), (3, 1.0, 100.0)]:
-        ours = PolySVC(degree=degree, gamma=gamma, C=C).fit(X[train], y[train])
+        ours = PolySVC(degree=degree, gamma=gamma, C=C, gram_min_columns=1).fit(X[train],
+                                                                                y[train])
         assert ours.X_fit_ is not None                      # the precomputed path
         reference = SVC(kernel="poly", degree=degree, gamma=gamma, coef0=1 - gamma,
                         C=C).fit(X[train], y[train])
         assert np.allclose(ours.decision_function(X[test]),
                            reference.decision_function(X[test]), atol=1e-6)
         assert np.array_equal(ours.predict(X[test]), reference.predict(X[test]))
-        # above gram_max_rows libsvm computes the kernel: the same model
-        wide = PolySVC(degree=degree, gamma=gamma, C=C, gram_max_rows=50).fit(X[train],
-                                                                               y[train])
-        assert wide.X_fit_ is None
-        assert np.array_equal(wide.predict(X[test]), reference.predict(X[test]))
+        # above gram_max_rows, or below gram_min_columns (the default 1,000 here), libsvm
+        # computes the kernel: the same model
+        for limits in ({"gram_max_rows": 50, "gram_min_columns": 1}, {}):
+            other = PolySVC(degree=degree, gamma=gamma, C=C, **limits).fit(X[train], y[train])
+            assert other.X_fit_ is None
+            assert np.array_equal(other.predict(X[test]), reference.predict(X[test]))
 
 
 class _Sleeper(ClassifierMixin, BaseEstimator):
