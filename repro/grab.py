@@ -235,6 +235,12 @@ def accuracy_vs_size(name, sizes, degrees=(1, 2, 3, 4), Cs=(0.01, 0.1, 1.0, 10.0
     return pd.DataFrame(rows)
 
 
+def _sparse(X):
+    from scipy import sparse
+
+    return sparse.csr_matrix(np.asarray(X, dtype=np.float64))
+
+
 class PolySVC(ClassifierMixin, BaseEstimator):
     """SVC with the paper's polynomial kernel (gamma x.x' + 1 - gamma)^d.
 
@@ -246,7 +252,9 @@ class PolySVC(ClassifierMixin, BaseEstimator):
     ``gram_max_rows`` (ijcnn1's 40,000 rows would need a 12 GB matrix), and below
     ``gram_min_columns`` cells (where libsvm's own dot products are cheap and the dense
     matrix costs more than it saves: phishing's fits were slower precomputed), libsvm
-    computes the kernel itself.
+    computes the kernel itself, from a sparse matrix: one-hot cells leave one non-zero per
+    feature in a row (ijcnn1: 22 of about 1,000), and libsvm's sparse dot products visit
+    only those, with the same exact integer results.
     """
 
     def __init__(self, degree: int = 3, gamma: float = 1.0, C: float = 1.0,
@@ -274,14 +282,13 @@ class PolySVC(ClassifierMixin, BaseEstimator):
         else:
             self.X_fit_ = None
             self.svc_ = SVC(kernel="poly", degree=self.degree, gamma=self.gamma,
-                            coef0=1.0 - self.gamma, **common).fit(
-                                np.asarray(X, dtype=np.float64), y)
+                            coef0=1.0 - self.gamma, **common).fit(_sparse(X), y)
         self.classes_ = self.svc_.classes_
         return self
 
     def _libsvm_input(self, X) -> np.ndarray:
         if self.X_fit_ is None:
-            return np.asarray(X, dtype=np.float64)
+            return _sparse(X)
         return self._kernel(np.asarray(X, dtype=np.float32))
 
     def decision_function(self, X) -> np.ndarray:

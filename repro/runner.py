@@ -231,7 +231,7 @@ def run_units(func: Callable, tasks: Sequence[dict], kind: str, *, n_jobs: int =
 
 
 def merge_runs(results: pd.DataFrame, previous: str | Path, run: str, *,
-               same: Sequence[str] = ()) -> pd.DataFrame:
+               protocol: pd.DataFrame | None = None) -> pd.DataFrame:
     """Add to this run's records the other (dataset, method) records of an earlier run.
 
     A reproduction over all datasets can take hours; running some datasets, or some
@@ -250,10 +250,12 @@ def merge_runs(results: pd.DataFrame, previous: str | Path, run: str, *,
         The results file (CSV) an earlier run wrote; a missing file adds nothing.
     run : str
         Label of this run, e.g. its date.
-    same : sequence of str, default=()
-        Protocol columns (folds, row cap, time limit, ...): an earlier row is kept only
-        where it has these columns with this run's values, so rows computed under another
-        protocol are never mixed into the table. ``results`` must hold one value of each.
+    protocol : pandas.DataFrame, optional
+        One row per dataset: a ``dataset`` column and the protocol columns (folds, row cap,
+        time limit, ...) with the values this configuration uses for it. An earlier row is
+        kept only where it has these columns with its dataset's values (as a CSV gives them
+        back: None as NaN, 3600 as 3600.0), so rows computed under another protocol are
+        never mixed into the table; a dataset not in ``protocol`` keeps no earlier row.
 
     Returns
     -------
@@ -274,13 +276,17 @@ def merge_runs(results: pd.DataFrame, previous: str | Path, run: str, *,
         earlier["run"] = "earlier"
     done = pd.MultiIndex.from_frame(results[["dataset", "method"]].drop_duplicates())
     keep = ~pd.MultiIndex.from_frame(earlier[["dataset", "method"]]).isin(done)
-    for column in same:
-        values = results[column].map(_as_written).drop_duplicates()
-        if len(values) != 1:
-            raise ValueError(f"this run's records hold {len(values)} values of {column!r}; "
-                             "a protocol column must hold one")
-        keep &= (earlier[column].map(_as_written) == values.iloc[0]).to_numpy() \
-            if column in earlier else False
+    if protocol is not None:
+        if protocol["dataset"].duplicated().any():
+            raise ValueError("protocol must have one row per dataset")
+        columns = [c for c in protocol.columns if c != "dataset"]
+        if not set(columns) <= set(earlier.columns):
+            keep &= False
+        else:
+            written = lambda frame: frame[["dataset", *columns]].astype(object).map(  # noqa: E731
+                _as_written)
+            expected = pd.MultiIndex.from_frame(written(protocol))
+            keep &= pd.MultiIndex.from_frame(written(earlier)).isin(expected)
     return pd.concat([results, earlier[keep]], ignore_index=True)
 
 

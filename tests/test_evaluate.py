@@ -59,26 +59,31 @@ def test_merge_runs_keeps_only_the_other_datasets_of_an_earlier_run(tmp_path):
         merge_runs(rows("b", 0.3), tmp_path / "bad.csv", run="tuesday")
 
 
-def test_merge_runs_keeps_earlier_rows_only_under_the_same_protocol(tmp_path):
+def test_merge_runs_keeps_earlier_rows_only_under_their_datasets_protocol(tmp_path):
     """Table 1 is finished in parts: an earlier row is kept only where its protocol columns
-    (as the CSV gives them back: None as NaN, 3600 as 3600.0) equal this run's."""
+    (as the CSV gives them back: None as NaN, 3600 as 3600.0) equal its dataset's."""
     rows = lambda ds, method, limit, cap: pd.DataFrame(  # noqa: E731
         {"dataset": [ds], "method": [method], "accuracy": [80.0],
          "fit_time_limit": [limit], "max_train": [cap]})
     earlier = pd.concat([rows("a", "m", 3600, None), rows("b", "m", 3600, 2000),
-                         rows("c", "m", 600, None), rows("d", "m", 3600, None)])
+                         rows("c", "m", 600, None), rows("d", "m", 3600, None),
+                         rows("e", "m", 3600, 10000), rows("f", "m", 3600, None)])
     earlier.to_csv(tmp_path / "t1.csv", index=False)
+    protocol = pd.DataFrame({"dataset": list("abcde"), "fit_time_limit": 3600,
+                             "max_train": [None, None, None, None, 10000]})
     merged = merge_runs(rows("d", "m", 3600, None), tmp_path / "t1.csv", run="now",
-                        same=["fit_time_limit", "max_train"])
-    assert sorted(zip(merged.dataset, merged.run)) == [("a", "earlier"), ("d", "now")]
+                        protocol=protocol)
+    # b: another row cap; c: another time limit; d: this run's; f: not in the protocol
+    assert sorted(zip(merged.dataset, merged.run)) == [("a", "earlier"), ("d", "now"),
+                                                       ("e", "earlier")]
     # an earlier file without the protocol columns keeps nothing
     earlier.drop(columns=["max_train"]).to_csv(tmp_path / "old.csv", index=False)
     merged = merge_runs(rows("d", "m", 3600, None), tmp_path / "old.csv", run="now",
-                        same=["fit_time_limit", "max_train"])
+                        protocol=protocol)
     assert merged.dataset.tolist() == ["d"]
-    with pytest.raises(ValueError, match="one"):
-        merge_runs(pd.concat([rows("d", "m", 1, None), rows("e", "m", 2, None)]),
-                   tmp_path / "t1.csv", run="now", same=["fit_time_limit"])
+    with pytest.raises(ValueError, match="one row per dataset"):
+        merge_runs(rows("d", "m", 3600, None), tmp_path / "t1.csv", run="now",
+                   protocol=pd.concat([protocol, protocol]))
 
 
 def test_run_provenance_names_each_run_and_counts_this_runs_cached_fits():

@@ -528,10 +528,12 @@ def test_the_precomputed_polynomial_kernel_is_libsvms_own():
                            reference.decision_function(X[test]), atol=1e-6)
         assert np.array_equal(ours.predict(X[test]), reference.predict(X[test]))
         # above gram_max_rows, or below gram_min_columns (the default 1,000 here), libsvm
-        # computes the kernel: the same model
+        # computes the kernel, from a sparse matrix: the same model
         for limits in ({"gram_max_rows": 50, "gram_min_columns": 1}, {}):
             other = PolySVC(degree=degree, gamma=gamma, C=C, **limits).fit(X[train], y[train])
             assert other.X_fit_ is None
+            assert np.allclose(other.decision_function(X[test]),
+                               reference.decision_function(X[test]), atol=1e-6)
             assert np.array_equal(other.predict(X[test]), reference.predict(X[test]))
 
 

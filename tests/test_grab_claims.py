@@ -44,6 +44,13 @@ def _inputs(grab_accuracy):
 def test_helpers_read_ratios_and_best_degrees():
     tto = _tto(grab=[2, 1], liblinear=[1, 3], naive=[4, 4])
     assert liblinear_ratio(tto, 1) == 0.5 and liblinear_ratio(tto, 2) == 3.0
+    # LIBLINEAR stopped above the objective or timed out: infinitely slow, as naive is
+    late = _tto(grab=[2, 1, np.nan], liblinear=[np.nan, 3, np.nan], naive=[4, 4, 4])
+    assert liblinear_ratio(late, 1) == np.inf and np.isnan(liblinear_ratio(late, 3))
+    rows = {r["claim"]: r for r in claims(TEXTS, **{**_inputs([90.0, 90.0]), "tto": _tto(
+        grab=[1] * 5, liblinear=[0.5, 0.5, 2, 3, np.nan], naive=[2] * 5)})}
+    assert rows["fig2_liblinear"]["verdict"] == "holds"
+    assert "k=5: LIBLINEAR never reached it" in rows["fig2_liblinear"]["evidence"]
     curves = _inputs([90.0, 90.0])["curves"]
     assert best_degree(curves, "min").degree.tolist() == [1]
     assert best_degree(curves, "max").degree.tolist() == [2]
