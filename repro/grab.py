@@ -252,9 +252,9 @@ class PolySVC(ClassifierMixin, BaseEstimator):
     ``gram_max_rows`` (ijcnn1's 40,000 rows would need a 12 GB matrix), and below
     ``gram_min_columns`` cells (where libsvm's own dot products are cheap and the dense
     matrix costs more than it saves: phishing's fits were slower precomputed), libsvm
-    computes the kernel itself, from a sparse matrix: one-hot cells leave one non-zero per
-    feature in a row (ijcnn1: 22 of about 1,000), and libsvm's sparse dot products visit
-    only those, with the same exact integer results.
+    computes the kernel itself, from a sparse matrix: one-hot cells leave at most one
+    non-zero per feature in a row (ijcnn1: 13 of 590 cells on average), and libsvm's sparse
+    dot products visit only those, with the same exact integer results.
     """
 
     def __init__(self, degree: int = 3, gamma: float = 1.0, C: float = 1.0,
