@@ -291,9 +291,13 @@ def test_table1_and_table2_runs_are_cached_so_an_interrupted_run_resumes(tmp_pat
     assert len(list((tmp_path / "results" / "grab" / "table1cv").glob("*.json"))) == 4
     assert len(list((tmp_path / "results" / "grab" / "table1refit").glob("*.json"))) == 1
     again = ex.tuned_accuracy("fourclass", methods, folds=2, max_train=200)
-    pd.testing.assert_frame_equal(first, again)          # seconds too: nothing was refitted
+    # seconds too: nothing was refitted, and the row says its fits were read
+    assert first.n_cached.tolist() == [0] and again.n_cached.tolist() == [4]
+    pd.testing.assert_frame_equal(first.drop(columns="n_cached"),
+                                  again.drop(columns="n_cached"))
     fresh = ex.tuned_accuracy("fourclass", methods, folds=2, max_train=200, cache=False)
     assert fresh.accuracy.tolist() == first.accuracy.tolist()
+    assert fresh.n_cached.tolist() == [0]
     tol = ex.tolerance_study("fourclass", 2, tols=(1e-4, 1e-2), max_train=200)
     assert len(list((tmp_path / "results" / "grab" / "table2").glob("*.json"))) == 2
     pd.testing.assert_frame_equal(tol, ex.tolerance_study("fourclass", 2, tols=(1e-4, 1e-2),
