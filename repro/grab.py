@@ -47,7 +47,11 @@ _SPLITS = {
 def _cached(key: dict, compute: Callable[[], dict], cache: bool = True) -> dict:
     """``compute()``'s JSON-able record from the one cached runner (:func:`repro.runner.cached`),
     keyed by ``key`` and by the code of this module and every module it imports."""
-    return cached(f"grab/{key['experiment']}", key, compute, code=__name__, cache=cache)
+    return cached(_cache_kind(key), key, compute, code=__name__, cache=cache)
+
+
+def _cache_kind(key: dict) -> str:
+    return f"grab/{key['experiment']}"
 
 
 def load_a1a_all(readable: bool = False):
@@ -426,7 +430,7 @@ def _fit_and_score_killed_at(time_limit: float, model, B, y, train, test) -> dic
 
 def _task(key: dict, est, params, B, y, train, test, time_limit, cache: bool) -> dict:
     # whether the fit is read from the cache: its time is then the one measured when it ran
-    read = cache and cache_path(f"grab/{key['experiment']}", key, __name__).is_file()
+    read = cache and cache_path(_cache_kind(key), key, __name__).is_file()
     record = _cached(key, lambda: _fit_score(est, params, B, y, train, test, time_limit), cache)
     return {**record, "cached": bool(read)}
 
@@ -444,10 +448,9 @@ def tuned_accuracy(name, methods: dict, *, folds: int = 5, seed: int = 0,
     is refitted on all training rows and scored on the test part. Each (combination, fold)
     and each refit is cached, so an interrupted search resumes where it stopped
     (``n_cached`` of a row: its fits read from the cache; ``seconds`` keeps the times
-    measured when they were computed). Each row
-    carries the protocol (``folds``, ``seed``, ``max_train``, ``fit_time_limit``), so a
-    table finished in parts merges only rows of the same protocol
-    (:func:`repro.runner.merge_runs`).
+    measured when they were computed). Each row carries the protocol (``folds``, ``seed``,
+    ``max_train``, ``fit_time_limit``), so a table finished in parts merges only rows of
+    the same protocol (:func:`repro.runner.merge_runs`).
     ``methods`` maps a name to (estimator, grid), as :func:`table1_methods` returns.
     """
     from sklearn.model_selection import ParameterGrid

@@ -26,9 +26,8 @@ def liblinear_ratio(tto: pd.DataFrame, degree: int) -> float:
     NaN where GRAB did not reach it either.
     """
     part = tto[tto.degree == degree].set_index(["C", "method"]).seconds_to_target.unstack()
-    grab = part.get("GRAB")
-    lib = part.get("LIBLINEAR").where(part.get("LIBLINEAR").notna() | grab.isna(), np.inf)
-    return float((lib / grab).mean())
+    grab, lib = part.get("GRAB"), part.get("LIBLINEAR")
+    return float((lib.where(lib.notna() | grab.isna(), np.inf) / grab).mean())
 
 
 def _times(ratio: float) -> str:
