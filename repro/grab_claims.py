@@ -6,7 +6,7 @@ keyed by the source of the modules behind them, and the wording of a verdict is 
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import numpy as np
 import pandas as pd
@@ -45,7 +45,8 @@ def claims(texts: pd.Series, *, naive_ratio: pd.Series, tto: pd.DataFrame, degre
            full_rows: bool, n_rows: int, time_limit: float, curves: pd.DataFrame,
            fig3_degrees, side: pd.DataFrame, wide: pd.DataFrame, tol: pd.DataFrame,
            spread: pd.Series, counts: pd.DataFrame,
-           table1_missing: Sequence[str] = ()) -> list[dict]:
+           table1_missing: Sequence[str] = (),
+           table1_capped: Mapping[str, int] | None = None) -> list[dict]:
     """Notebook 05's claims: one dict (claim, verdict, evidence) per claim.
 
     Parameters
@@ -79,10 +80,16 @@ def claims(texts: pd.Series, *, naive_ratio: pd.Series, tto: pd.DataFrame, degre
     table1_missing : sequence of str, default=()
         Table 1's data sets not (yet) run under its protocol; ``side`` and ``wide`` hold
         the others, and each Table 1 verdict says it is drawn from them only.
+    table1_capped : mapping of str to int, optional
+        Table 1's data sets trained on fewer rows than they have (the paper: all), with the
+        rows used; each Table 1 verdict names them.
     """
     n_sets = len(side)
+    capped = {d: n for d, n in (table1_capped or {}).items() if d in side.index}
     partial = (f"; {', '.join(table1_missing)} not yet run under this protocol, the verdict "
                f"is over the other {n_sets}" if table1_missing else "")
+    partial += ("; trained on a sample of the training rows (the paper: all): " + ", ".join(
+        f"{d} {n:,}" for d, n in capped.items()) if capped else "")
     k_max = max(degrees)
     rows = []
     # Fig. 2: naive grafting

@@ -70,3 +70,14 @@ def test_verdicts_follow_the_numbers():
     assert ">= DT on 1/2" in worse["table1_trees"]["evidence"]
     assert worse["table1_competitive"]["verdict"] == "does not hold"
     assert "1/2 data sets" in worse["table1_competitive"]["evidence"]
+
+
+def test_table1_verdicts_name_the_sets_trained_on_a_sample():
+    rows = claims(TEXTS, **_inputs([90.0, 90.0]), table1_capped={"y": 10000, "gone": 5})
+    table1 = [r for r in rows if r["claim"].startswith("table1")]
+    assert len(table1) == 3
+    for r in table1:
+        # only a set of the table is named, with the rows it was trained on
+        assert r["evidence"].endswith("(the paper: all): y 10,000"), r["evidence"]
+    plain = [r for r in claims(TEXTS, **_inputs([90.0, 90.0])) if r["claim"].startswith("table1")]
+    assert not any("sample" in r["evidence"] for r in plain)
