@@ -17,7 +17,7 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from ._validation import category_values, check_frame, check_not_dates
-from .rules import Term
+from .rules import Term, evaluate_terms
 
 __all__ = ["FeatureBinarizer", "quantile_thresholds"]
 
@@ -172,8 +172,8 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
             if bad:
                 raise ValueError(f"columns {bad[:5]} have missing values (missing='error')")
         out = np.empty((len(X), len(self.terms_)), dtype=np.uint8)
-        for j, term in enumerate(self.terms_):
-            out[:, j] = term.evaluate(X)
+        for j, fired in enumerate(evaluate_terms(self.terms_, X)):
+            out[:, j] = fired
         return out
 
     def get_feature_names_out(self, input_features=None) -> np.ndarray:

@@ -13,6 +13,7 @@ alike); the terms ``is missing`` / ``is not missing`` test for them explicitly.
 from __future__ import annotations
 
 import datetime
+import functools
 import json
 import math
 import numbers
@@ -93,6 +94,44 @@ def _interval(value) -> tuple[float, float]:
     return lo, hi
 
 
+class _Column:
+    """One feature of a frame, converted once (missing mask, numbers, objects, dates) for
+    all the terms that test it: binarising evaluates many terms per feature."""
+
+    def __init__(self, values: pd.Series):
+        self.values = values
+        self.missing = values.isna().to_numpy()
+
+    @functools.cached_property
+    def numbers(self) -> np.ndarray:
+        return pd.to_numeric(self.values, errors="coerce").to_numpy(dtype=float)
+
+    @functools.cached_property
+    def objects(self) -> pd.Series:
+        return self.values.astype(object)
+
+    @functools.cached_property
+    def dates(self) -> pd.Series:
+        return pd.to_datetime(self.values, errors="coerce")
+
+
+def _column(X: pd.DataFrame, feature: str) -> _Column:
+    if feature not in X.columns:
+        raise ValueError(f"the rule uses feature {feature!r}, which X does not have")
+    return _Column(X[feature])
+
+
+def evaluate_terms(terms, X: pd.DataFrame) -> list[np.ndarray]:
+    """``[t.evaluate(X) for t in terms]``, converting each feature of ``X`` once."""
+    columns: dict[str, _Column] = {}
+    out = []
+    for term in terms:
+        if term.feature not in columns:
+            columns[term.feature] = _column(X, term.feature)
+        out.append(term._evaluate_on(columns[term.feature]))
+    return out
+
+
 @dataclass(frozen=True)
 class Term:
     """One Boolean test ``feature op value``.
@@ -116,30 +155,31 @@ class Term:
 
     def evaluate(self, X: pd.DataFrame) -> np.ndarray:
         """Boolean array: the test on every row of ``X`` (missing values give False)."""
-        if self.feature not in X.columns:
-            raise ValueError(f"the rule uses feature {self.feature!r}, which X does not have")
-        col = X[self.feature]
-        missing = col.isna().to_numpy()
+        return self._evaluate_on(_column(X, self.feature))
+
+    def _evaluate_on(self, column: _Column) -> np.ndarray:
+        """The test on a column prepared once for every term of its feature."""
+        missing = column.missing
         if self.op == "is missing":
             return missing
         if self.op == "is not missing":
             return ~missing
         if self.op in ("==", "!="):
-            eq = (col.astype(object) == self.value).to_numpy(dtype=bool)
+            eq = (column.objects == self.value).to_numpy(dtype=bool)
             if self.op == "==":
                 return eq & ~missing
             return ~eq & ~missing
         if self.op in ("in", "not in"):
-            values = pd.to_numeric(col, errors="coerce").to_numpy(dtype=float)
+            values = column.numbers
             lo, hi = self.value
             with np.errstate(invalid="ignore"):   # an infinite side is open: x = inf is inside
                 inside = (values >= lo) & ((values < hi) | (hi == math.inf))
             return (inside if self.op == "in" else ~inside) & ~missing
         if _is_datetime(self.value):
-            values, bound = pd.to_datetime(col, errors="coerce"), pd.Timestamp(self.value)
+            values, bound = column.dates, pd.Timestamp(self.value)
             out = (values <= bound if self.op == "<=" else values > bound).to_numpy(dtype=bool)
             return out & ~missing
-        values = pd.to_numeric(col, errors="coerce").to_numpy(dtype=float)
+        values = column.numbers
         with np.errstate(invalid="ignore"):
             out = values <= self.value if self.op == "<=" else values > self.value
         return out & ~missing
@@ -232,7 +272,7 @@ class Clause:
     def evaluate(self, X: pd.DataFrame) -> np.ndarray:
         if not self.terms:
             return np.full(len(X), self.op == "and")
-        parts = [t.evaluate(X) for t in self.terms]
+        parts = evaluate_terms(self.terms, X)
         return np.logical_and.reduce(parts) if self.op == "and" else np.logical_or.reduce(parts)
 
     @property

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from rulelab.rules import (CNF, DNF, Clause, DecisionList, Term, WeightedRuleSet,
-                           format_value, rule_from_dict)
+                           evaluate_terms, format_value, rule_from_dict)
 
 FRAME = pd.DataFrame({
     "petal length (cm)": [1.4, 4.5, 5.1, 6.0, np.nan],
@@ -217,3 +217,16 @@ def test_decision_list_reads_first_rule_wins_and_exports_alike():
     assert decided == rules.evaluate(AWKWARD).tolist()
     assert rule_from_dict(rules.to_json()) == rules
     assert rules.explain(AWKWARD)[4] == "no rule fires: LogisticRegression decides"
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_terms_evaluated_together_hold_where_each_holds_alone(seed):
+    # evaluate_terms converts each feature once for all its terms (the binariser's path);
+    # in any order, no conversion made for one term may change another's answer
+    terms = list(AWKWARD_TERMS) + [Term("a`b", "is missing"), Term("when", "is not missing"),
+                                   Term("e'f g", "<=", 2.5), Term('c"d', "==", "x")]
+    order = np.random.default_rng(seed).permutation(len(terms))
+    together = evaluate_terms([terms[i] for i in order], AWKWARD)
+    for i, fired in zip(order, together):
+        assert fired.dtype == bool
+        np.testing.assert_array_equal(fired, terms[i].evaluate(AWKWARD.copy()))
