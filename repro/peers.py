@@ -724,9 +724,9 @@ def cg_targets(table: pd.DataFrame, summary: pd.DataFrame, *, error_of: str = "R
         other = rows.loc[error_of]
         out["error_ok"] = bool(me["mean_error"] <= other["mean_error"])
         out["rules_ok"] = bool(me["mean_rules"] <= max_rules)
-        out["evidence_error"] = (f"{method}: error {me['mean_error']:.3f}, "
+        out["evidence_error"] = (f"{method}: error {me['mean_error']:.4f}, "
                                  f"{me['mean_rules']:.1f} rules; {error_of}: error "
-                                 f"{other['mean_error']:.3f}, {other['mean_rules']:.1f} rules "
+                                 f"{other['mean_error']:.4f}, {other['mean_rules']:.1f} rules "
                                  f"({int(me['datasets'])} data sets)")
     rules = table[table["family"].isin(["rulelab", "peer"])]
     won = [d for d, g in rules.groupby("dataset", sort=True)
