@@ -416,6 +416,42 @@ def test_speed_is_compared_at_an_equal_objective():
     assert not row.reached and np.isnan(row.seconds_to_target)
 
 
+def test_fig2_keeps_the_median_of_repeated_short_runs(monkeypatch):
+    """A short run is timed three times and the run of median time kept, trace and all; a
+    long run and a time-out are timed once. The repeats solve the same problem."""
+    from repro import grab_timing
+
+    X, y = planted(seed=5)
+    real = grab_timing.time_methods(X, y, Cs=(1.0,), degrees=(1, 2), methods=("GRAB",),
+                                    top_k=3, tol=1e-6, time_limit=60)
+    again = grab_timing.time_methods_repeated(X, y, Cs=(1.0,), degrees=(1, 2),
+                                              methods=("GRAB",), top_k=3, tol=1e-6,
+                                              time_limit=60, repeat_below=1e9)
+    assert (again.repeats == 3).all() and (again.seconds_range >= 0).all()
+    np.testing.assert_allclose(again.objective, real.objective, rtol=1e-9)
+
+    # scripted clocks: the first pass, then the repeats of each short run in turn
+    clocks = iter([[4.0, 50.0, 2.0], [9.0], [6.0]])
+
+    def scripted(X, y, *, Cs=(1.0,), degrees=(1, 2, 3), methods=("GRAB",), **_):
+        seconds = next(clocks)
+        keys = [(m, c, k) for c in Cs for m in methods for k in degrees]
+        return pd.DataFrame([{"method": m, "C": c, "degree": k, "seconds": s,
+                              "timed_out": k == 3, "attempted": True, "objective": 1.0,
+                              "n_nonzero": 1, "trace": f"[[{s}, 1.0]]"}
+                             for (m, c, k), s in zip(keys, seconds)])
+
+    monkeypatch.setattr(grab_timing, "time_methods", scripted)
+    out = grab_timing.time_methods_repeated(X, y, degrees=(1, 2, 3), repeat_below=30)
+    first, long_run, timed_out = (out.iloc[i] for i in range(3))
+    assert first.repeats == 3 and first.seconds == 6.0 and first.trace == "[[6.0, 1.0]]"
+    assert first.seconds_range == 5.0
+    assert long_run.repeats == 1 and long_run.seconds == 50.0     # 50 s: above repeat_below
+    assert timed_out.repeats == 1                                 # a time-out: not repeated
+    with pytest.raises(ValueError, match="repeats"):
+        grab_timing.time_methods_repeated(X, y, repeats=0)
+
+
 
 @pytest.mark.data
 @pytest.mark.skipif(not os.environ.get("RULELAB_DATA"), reason="needs RULELAB_DATA")
