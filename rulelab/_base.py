@@ -17,7 +17,8 @@ from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils._param_validation import HasMethods, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._validation import check_frame, check_target, is_binary_frame
+from ._validation import (check_frame, check_not_constant, check_same_columns, check_target,
+                          is_binary_frame)
 from .binarize import FeatureBinarizer
 from .rules import Term
 
@@ -83,6 +84,25 @@ def fit_binarizer(estimator, binarizer, frame: pd.DataFrame) -> None:
                         "or CellBinarizer)")
 
 
+def fit_context(fit):
+    """Wrap a learner's ``fit``: check the declared parameters first, finish with
+    ``_after_fit`` (the training counts behind ``predict_proba``).
+
+    Every learner decorates its own ``fit`` with it (as scikit-learn's ``_fit_context``),
+    so what runs around a fit is visible where the fit is written.
+    """
+
+    @functools.wraps(fit)
+    def checked_fit(self, X, y=None, *args, **kw):
+        self._validate_params()
+        result = fit(self, X, y, *args, **kw)
+        self._after_fit()
+        return result
+
+    checked_fit.fit_context = True
+    return checked_fit
+
+
 class LearnerBase(ClassifierMixin, BaseEstimator):
     """The input contract every rulelab learner shares (not used directly).
 
@@ -105,25 +125,6 @@ class LearnerBase(ClassifierMixin, BaseEstimator):
     _sparse = False       # a learner that takes a sparse X says so
     _parameter_constraints: dict = {}   # scikit-learn's declaration, checked before fit
 
-    def __init_subclass__(cls, **kwargs):
-        # Every learner's fit first checks its declared parameters (scikit-learn's
-        # InvalidParameterError names the parameter, the allowed values and the value given)
-        # and ends with _after_fit, so subclasses need not remember either.
-        super().__init_subclass__(**kwargs)
-        fit = cls.__dict__.get("fit")
-        if fit is None or getattr(fit, "_wrapped_fit", False):
-            return
-
-        @functools.wraps(fit)
-        def checked_fit(self, X, y=None, *args, **kw):
-            self._validate_params()
-            result = fit(self, X, y, *args, **kw)
-            self._after_fit()
-            return result
-
-        checked_fit._wrapped_fit = True
-        cls.fit = checked_fit
-
     def _after_fit(self) -> None:
         """Called at the end of every fit (nothing by default)."""
 
@@ -135,14 +136,56 @@ class LearnerBase(ClassifierMixin, BaseEstimator):
 
     def _check_names(self, X, reset: bool):
         """Record (fit) or check (predict) the feature names and their number; return X,
-        a DataFrame through :func:`~rulelab._validation.check_frame` (empty input and
-        duplicated names refused, names as strings)."""
-        frame = check_frame(X) if isinstance(X, pd.DataFrame) else X
-        validate_data(self, X, reset=reset, skip_check_array=True)
+        a DataFrame through :func:`~rulelab._validation.check_frame` (empty input,
+        duplicated names and complex values refused, names as strings).
+
+        Every learner's input passes here, so columns are matched by name, never by
+        position, whatever the names' type: integer names (``pd.DataFrame(array)``) are
+        compared as the strings the rules print.
+        """
+        if not isinstance(X, pd.DataFrame):
+            validate_data(self, X, reset=reset, skip_check_array=True)
+            if reset:
+                self._column_names = [f"x{i}" for i in range(X.shape[1])]
+                self._fitted_on_frame = False
+                if not hasattr(X, "toarray"):
+                    self._note_constant(pd.DataFrame(np.asarray(X)))
+            return X
+        frame = check_frame(X)
+        if reset:
+            self._note_constant(frame)
+        if not reset and getattr(self, "_fitted_on_frame", False):
+            check_same_columns(list(frame.columns), self._column_names)
+        validate_data(self, frame, reset=reset, skip_check_array=True)
+        if reset:
+            self._column_names = list(frame.columns)
+            self._fitted_on_frame = True
         return frame
 
+    def _named_frame(self, X, reset: bool) -> pd.DataFrame:
+        """X, checked by :meth:`_check_names`, as a DataFrame with the names the rules use:
+        its own for a DataFrame, ``x0, x1, ...`` (or the fitted names, in the fitted order)
+        for an array."""
+        checked = self._check_names(X, reset)
+        if isinstance(checked, pd.DataFrame):
+            return checked
+        if hasattr(checked, "toarray"):
+            checked = checked.toarray()
+        return pd.DataFrame(np.asarray(checked), columns=self._column_names)
+
+    def _note_constant(self, frame: pd.DataFrame) -> None:
+        """Remember whether no column of the training table varies; :meth:`_check_target`
+        refuses it once the labels are known good (a bad ``y`` is the first thing to say)."""
+        self._constant_error = None
+        if frame.shape[0] > 1:
+            try:
+                check_not_constant(frame)
+            except ValueError as error:
+                self._constant_error = error
+
     def _check_target(self, y, n_samples: int) -> np.ndarray:
-        """Set ``classes_``; return each sample's class index (0/1 for a binary learner)."""
+        """Set ``classes_``; return each sample's class index (0/1 for a binary learner).
+        A training table in which no column varies is refused here, after ``y``."""
         if y is None:
             raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y "
                              "is None")
@@ -156,6 +199,9 @@ class LearnerBase(ClassifierMixin, BaseEstimator):
             raise ValueError(f"Only binary classification is supported: y has {classes.size} "
                              "classes; wrap the learner in sklearn's OneVsRestClassifier for more")
         self.classes_ = classes
+        constant = self.__dict__.pop("_constant_error", None)
+        if constant is not None:
+            raise constant
         return index.astype(np.int64)
 
 
@@ -195,19 +241,14 @@ class RuleClassifierBase(LearnerBase):
         """X as a DataFrame with the fitted column names; numeric arrays go through
         scikit-learn's own validation (shape, sparse, complex, 1-D and empty input)."""
         if isinstance(X, pd.DataFrame):
-            frame = self._check_names(X, reset)
-            if reset:  # kept even for non-string column names: rules print these names
-                self.feature_names_in_ = np.asarray(frame.columns, dtype=object)
-            else:
-                missing = [c for c in self.feature_names_in_ if c not in frame.columns]
-                if missing:
-                    raise ValueError(f"X lacks the columns {missing[:5]} seen in fit")
-            return frame
+            return self._check_names(X, reset)
         arr = validate_data(self, X, reset=reset, ensure_all_finite="allow-nan")
-        names = [f"x{i}" for i in range(arr.shape[1])] if reset else list(self.feature_names_in_)
         if reset:
-            self.feature_names_in_ = np.asarray(names, dtype=object)
-        return pd.DataFrame(arr, columns=names)
+            self._column_names = [f"x{i}" for i in range(arr.shape[1])]
+            self._fitted_on_frame = False
+            self._note_constant(pd.DataFrame(arr))
+        # an array after a fit on a DataFrame is read in the fitted order (scikit-learn warns)
+        return pd.DataFrame(arr, columns=self._column_names)
 
     def _check_X(self, X) -> pd.DataFrame:
         check_is_fitted(self, "rules_")
@@ -254,7 +295,7 @@ class RuleClassifierBase(LearnerBase):
 
     def _positive_probability(self, frame: pd.DataFrame) -> np.ndarray:
         if hasattr(self.rules_, "weights"):
-            return 1.0 / (1.0 + np.exp(-2.0 * self.rules_.score(frame)))
+            return self.rules_.probability(frame)   # the link of the vote's loss
         stats = self.training_stats_
         if getattr(self.rules_, "outer", "or") == "or" and self.rules_.clauses:
             fired = np.column_stack([c.evaluate(frame) for c in self.rules_.clauses])

@@ -88,8 +88,17 @@ def check_frame(X) -> pd.DataFrame:
         raise ValueError(f"X has duplicated column names {repeated[:5]}: every column needs "
                          "its own name, since rules name the columns they test")
     if not all(isinstance(c, str) for c in frame.columns):
+        names = pd.Index([str(c) for c in frame.columns])
+        if names.duplicated().any():
+            raise ValueError(f"X has column names that read the same as text "
+                             f"{sorted(set(names[names.duplicated()]))[:5]} (e.g. 1 and '1'): "
+                             "rules name columns by their text, so rename one of them")
         # a shallow copy with string names: the caller's frame is never modified
-        frame = frame.set_axis([str(c) for c in frame.columns], axis=1)
+        frame = frame.set_axis(list(names), axis=1)
+    complex_cols = [c for c in frame.columns if pd.api.types.is_complex_dtype(frame[c])]
+    if complex_cols:
+        raise ValueError(f"columns {complex_cols[:5]} hold complex numbers: rules compare "
+                         "real values, so pass the real part, the modulus or both as columns")
     return frame
 
 
@@ -164,3 +173,37 @@ def check_target(y, n_samples: int | None = None) -> np.ndarray:
     if kind not in ("binary", "multiclass"):
         raise ValueError(f"y must be class labels, got a {kind} target")
     return y
+
+
+def check_same_columns(names: list[str], fitted: list[str]) -> None:
+    """Refuse columns at predict that differ from those seen in fit, by name or order.
+
+    Rules test columns by name, so a reordered frame is refused rather than silently read
+    by position; the message says which names are missing, unexpected or moved.
+    """
+    if names == fitted:
+        return
+    missing = [c for c in fitted if c not in set(names)]
+    extra = [c for c in names if c not in set(fitted)]
+    if missing or extra:
+        detail = (f"missing {missing[:5]}" if missing else "") + (
+            ("; " if missing else "") + f"not seen in fit {extra[:5]}" if extra else "")
+    else:
+        detail = f"the same names in another order (fit: {fitted[:5]}, X: {names[:5]})"
+    raise ValueError(f"The feature names should match those that were passed during fit: "
+                     f"{detail}. Select the columns in the fitted order, "
+                     "X[list(model.feature_names_in_)]")
+
+
+def check_not_constant(frame: pd.DataFrame) -> None:
+    """Refuse a design in which no column varies: no rule can separate the classes, and a
+    learner would return a rule that holds everywhere or nowhere."""
+    for col in frame.columns:
+        s = frame[col]
+        if s.isna().any() and not s.isna().all():
+            return
+        values = s.dropna()
+        if len(values) and not (values == values.iloc[0]).all():
+            return
+    raise ValueError(f"every column of X is constant ({list(map(str, frame.columns))[:5]}): "
+                     "no rule can tell the classes apart; pass columns that vary")

@@ -521,14 +521,37 @@ class WeightedRuleSet(_ClauseCollection):
         The confidence ``C_t`` of each clause; a negative weight votes for the negative class.
     then : str, default="1"
         What the rule set predicts when the vote is positive.
+    loss : {"exponential", "logistic", "hinge"}, default="exponential"
+        The loss the weights minimise, which fixes what the vote means as a probability
+        (:meth:`probability`): boosting's exponential loss gives ``1 / (1 + exp(-2F))``
+        (Friedman, Hastie & Tibshirani 2000), the logistic loss ``1 / (1 + exp(-F))``, and
+        a hinge loss none.
     """
 
-    def __init__(self, clauses=(), weights=(), *, then: str = "1"):
+    #: Each loss's link from the vote ``F`` to ``P(y = 1)``: ``1 / (1 + exp(-scale F))``.
+    LINK_SCALE = {"exponential": 2.0, "logistic": 1.0, "hinge": None}
+
+    def __init__(self, clauses=(), weights=(), *, then: str = "1", loss: str = "exponential"):
         clauses, weights = _and_clauses_with(clauses, (float(w) for w in weights), "weight",
                                              "WeightedRuleSet")
+        if loss not in self.LINK_SCALE:
+            raise ValueError(f"loss must be one of {sorted(self.LINK_SCALE)}, got {loss!r}")
         self.clauses = clauses
         self.weights = weights
         self.then = then
+        self.loss = loss
+
+    @property
+    def has_probability(self) -> bool:
+        """Whether the vote's loss gives it a probability (not for a hinge loss)."""
+        return self.LINK_SCALE[self.loss] is not None
+
+    def probability(self, X: pd.DataFrame) -> np.ndarray:
+        """``P(y = 1)`` on every row: the vote through the link of its loss."""
+        if not self.has_probability:
+            raise ValueError(f"a vote fitted with the {self.loss} loss has no probability "
+                             "scale: use score() (or fit with the logistic loss)")
+        return 1.0 / (1.0 + np.exp(-self.LINK_SCALE[self.loss] * self.score(X)))
 
     def score(self, X: pd.DataFrame) -> np.ndarray:
         """The weighted vote ``sum_t C_t [clause_t(x)]`` on every row of ``X``."""
@@ -545,7 +568,7 @@ class WeightedRuleSet(_ClauseCollection):
         """The same vote with every clause :meth:`Clause.simplified` (same weights, same
         score on every row)."""
         return WeightedRuleSet([c.simplified() for c in self.clauses], self.weights,
-                               then=self.then)
+                               then=self.then, loss=self.loss)
 
     def __eq__(self, other) -> bool:
         return (type(self) is type(other) and self.clauses == other.clauses
@@ -565,7 +588,8 @@ class WeightedRuleSet(_ClauseCollection):
         return f"WeightedRuleSet({len(self.clauses)} clauses, {self.n_terms} terms)"
 
     def to_dict(self) -> dict:
-        return {"type": "weighted", "then": self.then, "weights": list(self.weights),
+        return {"type": "weighted", "then": self.then, "loss": self.loss,
+                "weights": list(self.weights),
                 "clauses": [c.to_dict() for c in self.clauses]}
 
     def to_sql(self, table: str | None = None) -> str:
@@ -606,7 +630,8 @@ def weighted_from_dict(d: dict | str) -> WeightedRuleSet:
         d = json.loads(d)
     if d.get("type") != "weighted":
         raise ValueError(f"not a weighted rule set: type {d.get('type')!r}")
-    return WeightedRuleSet([_clause(c) for c in d["clauses"]], d["weights"], then=d.get("then", "1"))
+    return WeightedRuleSet([_clause(c) for c in d["clauses"]], d["weights"], then=d.get("then", "1"),
+                           loss=d.get("loss", "exponential"))
 
 
 __all__ += ["WeightedRuleSet", "weighted_from_dict"]

@@ -20,7 +20,7 @@ import pandas as pd
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from ._base import BINARIZER, DEPRECATED_BINARIZE, RuleClassifierBase, renamed
+from ._base import BINARIZER, DEPRECATED_BINARIZE, RuleClassifierBase, fit_context, renamed
 from .lp import learn_clause
 from .rules import CNF, DNF, Clause, WeightedRuleSet
 
@@ -119,6 +119,7 @@ class OneRule(RuleClassifierBase):
         self.screening = screening
         self.binarize = binarize
 
+    @fit_context
     def fit(self, X, y):
         """Learn the clause from ``X`` and binary ``y``."""
         A, y01, _ = self._validate_fit(X, y)
@@ -299,6 +300,7 @@ class SetCoverRules(_RuleSetBase):
         self.screening = screening
         self.binarize = binarize
 
+    @fit_context
     def fit(self, X, y):
         """Learn the DNF from ``X`` and binary ``y``."""
         A, y01, _ = self._validate_fit(X, y)
@@ -413,6 +415,7 @@ class BoostedRules(_RuleSetBase):
         self.binarize = binarize
         self.n_rounds = n_rounds
 
+    @fit_context
     def fit(self, X, y):
         """Run ``n_estimators`` rounds of Algorithm 1 on ``X`` and binary ``y``."""
         A, y01, _ = self._validate_fit(X, y)

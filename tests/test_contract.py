@@ -78,6 +78,57 @@ def test_columns_are_matched_by_name_never_by_position(name, columns):
         model.predict(X.assign(e=1.0)[columns])
 
 
+def test_every_fit_is_wrapped_explicitly_by_fit_context(name):
+    assert getattr(ESTIMATORS[name].fit, "fit_context", False), name
+
+
+def test_integer_column_names_are_matched_by_name(name):
+    """``pd.DataFrame(array)`` names its columns 0, 1, ...: a reordered frame is refused,
+    the same frame gives the predictions of the same data with string names."""
+    numbered = X.set_axis(range(X.shape[1]), axis=1)
+    as_text = X.set_axis(["0", "1", "2"], axis=1)
+    model = fitted(name, numbered)
+    assert np.array_equal(model.predict(numbered), fitted(name, as_text).predict(as_text))
+    with pytest.raises(ValueError, match="feature names"):
+        model.predict(numbered[[2, 0, 1]])
+
+
+def test_names_that_read_alike_as_text_are_refused(name):
+    frame = pd.DataFrame({1: X.a, "1": X.b, "c": X.c})
+    with pytest.raises(ValueError, match="read the same as text"):
+        fitted(name, frame)
+
+
+def test_a_table_in_which_nothing_varies_is_refused(name):
+    for constant in (pd.DataFrame({"a": np.zeros(N, int), "b": np.ones(N, int)}),
+                     pd.DataFrame({"a": np.full(N, 7.0), "b": np.full(N, 7.0)})):
+        with pytest.raises(ValueError, match="constant"):
+            fitted(name, constant)
+
+
+def test_complex_values_are_refused_by_column(name):
+    with pytest.raises(ValueError, match=r"\['a'\] hold complex"):
+        fitted(name, X.assign(a=X.a + 1j))
+
+
+def test_huge_values_give_a_correct_model_or_a_clear_error(name):
+    for scale in (1e14, 1e300):
+        frame = X * scale
+        try:
+            model = fitted(name, frame)
+        except ValueError as error:
+            assert "'a'" in str(error) and "rescale" in str(error), str(error)
+        else:
+            assert model.score(frame, Y) == pytest.approx(fitted(name).score(X, Y), abs=0.1)
+
+
+def test_arrays_in_fit_and_predict_raise_no_warning(name):
+    model = fitted(name, X.to_numpy())
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        model.predict(X.to_numpy())
+
+
 @pytest.mark.parametrize("y, message", [
     (np.ones(N, int), "one class"),
     (X.a.to_numpy(), "continuous"),
@@ -175,7 +226,7 @@ def test_decision_function_is_positive_exactly_where_predict_says_classes_1(name
 
 
 def test_rules_are_rulelab_rules_and_complexity_is_read_from_them(name):
-    from rulelab.model_size import complexity
+    from repro.model_size import complexity
     from rulelab.rules import CNF, DNF, DecisionList, WeightedRuleSet, rule_from_dict
 
     frame = X.assign(d=pd.Categorical(RNG.choice(["u", "v", "w"], N)))
@@ -269,3 +320,18 @@ def test_renamed_parameters_keep_their_old_name_for_a_while(learner, old, new):
         before = cls(**old, **({"max_iter": 3} if learner == "TwoLevelRules" else {})).fit(X, Y)
     after = cls(**new, **({"max_iter": 3} if learner == "TwoLevelRules" else {})).fit(X, Y)
     assert str(before.rules_) == str(after.rules_)
+
+
+def test_a_weighted_vote_gives_probabilities_through_the_link_it_declares(name):
+    from rulelab.rules import WeightedRuleSet, rule_from_dict
+
+    model = fitted(name)
+    if not isinstance(model.rules_, WeightedRuleSet):
+        pytest.skip(f"{name} learns no weighted vote")
+    again = rule_from_dict(model.rules_.to_json())
+    assert again.loss == model.rules_.loss
+    if not model.rules_.has_probability:
+        assert not hasattr(model, "predict_proba")
+        return
+    assert np.allclose(model.predict_proba(X)[:, 1], model.rules_.probability(X))
+    assert np.allclose(again.probability(X), model.rules_.probability(X))

@@ -10,6 +10,7 @@ import pandas as pd
 from sklearn.model_selection import RepeatedStratifiedKFold, StratifiedKFold, check_cv
 from sklearn.utils._param_validation import Interval, StrOptions
 
+from .._base import fit_context
 from ..rules import CNF, DNF, Clause
 from ..rulesets import LP_PARAMETERS, _RuleSetBase
 from .pricing import price_exact  # noqa: F401  (compiled on import of the estimator)
@@ -269,6 +270,7 @@ class ColumnGenerationRules(_RuleSetBase):
         self.binarize = binarize
 
     # ---- fitting ----------------------------------------------------------------------
+    @fit_context
     def fit(self, X, y, sample_weight=None):
         """Learn the rule set from ``X`` and binary ``y`` (optionally weighted samples)."""
         start = time.perf_counter()

@@ -11,8 +11,8 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
-from .._base import BINARIZER, DEPRECATED_BINARIZE, LearnerBase, binarize_frame
-from .._validation import check_frame, is_binary_frame
+from .._base import BINARIZER, DEPRECATED_BINARIZE, LearnerBase, binarize_frame, fit_context
+from .._validation import is_binary_frame
 from ..rules import Clause, WeightedRuleSet
 from ._bits import decision, flatten, pack_columns
 from .binarize import CellBinarizer
@@ -138,8 +138,7 @@ class CBMClassifier(LearnerBase):
             # scikit-learn's own checks and messages (1-D, empty, complex, object input);
             # NaN is refused by name below, infinities fall in the first or last cell
             X = check_array(X, accept_sparse="csr", ensure_all_finite=False)
-        X = self._check_names(X, reset=fit)   # a DataFrame comes back checked
-        frame = X if isinstance(X, pd.DataFrame) else check_frame(X)
+        frame = self._named_frame(X, reset=fit)
         if fit:
             B, terms = binarize_frame(self, frame, lambda: CellBinarizer(n_bins=self.n_bins))
             return B, terms
@@ -152,6 +151,7 @@ class CBMClassifier(LearnerBase):
         return frame.to_numpy(dtype=np.uint8), self.terms_
 
     # ------------------------------------------------------------------ fit
+    @fit_context
     def fit(self, X, y):
         B, terms = self._binary(X, fit=True)
         ypm = np.where(self._check_target(y, B.shape[0]) == 1, 1.0, -1.0)
@@ -172,7 +172,8 @@ class CBMClassifier(LearnerBase):
         self.intercept_ = float(next((w for p, w in zip(self.itemsets_, self.coef_) if p == ()),
                                      0.0))
         clauses = [Clause(tuple(terms[j] for j in p)) for p in self.itemsets_]
-        self.rules_ = WeightedRuleSet(clauses, self.coef_, then=str(self.classes_[1]))
+        self.rules_ = WeightedRuleSet(clauses, self.coef_, then=str(self.classes_[1]),
+                                      loss="logistic" if self.loss == "logistic" else "hinge")
         self.coef_table_ = pd.DataFrame({
             "weight": self.coef_,
             "conjunction": [str(c) if c.terms else "(always)" for c in clauses],
@@ -207,8 +208,10 @@ class CBMClassifier(LearnerBase):
 
     @available_if(_is_logistic)
     def predict_proba(self, X):
-        f = self.decision_function(X)
-        p = 1.0 / (1.0 + np.exp(-f))
+        """The score through the link its loss declares on ``rules_`` (logistic loss only:
+        ``1 / (1 + exp(-f))``, as :meth:`rulelab.rules.WeightedRuleSet.probability`)."""
+        scale = self.rules_.LINK_SCALE[self.rules_.loss]
+        p = 1.0 / (1.0 + np.exp(-scale * self.decision_function(X)))
         return np.column_stack([1.0 - p, p])
 
     # ------------------------------------------------------------------ words
@@ -228,6 +231,6 @@ class CBMClassifier(LearnerBase):
         and the total score (see :meth:`rulelab.rules.WeightedRuleSet.explain`)."""
         check_is_fitted(self, "rules_")
         pred = self.predict(X)   # checks X as fitted
-        frame = check_frame(X)   # the names the terms use (x0, x1, ... for an array)
+        frame = self._named_frame(X, reset=False)   # the names the terms use
         return pd.DataFrame({"prediction": pred, "reason": self.rules_.explain(frame)},
                             index=frame.index)

@@ -103,24 +103,48 @@ def check_X(X, estimator, *, reset: bool = False):
     if reset:
         estimator.binarizer_ = None
     if isinstance(X, pd.DataFrame):
-        if spec == "passthrough":
-            bad = [c for c in X.columns if not (pd.api.types.is_numeric_dtype(X[c])
-                                                  or pd.api.types.is_bool_dtype(X[c]))]
-            if bad:
-                raise ValueError(f"binarizer='passthrough' takes numeric columns, and "
-                                 f"{bad[:5]} are not: binarizer='auto' one-hot encodes them")
-        X = _encode_categories(estimator, X, reset)
+        X, names = _numeric_features(estimator, X, spec, reset)
+    _check_magnitude(X, names)
+    return X, names
+
+
+#: Values past this size overflow float64 when squared, which the linear base models do.
+LARGEST_VALUE = 1e150
+
+
+def _check_magnitude(X, names) -> None:
+    """Refuse features so large that the base model's arithmetic overflows, naming them."""
+    values = X.data if hasattr(X, "toarray") else X
+    if values.size == 0 or np.abs(values).max() <= LARGEST_VALUE:
+        return
+    peak = np.asarray(abs(X).max(axis=0).todense() if hasattr(X, "toarray")
+                      else np.abs(X).max(axis=0)).ravel()
+    bad = [names[j] if names else f"x{j}" for j in np.flatnonzero(peak > LARGEST_VALUE)]
+    raise ValueError(f"columns {bad[:5]} hold values beyond {LARGEST_VALUE:.0e} in size, which "
+                     "overflow the linear model's arithmetic: rescale them (e.g. divide by "
+                     "their largest value, or take a logarithm)")
+
+
+def _numeric_features(estimator, X: pd.DataFrame, spec, reset: bool):
+    """A DataFrame's columns as a float matrix and their names (categories one-hot)."""
+    if spec == "passthrough":
         bad = [c for c in X.columns if not (pd.api.types.is_numeric_dtype(X[c])
                                               or pd.api.types.is_bool_dtype(X[c]))]
         if bad:
-            raise ValueError(f"X has non-numeric columns {bad[:5]}: rules-first learners need "
-                             "numeric features (binarise or vectorise text first)")
-        names = [str(c) for c in X.columns]
-        X = X.to_numpy(dtype=np.float64)
-        if not np.isfinite(X).all():
-            bad = [names[j] for j in np.flatnonzero(~np.isfinite(X).all(axis=0))]
-            raise ValueError(f"X contains NaN or infinity (columns {bad[:5]}): impute or drop "
-                             "those values first")
+            raise ValueError(f"binarizer='passthrough' takes numeric columns, and "
+                             f"{bad[:5]} are not: binarizer='auto' one-hot encodes them")
+    X = _encode_categories(estimator, X, reset)
+    bad = [c for c in X.columns if not (pd.api.types.is_numeric_dtype(X[c])
+                                          or pd.api.types.is_bool_dtype(X[c]))]
+    if bad:
+        raise ValueError(f"X has non-numeric columns {bad[:5]}: rules-first learners need "
+                         "numeric features (binarise or vectorise text first)")
+    names = [str(c) for c in X.columns]
+    X = X.to_numpy(dtype=np.float64)
+    if not np.isfinite(X).all():
+        bad = [names[j] for j in np.flatnonzero(~np.isfinite(X).all(axis=0))]
+        raise ValueError(f"X contains NaN or infinity (columns {bad[:5]}): impute or drop "
+                         "those values first")
     return X, names
 
 

@@ -8,7 +8,7 @@ import numpy as np
 from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted
 
-from .._base import LearnerBase
+from .._base import LearnerBase, fit_context
 from ._base import check_X, feature_terms
 from .rules import RuleList
 from .theory import GreedyRule
@@ -66,6 +66,7 @@ class BoostRule(LearnerBase):
         self.condition = condition
         self.binarizer = binarizer
 
+    @fit_context
     def fit(self, X, y):
         """Run AdaBoost rounds of GreedyRule on reweighted samples."""
         X, names = check_X(X, self, reset=True)

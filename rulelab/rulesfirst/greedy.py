@@ -18,7 +18,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from .._base import BINARIZER, LearnerBase
+from .._base import BINARIZER, LearnerBase, fit_context
 from ._base import PENALTIES, check_X, check_y, feature_terms, fit_base, make_linear, per_label
 from ._search import _col, _State, base_proba
 from .candidates import select_candidates
@@ -189,6 +189,7 @@ class GreedyRuleClassifier(LearnerBase):
             return self.base_estimator
         return make_linear(self.penalty, self.C, random_state=self.random_state)
 
+    @fit_context
     def fit(self, X, y):
         """Choose the rules on the evaluation split, then refit the base on all the data
         (the samples no rule covers, or every sample: ``base_rows``).

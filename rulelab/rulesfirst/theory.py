@@ -14,7 +14,7 @@ import numpy as np
 from sklearn.utils._param_validation import Interval
 from sklearn.utils.validation import check_is_fitted
 
-from .._base import BINARIZER, LearnerBase
+from .._base import BINARIZER, LearnerBase, fit_context
 from ._base import check_X, feature_terms
 from .rules import Rule, RuleList, coverage_matrix
 
@@ -77,6 +77,7 @@ class GreedyRule(LearnerBase):
         self.condition = condition
         self.binarizer = binarizer
 
+    @fit_context
     def fit(self, X, y, sample_weight=None):
         """Add rules greedily above the coverage threshold, then fit the bounded halfspace.
 
@@ -154,7 +155,13 @@ def hinge_ball(X, y, B: float, sample_weight=None, fit_intercept: bool = False, 
     b = cp.Variable() if fit_intercept else 0.0
     margins = cp.multiply(y, X @ w + b)
     problem = cp.Problem(cp.Minimize(s @ cp.pos(1 - margins) / s.sum()), [cp.norm(w, 2) <= B])
-    problem.solve(solver=solver or cp.CLARABEL)
+    try:
+        problem.solve(solver=solver or cp.CLARABEL)
+    except cp.error.SolverError as err:
+        largest = float(abs(X).max()) if n else 0.0
+        raise ValueError(f"the hinge-loss problem with ||w|| <= B = {B} could not be solved "
+                         f"({err}); the features reach {largest:.3g} in size: rescale them "
+                         "(e.g. sklearn's StandardScaler) or pass another cvxpy solver") from err
     if w.value is None:
         raise ValueError(f"the hinge-loss problem was not solved (status {problem.status})")
     return np.asarray(w.value).ravel(), float(b.value) if fit_intercept else 0.0

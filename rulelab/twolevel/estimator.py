@@ -8,7 +8,7 @@ import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from ..rules import CNF, DNF, Clause
-from .._base import renamed
+from .._base import fit_context, renamed
 from ..rulesets import LP_PARAMETERS, _RuleSetBase
 from .objective import augment, clause_costs
 from .optimize import am, bcd, init_weights, lp_kwargs
@@ -144,6 +144,7 @@ class TwoLevelRules(_RuleSetBase):
         self.binarize = binarize
         self.max_clauses = max_clauses
 
+    @fit_context
     def fit(self, X, y):
         """Learn the rule from ``X`` and binary ``y``."""
         A, y01, _ = self._validate_fit(X, y)
