@@ -21,7 +21,7 @@ import pandas as pd
 from sklearn.model_selection import train_test_split
 
 from rulelab.data import load_dataset
-from rulelab.model_size import complexity
+from repro.model_size import complexity
 
 __all__ = ["LEARNERS", "Explorer", "explore", "fit_and_describe"]
 

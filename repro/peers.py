@@ -4,7 +4,7 @@ Every peer is a small adapter: it imputes and encodes our raw DataFrames inside 
 :class:`~sklearn.pipeline.Pipeline` (median for numbers, most frequent value and one-hot
 for categories such as ILPD's ``Gender``), fits the peer on the 0/1 target, and reports
 the size of what it learned through ``complexity_()`` -> ``(n_rules, n_terms)``, which
-:func:`rulelab.model_size.complexity` honours. A rule is one conjunction (or one tree leaf,
+:func:`repro.model_size.complexity` honours. A rule is one conjunction (or one tree leaf,
 or one weighted rule of an ensemble); its terms are its conditions.
 
 The peers are an optional extra (``pip install rulelab[bench]``): IBM AIX360's Boolean
@@ -350,7 +350,7 @@ class TreePeer(_Peer):
                                                  random_state=self.random_state))]
 
     def complexity_(self) -> tuple[float, float]:
-        from rulelab.model_size import complexity
+        from repro.model_size import complexity
 
         return complexity(self.model_)
 

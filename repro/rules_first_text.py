@@ -23,7 +23,7 @@ from sklearn.neural_network import MLPClassifier
 from rulelab.rulesfirst._base import make_linear
 from repro.runner import run_units
 from rulelab.rulesfirst.greedy import GreedyRuleClassifier
-from rulelab.rulesfirst.text import make_stem_vectorizer, text_splits
+from repro.tweets import make_stem_vectorizer, text_splits
 
 __all__ = ["CORPORA", "make_base", "make_greedy", "threshold_sweep", "fit_final",
            "contrast_table"]

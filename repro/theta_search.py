@@ -66,8 +66,8 @@ class ThetaSearchCV(ClassifierMixin, BaseEstimator):
         return self.best_estimator_.predict(X)
 
     def complexity_(self) -> tuple[float, float]:
-        """(rules, terms) of the refitted estimator, as :func:`rulelab.model_size.complexity`."""
-        from ..model_size import complexity
+        """(rules, terms) of the refitted estimator, as :func:`repro.model_size.complexity`."""
+        from .model_size import complexity
 
         return complexity(self.best_estimator_)
 

@@ -102,7 +102,7 @@ def text_splits(name: str, n_dev: int, n_test: int, seed: int = 0,
         Names of labels 0 and 1, used as the classes so rules print in words.
     """
     if loader is None:
-        from ..data import load_dataset as loader
+        from rulelab.data import load_dataset as loader
     X, y, meta = loader(name, with_meta=True)
     pool = np.arange(len(X))
     if pool_split is not None and "split" in meta:

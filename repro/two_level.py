@@ -12,7 +12,7 @@ import pandas as pd
 
 from repro.rule_sets import paper1_baselines
 from rulelab.rulesets import OneRule, SetCoverRules
-from rulelab.twolevel.search import ThetaSearchCV
+from repro.theta_search import ThetaSearchCV
 from rulelab.twolevel.estimator import TwoLevelRules
 
 __all__ = ["paper2_methods", "table", "claims", "plot_tradeoff", "PAPER_NAMES",

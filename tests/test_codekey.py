@@ -8,7 +8,7 @@ from sklearn.tree import DecisionTreeClassifier
 from repro import codekey as _codekey
 from repro.codekey import module_closure, source_key
 from rulelab.twolevel import TwoLevelRules
-from rulelab.twolevel.search import ThetaSearchCV
+from repro.theta_search import ThetaSearchCV
 
 
 def test_closure_follows_imports_transitively():

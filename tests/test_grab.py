@@ -11,7 +11,7 @@ from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.model_selection import cross_val_score
 
 from rulelab import CBMClassifier
-from rulelab.model_size import complexity
+from repro.model_size import complexity
 from rulelab.grab import CellBinarizer, count_itemsets, expand, graft
 from rulelab.grab import _cd
 from rulelab.rules import format_value, rule_from_dict

@@ -16,7 +16,7 @@ from rulelab.rulesfirst._base import make_linear
 from rulelab.rulesfirst.candidates import select_candidates
 from rulelab.rulesfirst.rules import coverage_matrix
 from rulelab.rulesfirst.theory import hinge_ball
-from rulelab.rulesfirst.text import clean_text, make_stem_vectorizer, stem_tokens
+from repro.tweets import clean_text, make_stem_vectorizer, stem_tokens
 
 
 @pytest.fixture(autouse=True, scope="module")

@@ -8,7 +8,6 @@ a regularised (linear, or any) classifier elsewhere.
 - :class:`GreedyRule` and :class:`BoostRule` — the algorithm of Fig. 1 (coverage threshold,
   norm-bounded hinge loss) and boosting on top of it (Theorem 3).
 - :func:`make_rules_first` — the (k, B)-realizable synthetic data of §7.1.
-- :mod:`rulelab.rulesfirst.text` — the tweet pipeline (clean, stem, binary bag of stems).
 """
 
 from .boost import BoostRule
