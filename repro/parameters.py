@@ -77,6 +77,16 @@ def _yaml(text: str) -> Any:
         raise _Mismatch(f"{text!r} is not a YAML value") from err
 
 
+def _number(text: str) -> Any:
+    """Text read as a number the way Python reads one (YAML 1.1 reads "1e-3" as text)."""
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            continue
+    return _yaml(text)
+
+
 def _fit(value: Any, tp: Any) -> Any:
     origin, args = typing.get_origin(tp), typing.get_args(tp)
     if origin is Union:
@@ -122,7 +132,7 @@ def _fit(value: Any, tp: Any) -> Any:
             return None
         raise _Mismatch(f"got {value!r}")
     if isinstance(value, str) and tp is not str:
-        value = _yaml(value)
+        value = _number(value) if tp in (int, float) else _yaml(value)
     if tp is bool:
         if isinstance(value, bool):
             return value
