@@ -24,7 +24,7 @@ from __future__ import annotations
 import typing
 from typing import Any, Optional, Union
 
-__all__ = ["coerce", "parse_annotation", "describe"]
+__all__ = ["coerce", "describe", "parse_annotation"]
 
 _NAMES = {"bool": bool, "int": int, "float": float, "str": str, "list": list, "tuple": tuple,
           "dict": dict, "Optional": Optional, "Union": Union, "None": type(None)}
@@ -37,7 +37,7 @@ def parse_annotation(annotation: str) -> Any:
     parameters cell is an error here rather than a parameter that is never checked.
     """
     try:
-        return eval(annotation, {"__builtins__": {}}, dict(_NAMES))  # noqa: S307 - our own text
+        return eval(annotation, {"__builtins__": {}}, dict(_NAMES))  # the notebooks' own text
     except Exception as err:
         raise ValueError(f"cannot read the parameter type {annotation!r} ({err}); use "
                          f"{', '.join(_NAMES)}") from err
@@ -87,6 +87,14 @@ def _number(text: str) -> Any:
     return _yaml(text)
 
 
+def _is_a(value: Any, tp: Any) -> bool:
+    if tp in (int, float):
+        # True is no number here; an int is a float as given (1000 stays 1000, as printed)
+        kinds = (int, float) if tp is float else int
+        return isinstance(value, kinds) and not isinstance(value, bool)
+    return isinstance(value, tp)
+
+
 def _fit(value: Any, tp: Any) -> Any:
     origin, args = typing.get_origin(tp), typing.get_args(tp)
     if origin is Union:
@@ -133,21 +141,10 @@ def _fit(value: Any, tp: Any) -> Any:
         raise _Mismatch(f"got {value!r}")
     if isinstance(value, str) and tp is not str:
         value = _number(value) if tp in (int, float) else _yaml(value)
-    if tp is bool:
-        if isinstance(value, bool):
-            return value
-    elif tp is int:
-        if isinstance(value, float) and value.is_integer():
-            return int(value)
-        if isinstance(value, int) and not isinstance(value, bool):
-            return value
-    elif tp is float:
-        # an int is a number: 1000 stays 1000 (printed as given), "1e-4" is read as 0.0001
-        if isinstance(value, (int, float)) and not isinstance(value, bool):
-            return value
-    elif tp is str:
-        if isinstance(value, str):
-            return value
+    if tp is int and isinstance(value, float) and value.is_integer():
+        return int(value)
+    if _is_a(value, tp):
+        return value
     raise _Mismatch(f"got {value!r} ({type(value).__name__})")
 
 

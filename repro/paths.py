@@ -67,9 +67,9 @@ def output_dir(kind: str) -> Path:
 
 def _render(value: Any) -> str:
     if isinstance(value, (list, tuple)):
-        return "+".join(_render(v) for v in value) or "none"
+        return "+".join(_render(v) for v in value) or "empty"
     if isinstance(value, dict):
-        return "+".join(f"{k}={_render(v)}" for k, v in value.items()) or "none"
+        return "+".join(f"{k}={_render(v)}" for k, v in value.items()) or "empty"
     return str(value)
 
 
@@ -178,7 +178,7 @@ def read_parameters(notebook: str, params: dict) -> dict:
     for parameters not given; names the notebook does not declare are left out."""
     from repro.parameters import coerce
 
-    return {name: coerce(name, params[name] if name in params else default, annotation)
+    return {name: coerce(name, params.get(name, default), annotation)
             for name, (annotation, default) in _spec(notebook).items()}
 
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
 from repro import paths as _paths, plotting, report
@@ -120,6 +118,7 @@ def test_savefig_returns_a_path_relative_to_the_project(monkeypatch):
     (["--only", "02", "--param", "DATASET=[sonar]"], "02_rule_sets has no parameter DATASET"),
     (["--param", "X [1]"], "NAME=VALUE"),
     (["--only", "02", "--param", "LAM=[1, 2"], "not a YAML value"),
+    (["--only", "02", "--param", "MAX_FOLDS=two"], "parameter MAX_FOLDS expects None or an int"),
 ])
 def test_a_bad_pipeline_request_is_an_argparse_error_before_anything_runs(argv, word,
                                                                           monkeypatch, capsys):
