@@ -4,7 +4,7 @@
     python -m repro.pipeline --mode quick --only 00    # one notebook, QUICK settings
     python -m repro.pipeline --only 02 --param "DATASETS=[pima, sonar]"   # other parameters
 
-Each notebook decides where it writes from its own parameters (:mod:`repro.paths`): a FULL
+Each notebook decides where it writes from its own parameters (:mod:`repro.runs`): a FULL
 run with the defaults writes ``results/``, ``figures/``, ``REPORT.md`` and the README's
 results section, keeps its executed copy in ``runs/full/`` and refreshes the notebook in
 ``notebooks/``, so that the committed notebooks show the outputs of a full reproduction.
@@ -106,7 +106,7 @@ def check_request(only: list[str] | None, params: dict) -> list[Path]:
     if unknown or not found:
         raise ValueError(f"no notebook matches --only {' '.join(unknown or only or [])}; the "
                          f"notebooks are: {', '.join(p.stem for p in every)}")
-    from repro.paths import plan_run
+    from repro.runs import plan_run
 
     for nb in found:
         declared = notebook_parameters(nb)
@@ -199,7 +199,7 @@ def run(mode: str = "full", jobs: int = 2, only: list[str] | None = None,
 
     ``params`` override parameters of every notebook run (e.g. ``DATASETS``); the run log
     records them. Each notebook decides where it writes from its own parameters
-    (:func:`repro.paths.start_run`): a FULL run with the defaults writes the committed
+    (:func:`repro.runs.start_run`): a FULL run with the defaults writes the committed
     outputs, any other run ``runs/<its parameters>/`` (executed notebooks, tables, figures,
     run log, report), unless ``into_committed`` (the notebooks' ``INTO_COMMITTED``
     parameter): a FULL run over part of the data meant to refresh the committed outputs.
@@ -209,7 +209,7 @@ def run(mode: str = "full", jobs: int = 2, only: list[str] | None = None,
     """
     import papermill as pm
 
-    from repro import paths
+    from repro.runs import plan_run
 
     quick = mode == "quick"
     # Kernels inherit the environment: interactive widgets fall back to static tables, and
@@ -226,7 +226,7 @@ def run(mode: str = "full", jobs: int = 2, only: list[str] | None = None,
         # --jobs goes to the notebooks that parallelise (they declare N_JOBS); papermill
         # would warn of an unknown parameter in the others
         jobs_param = {"N_JOBS": jobs} if "N_JOBS" in notebook_parameters(nb) else {}
-        plan = paths.plan_run(nb.stem, {**jobs_param, **given})   # what the notebook decides
+        plan = plan_run(nb.stem, {**jobs_param, **given})   # what the notebook decides
         out_dir = ROOT / "runs" / mode if plan.committed else plan.root
         out_dir.mkdir(parents=True, exist_ok=True)
         out = out_dir / nb.name

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from repro import paths as _paths, plotting, report
+from repro import paths as _paths, plotting, report, runs
 from repro.pipeline import merge_log
 
 
@@ -159,7 +159,7 @@ def test_a_failed_run_leaves_the_report_and_the_run_log_as_they_were(tmp_path, m
 
 
 def test_a_notebooks_own_quick_parameter_decides_where_it_writes(monkeypatch, capsys):
-    from repro.paths import start_run
+    from repro.runs import start_run
     from repro.report import results_dir
 
     monkeypatch.delenv("RULELAB_OUTPUT", raising=False)
@@ -235,7 +235,7 @@ def test_a_run_with_other_parameters_writes_beside_the_committed_outputs(tmp_pat
     def execute(source, target, parameters, **kwargs):
         # what a notebook does: decide where it writes, then write a table there
         defaults = {k: v for k, (_, v) in NOTEBOOK_PARAMETERS["02_rule_sets"].items()}
-        _paths.start_run("02_rule_sets", {**defaults, **parameters})
+        runs.start_run("02_rule_sets", {**defaults, **parameters})
         (report.results_dir() / "table.csv").write_text("a\n1\n")
         given.update(parameters)
         nbformat.write(nbformat.v4.new_notebook(), target)

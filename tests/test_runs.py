@@ -1,7 +1,7 @@
 """A run's own parameters decide where it writes, however it is started.
 
 Unit tests of the parameter reading (papermill's way of writing values) and of
-:func:`repro.paths.start_run`, and notebook runs through papermill and nbclient with other
+:func:`repro.runs.start_run`, and notebook runs through papermill and nbclient with other
 parameters on a clean copy of the repository, after which ``git status`` must show no
 change to a committed file.
 """
@@ -18,7 +18,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from repro import paths
+from repro import paths, runs
 from repro.notebook_parameters import NOTEBOOK_PARAMETERS
 from repro.parameters import coerce
 
@@ -109,7 +109,7 @@ def test_the_defaults_table_agrees_with_every_parameters_cell():
 
 def test_a_full_run_with_the_defaults_writes_the_committed_outputs(capsys):
     namespace = {**defaults("00_tour"), "N_JOBS": 8}           # N_JOBS changes speed only
-    run = paths.start_run("00_tour", namespace)
+    run = runs.start_run("00_tour", namespace)
     assert run.committed and paths.output_root() == paths.ROOT
     assert capsys.readouterr().out.startswith("FULL run with the default parameters")
 
@@ -117,18 +117,18 @@ def test_a_full_run_with_the_defaults_writes_the_committed_outputs(capsys):
 def test_an_edited_parameters_cell_writes_under_runs(capsys):
     """JupyterLab: the user typed another value into the parameters cell itself."""
     namespace = {**defaults("00_tour"), "LAM": 100}
-    run = paths.start_run("00_tour", namespace)
+    run = runs.start_run("00_tour", namespace)
     assert not run.committed and run.changed == {"LAM": 100}
     assert paths.output_root() == paths.ROOT / "runs" / "LAM-100"
     out = capsys.readouterr().out
     assert "runs/LAM-100/" in out and "INTO_COMMITTED = True would refresh" in out
     namespace["LAM"] = 1000                                     # set back and rerun the cell
-    assert paths.start_run("00_tour", namespace).committed
+    assert runs.start_run("00_tour", namespace).committed
 
 
 def test_start_run_puts_the_checked_values_back_into_the_notebook():
     namespace = {**defaults("02_rule_sets"), "DATASETS": "sonar", "MAX_FOLDS": 1}
-    run = paths.start_run("02_rule_sets", namespace)
+    run = runs.start_run("02_rule_sets", namespace)
     assert namespace["DATASETS"] == ["sonar"]
     assert run.root == paths.ROOT / "runs" / "DATASETS-sonar_MAX_FOLDS-1"
 
@@ -137,29 +137,29 @@ def test_the_issues_papermill_rerun_gets_its_own_folder():
     import yaml
 
     given = yaml.safe_load("{DATASETS: [sonar], MAX_FOLDS: 1, REPEAT_SEEDS: []}")   # papermill -y
-    run = paths.plan_run("02_rule_sets", given)
+    run = runs.plan_run("02_rule_sets", given)
     assert not run.committed
     assert run.root == paths.ROOT / "runs" / "DATASETS-sonar_MAX_FOLDS-1_REPEAT_SEEDS-empty"
 
 
 def test_quick_runs_keep_their_folder_and_name_other_parameters(monkeypatch):
     monkeypatch.setenv("RULELAB_QUICK", "1")                    # make test
-    assert paths.plan_run("02_rule_sets", {}).root == paths.ROOT / "runs" / "quick"
-    assert (paths.plan_run("02_rule_sets", {"DATASETS": "sonar"}).root
+    assert runs.plan_run("02_rule_sets", {}).root == paths.ROOT / "runs" / "quick"
+    assert (runs.plan_run("02_rule_sets", {"DATASETS": "sonar"}).root
             == paths.ROOT / "runs" / "quick_DATASETS-sonar")
     with pytest.raises(ValueError, match="a QUICK run .* cannot"):
-        paths.plan_run("02_rule_sets", {"INTO_COMMITTED": True})
+        runs.plan_run("02_rule_sets", {"INTO_COMMITTED": True})
 
 
 def test_into_committed_lets_a_full_run_with_other_parameters_refresh_the_committed_outputs():
-    run = paths.plan_run("03_two_level", {"DATASETS": "musk2", "INTO_COMMITTED": True})
+    run = runs.plan_run("03_two_level", {"DATASETS": "musk2", "INTO_COMMITTED": True})
     assert run.committed and run.root == paths.ROOT and run.changed == {"DATASETS": ["musk2"]}
 
 
 def test_long_parameter_sets_get_distinct_short_folders():
-    a = paths.run_folder({"TABLE1_SETS": ["a1a", "phishing", "diabetes", "fourclass", "madelon"],
+    a = runs.run_folder({"TABLE1_SETS": ["a1a", "phishing", "diabetes", "fourclass", "madelon"],
                           "TABLE1_METHODS": ["SVC", "DT", "RF"]}, quick=False)
-    b = paths.run_folder({"TABLE1_SETS": ["a1a", "phishing", "diabetes", "fourclass", "madelon"],
+    b = runs.run_folder({"TABLE1_SETS": ["a1a", "phishing", "diabetes", "fourclass", "madelon"],
                           "TABLE1_METHODS": ["SVC", "DT", "XGB"]}, quick=False)
     assert a != b and len(a.name) <= 80 and len(b.name) <= 80
 
@@ -168,7 +168,7 @@ def test_a_parameters_cell_missing_a_parameter_is_named():
     namespace = defaults("00_tour")
     del namespace["LAM"]
     with pytest.raises(ValueError, match="does not set LAM"):
-        paths.start_run("00_tour", namespace)
+        runs.start_run("00_tour", namespace)
 
 
 # -- whole notebooks on a clean copy ---------------------------------------------------------
