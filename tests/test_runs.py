@@ -97,6 +97,8 @@ def test_the_defaults_table_agrees_with_every_parameters_cell():
             ann = node.annotation
             found[node.target.id] = (ann.value if isinstance(ann, ast.Constant)
                                      else ast.unparse(ann), ast.literal_eval(node.value))
+        assert path.stem in NOTEBOOK_PARAMETERS, \
+            f"{path.name}: add its parameters to repro/notebook_parameters.py"
         spec = NOTEBOOK_PARAMETERS[path.stem]
         assert list(found) == list(spec), path.name
         for name, (annotation, default) in spec.items():
