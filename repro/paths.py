@@ -1,9 +1,11 @@
 """Where a run writes its tables and figures.
 
-A FULL run (the main command) writes ``results/`` and ``figures/`` at the project root, the
-outputs the repository commits. A QUICK run (the test suite, ``make quick``) writes under
-``runs/quick/`` instead, so testing never overwrites a full reproduction's numbers with
-small-sample ones. ``RULELAB_OUTPUT`` points both somewhere else.
+A FULL run with a notebook's default parameters (the main command) writes ``results/`` and
+``figures/`` at the project root, the outputs the repository commits. Any other run writes
+under ``runs/<its parameters>/``, ``runs/quick/`` for a QUICK one: :func:`repro.runs.start_run`
+decides this from the notebook's parameters and sets this process's output root. Before
+a notebook has decided (a script, a test), ``RULELAB_QUICK=1`` means ``runs/quick/``.
+``RULELAB_OUTPUT`` points every run somewhere else.
 """
 
 from __future__ import annotations
@@ -13,31 +15,28 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 
+_run_root: Path | None = None  # set by repro.runs.start_run (or the pipeline) for this process
+
 
 def quick_mode() -> bool:
-    """True when ``RULELAB_QUICK=1`` (the notebooks' QUICK parameter reads the same)."""
+    """True when ``RULELAB_QUICK=1`` (the test command's request for QUICK settings)."""
     return os.environ.get("RULELAB_QUICK", "0") == "1"
 
 
-def set_quick_mode(quick: bool) -> bool:
-    """Make a notebook's own QUICK parameter decide where its run writes; returns QUICK.
-
-    A notebook calls this right after its parameters cell: ``QUICK = set_quick_mode(QUICK)``.
-    ``RULELAB_QUICK=1`` in the environment (the test command) turns QUICK on whatever the
-    parameter says; QUICK is then written back to the environment, so that a QUICK run
-    started any way -- papermill ``-p QUICK True``, the pipeline, nbval or JupyterLab --
-    writes its tables and figures under ``runs/quick`` and never over the committed ones.
-    """
-    quick = bool(quick) or quick_mode()
-    os.environ["RULELAB_QUICK"] = "1" if quick else "0"
-    return quick
+def use_output_root(path: Path | None) -> None:
+    """Make ``path`` this process's output root (None: back to the environment's choice)."""
+    global _run_root
+    _run_root = None if path is None else Path(path)
 
 
 def output_root() -> Path:
-    """``RULELAB_OUTPUT`` if set; else ``runs/quick`` in QUICK mode; else the project root."""
+    """``RULELAB_OUTPUT`` if set; else the folder ``repro.runs.start_run`` chose; else
+    ``runs/quick`` in QUICK mode (``RULELAB_QUICK=1``) and the project root otherwise."""
     env = os.environ.get("RULELAB_OUTPUT")
     if env:
         return Path(env)
+    if _run_root is not None:
+        return _run_root
     return ROOT / "runs" / "quick" if quick_mode() else ROOT
 
 

@@ -4,13 +4,15 @@
     python -m repro.pipeline --mode quick --only 00    # one notebook, QUICK settings
     python -m repro.pipeline --only 02 --param "DATASETS=[pima, sonar]"   # other parameters
 
-Executed copies go to ``runs/<mode>/``; a FULL run also refreshes the notebooks in
-``notebooks/`` so that the committed notebooks show the outputs of a full reproduction, and
-writes ``results/``, ``figures/``, ``REPORT.md`` and the README's results section. A QUICK
-run writes its tables, figures and report under ``runs/quick/`` and leaves those alone.
-A run with ``--param`` writes everything (executed notebooks, tables, figures, run log and
-report) under ``runs/params/<parameters>/`` and leaves the committed outputs alone, unless
-``--into-committed`` says that it is a (partial) FULL reproduction meant to refresh them.
+Each notebook decides where it writes from its own parameters (:mod:`repro.runs`): a FULL
+run with the defaults writes ``results/``, ``figures/``, ``REPORT.md`` and the README's
+results section, keeps its executed copy in ``runs/full/`` and refreshes the notebook in
+``notebooks/``, so that the committed notebooks show the outputs of a full reproduction.
+Any other run -- ``--mode quick``, ``--param`` -- writes everything (executed notebooks,
+tables, figures, run log and report) under ``runs/<its parameters>/`` (``runs/quick/``,
+``runs/DATASETS-pima+sonar/``) and leaves the committed outputs alone, unless
+``--into-committed`` (the notebooks' ``INTO_COMMITTED`` parameter) says that it is a
+(partial) FULL reproduction meant to refresh them.
 A notebook that fails is reported and the others still run. Long experiments inside the
 notebooks cache their finished work, so running the command again resumes.
 """
@@ -96,20 +98,23 @@ def notebook_parameters(path: Path) -> set[str]:
 
 def check_request(only: list[str] | None, params: dict) -> list[Path]:
     """The notebooks a run would execute, or a ValueError naming what is wrong: a prefix
-    that matches no notebook, or a parameter some selected notebook does not declare
+    that matches no notebook, a parameter some selected notebook does not declare
     (papermill would silently ignore it, and the run would report parameters it never
-    used)."""
+    used), or a value that does not fit its parameter."""
     every, found = discover(None), discover(only)
     unknown = [o for o in (only or []) if not any(p.name.startswith(o) for p in every)]
     if unknown or not found:
         raise ValueError(f"no notebook matches --only {' '.join(unknown or only or [])}; the "
                          f"notebooks are: {', '.join(p.stem for p in every)}")
+    from repro.runs import plan_run
+
     for nb in found:
         declared = notebook_parameters(nb)
         missing = sorted(set(params) - declared)
         if missing:
             raise ValueError(f"{nb.stem} has no parameter {', '.join(missing)}; its parameters "
                              f"are: {', '.join(sorted(declared))}")
+        plan_run(nb.stem, params)   # a value that does not fit its parameter is named here
     return found
 
 
@@ -187,83 +192,100 @@ def parse_params(pairs: list[str] | None) -> dict:
     return params
 
 
-def params_folder(params: dict) -> Path:
-    """Where a run with other parameters writes: ``runs/params/<NAME-value_...>``."""
-    text = "_".join(f"{k}-{v}" for k, v in sorted(params.items()))
-    slug = re.sub(r"[^A-Za-z0-9.=+-]+", "-", text).strip("-")[:80] or "default"
-    return ROOT / "runs" / "params" / slug
-
-
 def run(mode: str = "full", jobs: int = 2, only: list[str] | None = None,
         kernel: str | None = None, params: dict | None = None,
         into_committed: bool = False) -> int:
     """Execute the notebooks; return the number that failed.
 
     ``params`` override parameters of every notebook run (e.g. ``DATASETS``); the run log
-    records them. With ``params`` the run writes under :func:`params_folder` (executed
-    notebooks, tables, figures, run log, report), unless ``into_committed``: a FULL run
-    over part of the data meant to refresh the committed outputs. Only notebooks that ran
-    to the end are logged: a failed notebook leaves its committed copy, its run-log entry
-    and the report as they were (a run where every notebook failed writes nothing).
+    records them. Each notebook decides where it writes from its own parameters
+    (:func:`repro.runs.start_run`): a FULL run with the defaults writes the committed
+    outputs, any other run ``runs/<its parameters>/`` (executed notebooks, tables, figures,
+    run log, report), unless ``into_committed`` (the notebooks' ``INTO_COMMITTED``
+    parameter): a FULL run over part of the data meant to refresh the committed outputs.
+    Only notebooks that ran to the end are logged: a failed notebook leaves its committed
+    copy, its run-log entry and the report as they were (a run where every notebook failed
+    writes nothing).
     """
     import papermill as pm
 
+    from repro.runs import plan_run
+
     quick = mode == "quick"
-    committed = not quick and (not params or into_committed)
     # Kernels inherit the environment: interactive widgets fall back to static tables, and
-    # a QUICK run writes its tables and figures under runs/quick (repro.paths).
+    # RULELAB_QUICK=1 turns every notebook's QUICK on.
     os.environ["RULELAB_HEADLESS"] = "1"
     os.environ["RULELAB_QUICK"] = "1" if quick else "0"
-    out_dir = ROOT / "runs" / mode
-    if params and not into_committed:
-        out_dir = params_folder(params) / mode
-        os.environ["RULELAB_OUTPUT"] = str(out_dir)
-        print(f"[rulelab] other parameters: writing under {out_dir.relative_to(ROOT)} "
-              "(--into-committed refreshes the committed outputs instead)", flush=True)
-    out_dir.mkdir(parents=True, exist_ok=True)
+    given = dict(params or {})
+    if into_committed:
+        given["INTO_COMMITTED"] = True
     started, t0 = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"), time.time()
     code, env = code_version(), environment()
-    log = []
-    for nb in check_request(only, params or {}):
+    logs: dict[Path, list[dict]] = {}      # output root -> the notebooks that wrote there
+    for nb in check_request(only, given):
+        # --jobs goes to the notebooks that parallelise (they declare N_JOBS); papermill
+        # would warn of an unknown parameter in the others
+        jobs_param = {"N_JOBS": jobs} if "N_JOBS" in notebook_parameters(nb) else {}
+        plan = plan_run(nb.stem, {**jobs_param, **given})   # what the notebook decides
+        out_dir = ROOT / "runs" / mode if plan.committed else plan.root
+        out_dir.mkdir(parents=True, exist_ok=True)
         out = out_dir / nb.name
-        print(f"[rulelab] {nb.name} ({mode}) ...", flush=True)
+        print(f"[rulelab] {nb.name} ({mode}): {plan.describe()}", flush=True)
         t = time.time()
         try:
-            # QUICK itself is read from RULELAB_QUICK (set above) by every notebook
-            # --jobs goes to the notebooks that parallelise (they declare N_JOBS); papermill
-            # would warn of an unknown parameter in the others
-            jobs_param = {"N_JOBS": jobs} if "N_JOBS" in notebook_parameters(nb) else {}
-            pm.execute_notebook(str(nb), str(out), parameters={**jobs_param, **(params or {})},
+            pm.execute_notebook(str(nb), str(out), parameters={**jobs_param, **given},
                                 cwd=str(NOTEBOOKS), kernel_name=kernel, progress_bar=False)
             status = "ok"
-            if committed:  # committed notebooks carry the outputs of a FULL run
+            if plan.committed:  # committed notebooks carry the outputs of a FULL run
                 _save_without_injected_parameters(out, nb)
         except Exception as err:  # keep going: one broken notebook must not hide the rest
             status = f"failed: {type(err).__name__}"
             print(f"[rulelab] {nb.name} failed: {err}", file=sys.stderr, flush=True)
         seconds = round(time.time() - t, 1)
-        log.append({"notebook": nb.stem, "status": status, "seconds": seconds, "jobs": jobs,
-                    "params": ", ".join(f"{k}={v}" for k, v in (params or {}).items()),
-                    "code": code, "environment": env,
-                    "finished": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")})
+        logs.setdefault(plan.root, []).append({
+            "notebook": nb.stem, "status": status, "seconds": seconds, "jobs": jobs,
+            "params": ", ".join(f"{k}={v}" for k, v in (params or {}).items()),
+            "code": code, "environment": env,
+            "finished": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")})
         print(f"[rulelab] {nb.name}: {status} in {seconds:.0f} s", flush=True)
-    run_log = results_dir() / "run_log.json"
-    ran = {entry["notebook"] for entry in log}
-    failed = sum(entry["status"] != "ok" for entry in log)
-    log = [entry for entry in log if entry["status"] == "ok"]
-    if not log:
-        print(f"[rulelab] 0/{len(ran)} notebooks ran; REPORT.md and the run log are unchanged")
-        return failed
-    earlier = json.loads(run_log.read_text()).get("notebooks", []) if run_log.is_file() else []
-    log = merge_log(earlier, log)
-    record = {"mode": mode, "jobs": jobs, "started": started,
-              "total_seconds": round(time.time() - t0, 1), "notebooks": log}
-    run_log.write_text(json.dumps(record, indent=2))
-    report = write_report(run_log=run_log)
-    if committed:  # the README states what the last full reproduction found
-        update_readme()
-    print(f"[rulelab] {len(ran) - failed}/{len(ran)} notebooks ran; report: {report}")
+    ran = sum(len(entries) for entries in logs.values())
+    failed = sum(e["status"] != "ok" for entries in logs.values() for e in entries)
+    for root, entries in logs.items():
+        _write_log_and_report(root, mode, jobs, started, t0, entries)
+    print(f"[rulelab] {ran - failed}/{ran} notebooks ran")
     return failed
+
+
+def _write_log_and_report(root: Path, mode: str, jobs: int, started: str, t0: float,
+                          entries: list[dict]) -> None:
+    """Add the notebooks that ran to the end to the run log of the output root ``root`` and
+    rewrite its report (and, for the committed outputs, the README's results)."""
+    from repro import paths
+
+    entries = [entry for entry in entries if entry["status"] == "ok"]
+    if not entries:
+        print(f"[rulelab] no notebook writing to {_shown(root)} ran to the end; its report "
+              "and run log are unchanged")
+        return
+    paths.use_output_root(root)
+    try:
+        run_log = results_dir() / "run_log.json"
+        earlier = (json.loads(run_log.read_text()).get("notebooks", []) if run_log.is_file()
+                   else [])
+        record = {"mode": mode, "jobs": jobs, "started": started,
+                  "total_seconds": round(time.time() - t0, 1),
+                  "notebooks": merge_log(earlier, entries)}
+        run_log.write_text(json.dumps(record, indent=2))
+        report = write_report(run_log=run_log)
+        if root == ROOT:  # the README states what the last full reproduction found
+            update_readme()
+        print(f"[rulelab] report: {_shown(report)}")
+    finally:
+        paths.use_output_root(None)
+
+
+def _shown(path: Path) -> str:
+    return path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else str(path)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -275,7 +297,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--param", action="append", metavar="NAME=VALUE",
                         help="override a notebook parameter (YAML value), e.g. "
                              "--param 'DATASETS=[pima, sonar]'; repeatable; the run "
-                             "writes under runs/params/ unless --into-committed")
+                             "writes under runs/<parameters>/ unless --into-committed")
     parser.add_argument("--into-committed", action="store_true",
                         help="with --param and --mode full: refresh the committed notebooks, "
                              "results/, figures/ and REPORT.md (a FULL run over part of the "

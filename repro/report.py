@@ -2,8 +2,8 @@
 
 Notebooks record each claim they test with :func:`record_claims` (written to
 ``results/claims_<notebook>.csv``); :func:`write_report` gathers the claims, the run log
-of :mod:`repro.pipeline` and the figure gallery into ``REPORT.md``. A QUICK run keeps all
-of this under ``runs/quick/`` (see :mod:`repro.paths`).
+of :mod:`repro.pipeline` and the figure gallery into ``REPORT.md``. A QUICK run, or a run
+with other parameters, keeps all of this under ``runs/`` (see :mod:`repro.paths`).
 """
 
 from __future__ import annotations
@@ -13,18 +13,17 @@ from pathlib import Path
 
 import pandas as pd
 
-from repro.paths import ROOT, output_dir, output_root, set_quick_mode
+from repro.paths import ROOT, output_dir, output_root
 from repro.plotting import figures_dir
 
 VERDICTS = ("holds", "does not hold", "not testable")
 
-__all__ = ["record_claims", "results_dir", "set_quick_mode", "write_report", "update_readme",
-           "VERDICTS"]
+__all__ = ["record_claims", "results_dir", "write_report", "update_readme", "VERDICTS"]
 
 
 def results_dir() -> Path:
-    """``results/`` of the run's output root: the project root in a FULL run,
-    ``runs/quick`` in a QUICK one (created on demand)."""
+    """``results/`` of the run's output root: the project root in a FULL run with the
+    default parameters, ``runs/<parameters>`` in any other (created on demand)."""
     return output_dir("results")
 
 

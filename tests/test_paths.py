@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
-import os
-
 import pytest
 
-from repro import paths as _paths, plotting, report
+from repro import paths as _paths, plotting, report, runs
 from repro.pipeline import merge_log
+
+
+@pytest.fixture(autouse=True)
+def _no_run_started(monkeypatch):
+    """Each test starts as a fresh process does: no notebook run has chosen an output root."""
+    monkeypatch.setattr(_paths, "_run_root", None)
 
 
 def test_quick_runs_write_under_runs_quick(monkeypatch):
@@ -114,6 +118,7 @@ def test_savefig_returns_a_path_relative_to_the_project(monkeypatch):
     (["--only", "02", "--param", "DATASET=[sonar]"], "02_rule_sets has no parameter DATASET"),
     (["--param", "X [1]"], "NAME=VALUE"),
     (["--only", "02", "--param", "LAM=[1, 2"], "not a YAML value"),
+    (["--only", "02", "--param", "MAX_FOLDS=two"], "parameter MAX_FOLDS expects None or an int"),
 ])
 def test_a_bad_pipeline_request_is_an_argparse_error_before_anything_runs(argv, word,
                                                                           monkeypatch, capsys):
@@ -153,36 +158,45 @@ def test_a_failed_run_leaves_the_report_and_the_run_log_as_they_were(tmp_path, m
     assert (log.read_text() if log.is_file() else None) == before
 
 
-def test_a_notebooks_own_quick_parameter_decides_where_it_writes(monkeypatch):
-    from repro.report import results_dir, set_quick_mode
+def test_a_notebooks_own_quick_parameter_decides_where_it_writes(monkeypatch, capsys):
+    from repro.runs import start_run
+    from repro.report import results_dir
 
     monkeypatch.delenv("RULELAB_OUTPUT", raising=False)
     monkeypatch.setenv("RULELAB_QUICK", "0")
-    assert set_quick_mode(True) is True                   # papermill -p QUICK True
+    tour = {"QUICK": True, "INTO_COMMITTED": False, "N_JOBS": 2, "N_THRESHOLDS": 10, "LAM": 1000}
+    assert start_run("00_tour", tour).quick is True          # papermill -p QUICK True
     assert results_dir().parts[-3:] == ("runs", "quick", "results")
-    monkeypatch.setenv("RULELAB_QUICK", "1")              # the test command wins
-    assert set_quick_mode(False) is True
+    monkeypatch.setenv("RULELAB_QUICK", "1")                  # the test command wins
+    assert start_run("00_tour", {**tour, "QUICK": False}).quick is True
     monkeypatch.setenv("RULELAB_QUICK", "0")
-    assert set_quick_mode(False) is False                 # a FULL run writes the committed ones
+    assert start_run("00_tour", {**tour, "QUICK": False}).committed  # FULL with the defaults
     assert results_dir() == _paths.ROOT / "results"
+    assert "committed results/" in capsys.readouterr().out.splitlines()[-1]
 
 
-def test_papermill_lists_every_notebook_parameter_without_parse_warnings(caplog):
+def test_papermill_lists_every_notebook_parameter_with_type_and_help(caplog):
+    """``papermill --help-notebook`` shows every parameter with its type, default and help."""
     import logging
 
     import papermill
 
+    from repro.notebook_parameters import NOTEBOOK_PARAMETERS
     from repro.pipeline import NOTEBOOKS
 
     caplog.set_level(logging.WARNING)
     for path in sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb")):
         params = papermill.inspect_notebook(str(path))
+        assert list(params) == list(NOTEBOOK_PARAMETERS[path.stem]), path.name
         assert params["QUICK"]["default"] == "False", path.name
+        for name, p in params.items():
+            assert p["inferred_type_name"] == NOTEBOOK_PARAMETERS[path.stem][name][0], name
+            assert p["help"], f"{path.name}: {name} has no help comment"
     assert not [r for r in caplog.records if "Unable to parse" in r.getMessage()]
 
 
 def test_parameters_cells_hold_plain_values_that_do_not_depend_on_quick():
-    """QUICK is only known after set_quick_mode runs (the cell after the parameters), so a
+    """QUICK is only known after start_run runs (the cell after the parameters), so a
     parameters cell that derives a value from QUICK would use FULL settings in a QUICK run."""
     import re
 
@@ -195,10 +209,10 @@ def test_parameters_cells_hold_plain_values_that_do_not_depend_on_quick():
         cells = [c for c in nb.cells if c.cell_type == "code"]
         params = next(c for c in cells if "parameters" in c.metadata.get("tags", []))
         uses = [line for line in params.source.splitlines()
-                if re.search(r"\bQUICK\b", line.split("#")[0]) and not line.startswith("QUICK =")]
+                if re.search(r"\bQUICK\b", line.split("#")[0]) and not line.startswith("QUICK:")]
         assert not uses, (path.name, uses)
         after = cells[cells.index(params) + 1].source
-        assert "QUICK = set_quick_mode(QUICK)" in after, path.name
+        assert f'RUN = start_run("{path.stem}", globals())' in after, path.name
 
 
 def test_a_run_with_other_parameters_writes_beside_the_committed_outputs(tmp_path, monkeypatch):
@@ -208,33 +222,40 @@ def test_a_run_with_other_parameters_writes_beside_the_committed_outputs(tmp_pat
     import papermill
 
     from repro import pipeline
+    from repro.notebook_parameters import NOTEBOOK_PARAMETERS
 
     monkeypatch.delenv("RULELAB_OUTPUT", raising=False)
     for name in ("RULELAB_QUICK", "RULELAB_HEADLESS"):   # run() sets them; restored after
         monkeypatch.setenv(name, "0")
     monkeypatch.setattr(pipeline, "ROOT", tmp_path)
+    monkeypatch.setattr(_paths, "ROOT", tmp_path)
     monkeypatch.setattr(pipeline, "update_readme", lambda: pytest.fail("README written"))
-    committed = {}
+    committed, given = {}, {}
 
-    def execute(source, target, **kwargs):
-        # what a notebook does: write a table where rulelab says results go
-        (pipeline.results_dir() / "table.csv").write_text("a\n1\n")
+    def execute(source, target, parameters, **kwargs):
+        # what a notebook does: decide where it writes, then write a table there
+        defaults = {k: v for k, (_, v) in NOTEBOOK_PARAMETERS["02_rule_sets"].items()}
+        runs.start_run("02_rule_sets", {**defaults, **parameters})
+        (report.results_dir() / "table.csv").write_text("a\n1\n")
+        given.update(parameters)
         nbformat.write(nbformat.v4.new_notebook(), target)
 
     monkeypatch.setattr(papermill, "execute_notebook", execute)
     monkeypatch.setattr(pipeline, "_save_without_injected_parameters",
                         lambda out, nb: committed.setdefault(nb.name, out))
-    try:
-        assert pipeline.main(["--only", "02", "--param", "DATASETS=[pima, sonar]"]) == 0
-        folder = pipeline.params_folder({"DATASETS": ["pima", "sonar"]}) / "full"
-        assert folder.is_relative_to(tmp_path / "runs" / "params")
-        assert (folder / "results" / "table.csv").is_file()
-        assert (folder / "REPORT.md").is_file()
-        log = json.loads((folder / "results" / "run_log.json").read_text())
-        assert log["notebooks"][0]["params"] == "DATASETS=['pima', 'sonar']"
-        assert committed == {}                      # the committed notebook was not touched
-    finally:
-        os.environ.pop("RULELAB_OUTPUT", None)
+    assert pipeline.main(["--only", "02", "--param", "DATASETS=[pima, sonar]"]) == 0
+    folder = tmp_path / "runs" / "DATASETS-pima+sonar"
+    assert (folder / "results" / "table.csv").is_file()
+    assert (folder / "02_rule_sets.ipynb").is_file() and (folder / "REPORT.md").is_file()
+    log = json.loads((folder / "results" / "run_log.json").read_text())
+    assert log["notebooks"][0]["params"] == "DATASETS=['pima', 'sonar']"
+    assert committed == {} and not (tmp_path / "results").exists()
+    # --into-committed: the notebooks get INTO_COMMITTED and write the committed outputs
+    monkeypatch.setattr(pipeline, "update_readme", lambda: None)
+    assert pipeline.main(["--only", "02", "--param", "DATASETS=[sonar]",
+                          "--into-committed"]) == 0
+    assert given["INTO_COMMITTED"] is True and "02_rule_sets.ipynb" in committed
+    assert (tmp_path / "results" / "table.csv").is_file()
 
 
 def test_committed_outputs_name_no_machine_path():
