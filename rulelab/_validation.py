@@ -164,3 +164,12 @@ def check_target(y, n_samples: int | None = None) -> np.ndarray:
     if kind not in ("binary", "multiclass"):
         raise ValueError(f"y must be class labels, got a {kind} target")
     return y
+
+
+def check_not_complex(col, s: pd.Series) -> None:
+    """Refuse a column of complex numbers, naming it: a threshold or a cell needs an order,
+    and dropping the imaginary part would silently learn from other data."""
+    dtype = s.dtype.categories.dtype if isinstance(s.dtype, pd.CategoricalDtype) else s.dtype
+    if pd.api.types.is_complex_dtype(dtype):
+        raise ValueError(f"column {col!r} holds complex numbers: split it into real columns "
+                         "first (e.g. its real and imaginary parts, or modulus and angle)")

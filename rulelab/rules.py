@@ -41,6 +41,8 @@ def format_value(value) -> str:
             return str(int(round(v)))
         if v == 0 or not math.isfinite(v):
             return repr(v)
+        if abs(v) >= 1e15:   # beyond the whole numbers above: three digits and an exponent
+            return f"{v:.3g}"
         decimals = max(2, 2 - math.floor(math.log10(abs(v))))
         return f"{v:.{decimals}f}"
     return str(value)
