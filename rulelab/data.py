@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -263,14 +264,26 @@ def load_csv(path, *, label: str, positive, sep: str = ",", categorical=None,
     if isinstance(na_values, str):
         na_values = [na_values]
     missing_tokens = [""] + [str(v) for v in (na_values or ())]
-    options = dict(sep=sep, keep_default_na=False, na_values=missing_tokens)
-    # pandas renames a repeated header to "a.1"; read the header as written to refuse it
-    header = pd.read_csv(path, header=None, nrows=1, dtype=str, **options).iloc[0].tolist()
+    # index_col=False: a row with more fields than the header has names would otherwise
+    # silently make the first column the index and shift every value one column left
+    options = dict(sep=sep, keep_default_na=False, na_values=missing_tokens, index_col=False)
+    try:
+        # pandas renames a repeated header to "a.1"; read the header as written to refuse it
+        header = pd.read_csv(path, header=None, nrows=1, dtype=str, **options).iloc[0].tolist()
+    except pd.errors.EmptyDataError:
+        raise ValueError(f"{path.name} is empty: it needs a header row naming the columns") from None
     repeated = sorted({str(h) for h in header if header.count(h) > 1})
     if repeated:
         raise ValueError(f"{path.name} repeats the column name(s) {repeated} in its header: "
                          "give every column its own name")
-    frame = pd.read_csv(path, **options)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", pd.errors.ParserWarning)
+        try:
+            frame = pd.read_csv(path, **options)
+        except pd.errors.ParserWarning:
+            raise ValueError(f"{path.name} has rows with more fields than its header has names "
+                             f"({len(header)}): name every column in the header, or check the "
+                             f"separator (sep={sep!r})") from None
     if label not in frame.columns:
         raise ValueError(f"label column {label!r} not in {path.name}; columns are {list(frame.columns)}")
     forced = [categorical] if isinstance(categorical, str) else list(categorical or ())

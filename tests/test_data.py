@@ -287,6 +287,19 @@ def test_load_csv_refuses_a_repeated_header_naming_it(tmp_path):
         rulelab.load_csv(path, label="label", positive="yes")
 
 
+def test_load_csv_refuses_rows_longer_than_the_header_instead_of_shifting_them(tmp_path):
+    path = tmp_path / "long.csv"
+    path.write_text("a,b,label\n1,2,3,yes\n4,5,6,no\n")   # pandas would index by column a
+    with pytest.raises(ValueError, match=r"more fields than its header has names \(3\)"):
+        rulelab.load_csv(path, label="label", positive="yes")
+    path.write_text("a,b,label\n1,2,yes,\n4,5,no,\n")       # a trailing separator is fine
+    X, y = rulelab.load_csv(path, label="label", positive="yes")
+    assert X["a"].tolist() == [1, 4] and y.tolist() == [1, 0]
+    path.write_text("")
+    with pytest.raises(ValueError, match="is empty"):
+        rulelab.load_csv(path, label="label", positive="yes")
+
+
 def test_load_csv_refuses_an_unknown_categorical_column_listing_the_columns(tmp_path):
     path = tmp_path / "own.csv"
     path.write_text("zip,age,label\n1000,30,yes\n2000,40,no\n")
