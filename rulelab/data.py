@@ -9,8 +9,9 @@ The files are third-party copies and never part of the project. They are looked 
 
 A file found locally is checked before it is used: our copy against the registry's
 SHA-256, a copy fetched earlier against the digest recorded when it was written, and both
-against the registry's row and positive counts. A set that is not found is fetched from its public source (OpenML or the LIBSVM site) and
-converted to the same frame; offline, a clear error says where to put the file.
+against the registry's row and positive counts. A set that is not found is fetched from
+its public source (OpenML or the LIBSVM site) and converted to the same frame; offline, a
+clear error says where to put the file.
 """
 
 from __future__ import annotations
@@ -271,7 +272,8 @@ def load_csv(path, *, label: str, positive, sep: str = ",", categorical=None,
         # pandas renames a repeated header to "a.1"; read the header as written to refuse it
         header = pd.read_csv(path, header=None, nrows=1, dtype=str, **options).iloc[0].tolist()
     except pd.errors.EmptyDataError:
-        raise ValueError(f"{path.name} is empty: it needs a header row naming the columns") from None
+        raise ValueError(f"{path.name} is empty: it needs a header row naming the "
+                         "columns") from None
     repeated = sorted({str(h) for h in header if header.count(h) > 1})
     if repeated:
         raise ValueError(f"{path.name} repeats the column name(s) {repeated} in its header: "

@@ -65,8 +65,10 @@ def _py(value):
 #: PostgreSQL, DuckDB and most others, but has no literal for infinity. ``"sqlite"`` and
 #: ``"postgresql"``: standard, and infinity written the way each reads it. ``"mysql"``:
 #: MySQL and MariaDB in their default mode, where a backslash escapes in a string (so it
-#: is doubled) and names are quoted with backticks; under ``NO_BACKSLASH_ESCAPES`` with
-#: ``ANSI_QUOTES`` use ``"standard"``.
+#: is doubled) and names are quoted with backticks; a server set to read backslashes
+#: literally (``NO_BACKSLASH_ESCAPES``) and double quotes as names (``ANSI_QUOTES``) takes
+#: ``"standard"``. Neither MySQL nor standard SQL has an infinity: a comparison that needs
+#: one is refused there.
 SQL_DIALECTS = ("standard", "sqlite", "postgresql", "mysql")
 
 # how each dialect writes +infinity (None: it has no way to)

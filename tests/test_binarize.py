@@ -109,7 +109,8 @@ def test_cell_edges_of_an_ordinary_range_are_as_before():
     np.testing.assert_array_equal(edges, lo + (hi - lo) / 7 * np.arange(1, 7))
 
 
-@pytest.mark.parametrize("binarizer", [FeatureBinarizer(), CellBinarizer()], ids=lambda b: type(b).__name__)
+@pytest.mark.parametrize("binarizer", [FeatureBinarizer(), CellBinarizer()],
+                         ids=lambda b: type(b).__name__)
 def test_a_complex_column_is_refused_by_name(binarizer):
     X = pd.DataFrame({"ok": [1.0, 2.0, 3.0], "z": np.array([1 + 2j, 3 + 0j, 2 + 1j])})
     with pytest.raises(ValueError, match="column 'z' holds complex numbers"):
@@ -158,7 +159,8 @@ def test_constant_columns_give_no_terms_and_are_reported():
 
 def test_no_varying_column_is_a_clear_error_naming_the_columns():
     X = pd.DataFrame({"same": [7.0] * 4, "word": ["x"] * 4})
-    with pytest.raises(ValueError, match=r"no column of X gives a Boolean term.*\['same', 'word'\]"):
+    with pytest.raises(ValueError,
+                       match=r"no column of X gives a Boolean term.*\['same', 'word'\]"):
         FeatureBinarizer().fit(X)
     with pytest.raises(ValueError, match=r"no column of X gives an item.*\['same', 'word'\]"):
         CellBinarizer().fit(X)

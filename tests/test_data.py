@@ -197,7 +197,8 @@ def test_load_csv_refuses_missing_labels_and_an_absent_positive(tmp_path):
 
 
 # ---- cached copies are checked against what is known of them ------------------------------
-def test_a_fetched_copy_is_hashed_once_per_version_and_refused_once_truncated(tmp_path, monkeypatch):
+def test_a_fetched_copy_is_hashed_once_per_version_and_refused_once_truncated(tmp_path,
+                                                                              monkeypatch):
     cached = _fake_openml_wdbc(tmp_path, monkeypatch)
     hashed = []
     real_sha256 = data._sha256
@@ -303,7 +304,8 @@ def test_load_csv_refuses_rows_longer_than_the_header_instead_of_shifting_them(t
 def test_load_csv_refuses_an_unknown_categorical_column_listing_the_columns(tmp_path):
     path = tmp_path / "own.csv"
     path.write_text("zip,age,label\n1000,30,yes\n2000,40,no\n")
-    with pytest.raises(ValueError, match=r"\['zipcode'\] are not feature columns.*\['zip', 'age'\]"):
+    with pytest.raises(ValueError,
+                       match=r"\['zipcode'\] are not feature columns.*\['zip', 'age'\]"):
         rulelab.load_csv(path, label="label", positive="yes", categorical=["zipcode"])
     with pytest.raises(ValueError, match=r"\['label'\] are not feature columns"):
         rulelab.load_csv(path, label="label", positive="yes", categorical=["label"])

@@ -279,13 +279,15 @@ def test_string_values_and_names_are_escaped_per_dialect():
     # SQLite reads the standard literal back as the very string
     frame = EXTREME.rename(columns={"s": "s`\""})
     rule = Clause((term,))
-    assert _sqlite_select(frame, rule.to_sql(dialect="sqlite")) == list(np.flatnonzero(rule.evaluate(frame)))
+    assert _sqlite_select(frame, rule.to_sql(dialect="sqlite")) == list(
+        np.flatnonzero(rule.evaluate(frame)))
     with pytest.raises(ValueError, match="NUL"):
         Term("s", "==", "a\x00").to_sql()
 
 
 def test_every_rule_type_exports_to_sqlite_selecting_its_rows():
-    a, b = Clause((Term("x", ">", -math.inf), Term("s", "!=", "plain"))), Clause((Term("x", "<=", 0.0),))
+    a = Clause((Term("x", ">", -math.inf), Term("s", "!=", "plain")))
+    b = Clause((Term("x", "<=", 0.0),))
     for rule in (DNF([a, b]), CNF([Clause(a.terms, "or"), Clause(b.terms, "or")]),
                  WeightedRuleSet([a, b, Clause(())], [1.0, -0.5, 0.25])):
         assert _sqlite_select(EXTREME, rule.to_sql(dialect="sqlite")) == list(

@@ -164,7 +164,6 @@ class CellBinarizer(TransformerMixin, BaseEstimator):
                 blocks.append(self._cells(v, edges)[:, None] == kept[None, :])
         return np.hstack(blocks).astype(np.uint8)
 
-
     def get_feature_names_out(self, input_features=None):
         """Each output column's term in words."""
         check_is_fitted(self, "feature_names_out_")
