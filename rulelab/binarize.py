@@ -160,8 +160,9 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
             if len(terms) == before:
                 silent.append(col)   # one value (or none): a constant says nothing
         if not terms:
+            one = " (X has one sample)" if len(X) == 1 else ""
             raise ValueError(f"no column of X gives a Boolean term: every column holds a single "
-                             f"value ({silent[:10]}); a rule needs a column that varies")
+                             f"value ({silent[:10]}){one}; a rule needs a column that varies")
         self.constant_features_ = np.asarray(silent, dtype=object)
         self.terms_ = terms
         return self

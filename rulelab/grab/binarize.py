@@ -120,8 +120,9 @@ class CellBinarizer(TransformerMixin, BaseEstimator):
             terms += [Term(str(col), "in", (bounds[c], bounds[c + 1])) for c in kept]
             columns += [(col, "cell", int(c)) for c in kept]
         if not terms:
+            one = " (X has one sample)" if len(frame) == 1 else ""
             raise ValueError(f"no column of X gives an item: every column holds a single value "
-                             f"({constant[:10]}); a rule needs a column that varies")
+                             f"({constant[:10]}){one}; a rule needs a column that varies")
         self.constant_features_ = np.asarray(constant, dtype=object)
         self.terms_ = terms
         self.feature_names_out_ = np.asarray([str(t) for t in terms], dtype=object)
