@@ -8,7 +8,9 @@ loudly instead of silently producing different data.
 from __future__ import annotations
 
 import bz2
+import hashlib
 import io
+import os
 import urllib.request
 from pathlib import Path
 
@@ -35,8 +37,15 @@ def fetch_dataset(info: Dataset, cache: Path) -> Path:
     _check_against_registry(frame, info)
     cache.mkdir(parents=True, exist_ok=True)
     path = cache / info.file
-    frame.to_csv(path, index=False)
-    path.with_name(path.name + ".fetched").write_text(f"{kind}:{info.source.ref}\n")
+    # written under another name and renamed, so that an interrupted write leaves no file
+    # that looks complete; the name keeps its ending, from which pandas infers compression
+    partial = path.with_name(f"partial-{path.name}")
+    frame.to_csv(partial, index=False)
+    digest = hashlib.sha256(partial.read_bytes()).hexdigest()
+    os.replace(partial, path)
+    # the digest lets a later load notice a copy that was truncated or edited since
+    path.with_name(path.name + ".fetched").write_text(
+        f"{kind}:{info.source.ref}\nsha256 {digest}\n")
     return path
 
 

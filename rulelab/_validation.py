@@ -95,10 +95,8 @@ def check_frame(X) -> pd.DataFrame:
                              "rules name columns by their text, so rename one of them")
         # a shallow copy with string names: the caller's frame is never modified
         frame = frame.set_axis(list(names), axis=1)
-    complex_cols = [c for c in frame.columns if pd.api.types.is_complex_dtype(frame[c])]
-    if complex_cols:
-        raise ValueError(f"columns {complex_cols[:5]} hold complex numbers: rules compare "
-                         "real values, so pass the real part, the modulus or both as columns")
+    for col in frame.columns:
+        check_not_complex(col, frame[col])
     return frame
 
 
@@ -207,3 +205,12 @@ def check_not_constant(frame: pd.DataFrame) -> None:
             return
     raise ValueError(f"every column of X is constant ({list(map(str, frame.columns))[:5]}): "
                      "no rule can tell the classes apart; pass columns that vary")
+
+
+def check_not_complex(col, s: pd.Series) -> None:
+    """Refuse a column of complex numbers, naming it: a threshold or a cell needs an order,
+    and dropping the imaginary part would silently learn from other data."""
+    dtype = s.dtype.categories.dtype if isinstance(s.dtype, pd.CategoricalDtype) else s.dtype
+    if pd.api.types.is_complex_dtype(dtype):
+        raise ValueError(f"column {col!r} holds complex numbers: split it into real columns "
+                         "first (e.g. its real and imaginary parts, or modulus and angle)")

@@ -16,33 +16,44 @@ import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-from ._validation import category_values, check_frame, check_not_dates
+from ._validation import category_values, check_frame, check_not_complex, check_not_dates
 from .rules import Term, evaluate_terms
 
 __all__ = ["FeatureBinarizer", "quantile_thresholds"]
 
 
 def quantile_thresholds(values: np.ndarray, n_thresholds: int, strategy: str = "quantile") -> np.ndarray:
-    """Thresholds for one numeric column (NaN ignored), sorted and unique.
+    """Thresholds for one numeric column (NaN ignored), sorted, unique and finite.
 
     ``"quantile"`` uses the empirical quantiles at levels 1/(n+1), ..., n/(n+1) (each
     threshold splits off an equal share of the training values); ``"uniform"`` uses
-    ``n`` equally spaced cut points strictly between the minimum and the maximum.
+    ``n`` equally spaced cut points strictly between the finite minimum and maximum.
     Thresholds at or above the maximum are dropped: ``x <= max`` is always true.
+    Infinite values count at the finite extremes when quantiles are taken (a quantile
+    between ``-inf`` and a number has no value), and a range wider than the largest float
+    (``-1e308`` to ``1e308``) is handled without overflow.
     """
     values = values[~np.isnan(values)]
-    if values.size == 0:
+    finite = values[np.isfinite(values)]
+    if finite.size == 0:
         return np.empty(0)
-    lo, hi = values.min(), values.max()
+    lo, hi = finite.min(), finite.max()
+    # a range that overflows is measured on halved values (halving is exact); every other
+    # range is computed as it always was
+    with np.errstate(over="ignore"):
+        wide = not np.isfinite(hi - lo)
     if strategy == "quantile":
         levels = np.arange(1, n_thresholds + 1) / (n_thresholds + 1)
-        cuts = np.quantile(values, levels)
+        counted = values if finite.size == values.size else np.clip(values, lo, hi)
+        cuts = np.quantile(counted / 2, levels) * 2 if wide else np.quantile(counted, levels)
     elif strategy == "uniform":
-        cuts = lo + (hi - lo) * np.arange(1, n_thresholds + 1) / (n_thresholds + 1)
+        levels = np.arange(1, n_thresholds + 1) / (n_thresholds + 1)
+        cuts = ((lo / 2 + (hi / 2 - lo / 2) * levels) * 2 if wide
+                else lo + (hi - lo) * np.arange(1, n_thresholds + 1) / (n_thresholds + 1))
     else:
         raise ValueError(f"strategy must be 'quantile' or 'uniform', not {strategy!r}")
-    cuts = np.unique(cuts)
-    return cuts[cuts < hi]
+    cuts = np.unique(cuts[np.isfinite(cuts)])
+    return cuts[cuts < values.max()]
 
 
 class FeatureBinarizer(TransformerMixin, BaseEstimator):
@@ -74,6 +85,9 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
     thresholds_ : dict
         Numeric column -> array of thresholds.
     feature_names_in_ : ndarray of str
+    constant_features_ : ndarray of str
+        Columns that gave no term: a single value in training (missing values aside, which
+        give ``is missing`` terms). When no column gives a term, ``fit`` raises.
 
     Examples
     --------
@@ -102,14 +116,15 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         forced = set(self.categorical or ())
         unknown = forced - set(X.columns)
         if unknown:
-            raise ValueError(f"categorical columns {sorted(unknown)} are not in X")
+            raise ValueError(f"categorical columns {sorted(unknown)} are not in X; its columns "
+                             f"are {list(X.columns)[:20]}")
         extra = dict(self.thresholds or {})
         unknown = set(extra) - set(X.columns)
         if unknown:
             raise ValueError(f"thresholds given for columns {sorted(unknown)}, which are not in X")
         self.feature_names_in_ = np.asarray(X.columns, dtype=object)
         self.n_features_in_ = X.shape[1]
-        self.thresholds_, terms = {}, []
+        self.thresholds_, terms, silent = {}, [], []
         for col in X.columns:
             s = X[col]
             has_nan = bool(s.isna().any())
@@ -117,6 +132,8 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
                 raise ValueError(f"column {col!r} has missing values; impute them or use "
                                  "missing='indicator'")
             check_not_dates(col, s)
+            check_not_complex(col, s)
+            before = len(terms)
             if col in forced or not pd.api.types.is_numeric_dtype(s) or s.dtype == bool:
                 terms += self._categorical_terms(col, s)
             else:
@@ -127,17 +144,26 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
                 else:
                     cuts = quantile_thresholds(values, int(self.n_thresholds), self.strategy)
                     if col in extra:
-                        cuts = np.unique(np.concatenate([cuts, np.asarray(extra[col], float)]))
+                        given = np.asarray(extra[col], float).ravel()
+                        if not np.isfinite(given).all():
+                            raise ValueError(f"thresholds for column {col!r} must be finite "
+                                             f"numbers, got {given.tolist()}")
+                        cuts = np.unique(np.concatenate([cuts, given]))
                     self.thresholds_[col] = cuts
                     terms += [Term(col, "<=", float(t)) for t in cuts]
                     if self.negations:
                         terms += [Term(col, ">", float(t)) for t in cuts]
-            if has_nan:
+            if has_nan and not s.isna().all():   # all missing is constant too
                 terms.append(Term(col, "is missing"))
                 if self.negations:
                     terms.append(Term(col, "is not missing"))
+            if len(terms) == before:
+                silent.append(col)   # one value (or none): a constant says nothing
         if not terms:
-            raise ValueError("no column of X gives a usable Boolean term (all constant?)")
+            one = " (X has one sample)" if len(X) == 1 else ""
+            raise ValueError(f"no column of X gives a Boolean term: every column holds a single "
+                             f"value ({silent[:10]}){one}; a rule needs a column that varies")
+        self.constant_features_ = np.asarray(silent, dtype=object)
         self.terms_ = terms
         return self
 
@@ -156,8 +182,8 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
     def _two_valued_terms(self, col, distinct: np.ndarray) -> list[Term]:
         if distinct.size < 2:
             return []
-        lo, hi = (float(v) for v in distinct)
-        lo, hi = (int(v) if v == int(v) else v for v in (lo, hi))
+        # whole numbers print as integers; an infinite value stays a float (int(inf) fails)
+        lo, hi = (int(v) if np.isfinite(v) and v == int(v) else float(v) for v in distinct)
         return [Term(col, "==", hi)] + ([Term(col, "==", lo)] if self.negations else [])
 
     def transform(self, X) -> np.ndarray:
@@ -166,7 +192,10 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         X = check_frame(X)
         missing_cols = [c for c in self.feature_names_in_ if c not in X.columns]
         if missing_cols:
-            raise ValueError(f"X lacks columns seen in fit: {missing_cols[:5]}")
+            raise ValueError(f"X lacks columns seen in fit: {missing_cols[:5]} (columns are "
+                             "matched by name, whatever their order)")
+        for c in self.feature_names_in_:
+            check_not_complex(c, X[c])
         if self.missing == "error":
             bad = [c for c in self.feature_names_in_ if X[c].isna().any()]
             if bad:

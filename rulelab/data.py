@@ -7,15 +7,18 @@ The files are third-party copies and never part of the project. They are looked 
 2. the per-user cache (``RULELAB_CACHE``, else ``~/.cache/rulelab``), where sets fetched
    from their public source are kept.
 
-A file found locally is checked against the registry's SHA-256 before it is used. A set
-that is not found is fetched from its public source (OpenML or the LIBSVM site) and
-converted to the same frame; offline, a clear error says where to put the file.
+A file found locally is checked before it is used: our copy against the registry's
+SHA-256, a copy fetched earlier against the digest recorded when it was written, and both
+against the registry's row and positive counts. A set that is not found is fetched from
+its public source (OpenML or the LIBSVM site) and converted to the same frame; offline, a
+clear error says where to put the file.
 """
 
 from __future__ import annotations
 
 import hashlib
 import os
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -60,7 +63,9 @@ def _sha256(path: Path) -> str:
     return h.hexdigest()
 
 
-_verified: dict[Path, float] = {}
+# (path, modification time, size, expected digest) of the files whose bytes were checked in
+# this process: a file is hashed once, and again only after it changed
+_verified: set[tuple[str, int, int, str]] = set()
 
 
 def _locate(info: Dataset) -> Path | None:
@@ -71,23 +76,76 @@ def _locate(info: Dataset) -> Path | None:
     return None
 
 
-def _verify(path: Path, info: Dataset) -> None:
-    """Check our copy's SHA-256 (once per file and modification time in a process).
+def _marker(path: Path) -> Path:
+    """The file beside a fetched copy that says where it came from (and its digest)."""
+    return path.with_name(path.name + ".fetched")
 
-    Files fetched from a public source into the cache carry a ``.fetched`` marker: their
-    bytes differ from our copy by construction, so they are checked by shape instead.
+
+def _fix(path: Path) -> str:
+    """What to do about a bad copy, in words."""
+    if _marker(path).exists():
+        return (f"delete {path} and {_marker(path).name} so that load_dataset fetches a fresh "
+                "copy")
+    return ("replace it with an intact copy, or delete it so that load_dataset fetches the set "
+            "from its public source")
+
+
+def _verify(path: Path, info: Dataset) -> None:
+    """Check a file's bytes against what is known of them (once per file version in a process).
+
+    Our copy must have the registry's SHA-256. A copy fetched from a public source into the
+    cache differs from ours by construction; its ``.fetched`` marker records the digest it
+    was written with, which it must still have (markers written before digests were recorded
+    carry none: such a copy is checked by its shape alone, in :func:`_check_loaded`).
     """
-    mtime = path.stat().st_mtime
-    if _verified.get(path) == mtime:
+    stat = path.stat()
+    marker = _marker(path)
+    expected, what = info.sha256, f"the registry's checksum for {info.name!r}"
+    if marker.exists():
+        recorded = [line.split()[1] for line in marker.read_text().splitlines()
+                    if line.startswith("sha256 ") and len(line.split()) == 2]
+        if not recorded:
+            return
+        expected, what = recorded[0], f"the checksum recorded when {info.name!r} was fetched"
+    key = (str(path), stat.st_mtime_ns, stat.st_size, expected)
+    if key in _verified:
         return
-    if not path.with_name(path.name + ".fetched").exists():
-        digest = _sha256(path)
-        if digest != info.sha256:
-            raise ValueError(
-                f"{path} does not match the registry's checksum for {info.name!r} "
-                f"(sha256 {digest[:12]}… instead of {info.sha256[:12]}…): the file is "
-                "corrupt or a different version; delete it to fetch a fresh copy")
-    _verified[path] = mtime
+    digest = _sha256(path)
+    if digest != expected:
+        raise ValueError(
+            f"{path} does not match {what} (sha256 {digest[:12]}… instead of "
+            f"{expected[:12]}…, {stat.st_size:,} bytes): the file is truncated, corrupt or a "
+            f"different version; {_fix(path)}")
+    _verified.add(key)
+
+
+def _read(path: Path, info: Dataset) -> pd.DataFrame:
+    """The file as a frame, a file that cannot be parsed refused with the fix."""
+    try:
+        return pd.read_csv(path)
+    except (OSError, EOFError, UnicodeDecodeError, pd.errors.ParserError,
+            pd.errors.EmptyDataError) as err:
+        raise ValueError(f"{path} cannot be read as the data set {info.name!r} ({err}); "
+                         f"{_fix(path)}") from err
+
+
+def _check_loaded(frame: pd.DataFrame, info: Dataset, path: Path) -> None:
+    """Refuse a frame whose columns, rows or positives differ from the registry entry: a
+    truncated or edited copy must not load as if it were the data set."""
+    needed = [info.label, *info.meta_columns, *info.columns]
+    absent = [c for c in needed if c not in frame.columns]
+    if absent:
+        raise ValueError(f"{path} lacks the column(s) {absent[:5]} of the data set "
+                         f"{info.name!r}; {_fix(path)}")
+    try:
+        positives = int(_positive_rows(frame[info.label], info.positive, "")[0].sum())
+    except ValueError:  # no row has a positive label
+        positives = 0
+    if (len(frame), positives) != (info.rows, info.positives):
+        raise ValueError(
+            f"{path} holds {len(frame):,} rows ({positives:,} positive), but the registry "
+            f"expects {info.rows:,} rows ({info.positives:,} positive) for {info.name!r}: the "
+            f"file is truncated or a different version; {_fix(path)}")
 
 
 def load_dataset(name: str, *, positive=None, with_meta: bool = False, fetch: bool = True,
@@ -129,18 +187,13 @@ def load_dataset(name: str, *, positive=None, with_meta: bool = False, fetch: bo
 
         path = fetch_dataset(info, _cache_dir())
     _verify(path, info)
-    frame = pd.read_csv(path)
+    frame = _read(path, info)
+    _check_loaded(frame, info, path)
     if info.drop_labels:
         frame = frame[~frame[info.label].astype(str).isin(info.drop_labels)].reset_index(drop=True)
-    pos = info.positive if positive is None else (
-        (positive,) if isinstance(positive, (str, int, np.integer)) else tuple(positive))
-    pos = tuple(str(p) for p in pos)
-    labels = frame[info.label].astype(str)
-    unknown = set(pos) - set(labels.unique())
-    if unknown:
-        raise ValueError(f"positive class {sorted(unknown)} does not occur in {info.name!r}; "
-                         f"its labels are {sorted(labels.unique())}")
-    y = pd.Series(labels.isin(pos).astype(np.int8).to_numpy(), name=info.label)
+    hit, pos = _positive_rows(frame[info.label], info.positive if positive is None else positive,
+                              f"data set {info.name!r}")
+    y = pd.Series(hit.astype(np.int8), name=info.label)
     y.attrs["positive"] = pos
     X = frame[list(info.columns)].copy()
     for col in info.categorical:
@@ -174,8 +227,13 @@ def list_datasets() -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def load_csv(path, *, label: str, positive, sep: str = ",", categorical=None):
+def load_csv(path, *, label: str, positive, sep: str = ",", categorical=None,
+             na_values=None) -> tuple[pd.DataFrame, pd.Series]:
     """Load a user's own CSV file the way :func:`load_dataset` loads a benchmark set.
+
+    Every field is kept as written: only an empty field is a missing value unless
+    ``na_values`` says otherwise, so a country column holding ``NA`` (Namibia) or a
+    text column holding ``None`` keeps those values.
 
     Parameters
     ----------
@@ -184,11 +242,17 @@ def load_csv(path, *, label: str, positive, sep: str = ",", categorical=None):
     label : str
         Name of the label column.
     positive : label or sequence of labels
-        Label value(s) mapped to 1.
+        Label value(s) mapped to 1. A number matches a numeric label column by value
+        (``1`` and ``1.0`` alike); otherwise labels are compared as text, surrounding
+        spaces ignored.
     sep : str, default=","
         Field separator.
     categorical : list of str, optional
         Columns to read as categoricals (text columns are categorical anyway).
+    na_values : sequence of str, optional
+        Field values read as missing besides the empty field, e.g. ``["NA", "?"]``.
+        By default none: pandas' own list (``NA``, ``None``, ``null``, ``nan``, ``N/A``,
+        ...) is not applied, since those are real values in some columns.
 
     Returns
     -------
@@ -198,24 +262,79 @@ def load_csv(path, *, label: str, positive, sep: str = ",", categorical=None):
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"no such file: {path}")
-    frame = pd.read_csv(path, sep=sep)
+    if isinstance(na_values, str):
+        na_values = [na_values]
+    missing_tokens = [""] + [str(v) for v in (na_values or ())]
+    # index_col=False: a row with more fields than the header has names would otherwise
+    # silently make the first column the index and shift every value one column left
+    options = dict(sep=sep, keep_default_na=False, na_values=missing_tokens, index_col=False)
+    try:
+        # pandas renames a repeated header to "a.1"; read the header as written to refuse it
+        header = pd.read_csv(path, header=None, nrows=1, dtype=str, **options).iloc[0].tolist()
+    except pd.errors.EmptyDataError:
+        raise ValueError(f"{path.name} is empty: it needs a header row naming the "
+                         "columns") from None
+    repeated = sorted({str(h) for h in header if header.count(h) > 1})
+    if repeated:
+        raise ValueError(f"{path.name} repeats the column name(s) {repeated} in its header: "
+                         "give every column its own name")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", pd.errors.ParserWarning)
+        try:
+            frame = pd.read_csv(path, **options)
+        except pd.errors.ParserWarning:
+            raise ValueError(f"{path.name} has rows with more fields than its header has names "
+                             f"({len(header)}): name every column in the header, or check the "
+                             f"separator (sep={sep!r})") from None
     if label not in frame.columns:
         raise ValueError(f"label column {label!r} not in {path.name}; columns are {list(frame.columns)}")
-    pos = (positive,) if isinstance(positive, (str, int, np.integer)) else tuple(positive)
+    forced = [categorical] if isinstance(categorical, str) else list(categorical or ())
+    unknown = [c for c in forced if c not in frame.columns or c == label]
+    if unknown:
+        features = [c for c in frame.columns if c != label]
+        raise ValueError(f"categorical column(s) {unknown} are not feature columns of "
+                         f"{path.name}; its feature columns are {features}")
     missing = frame[label].isna()   # not astype(str): pandas 3 keeps NaN as NaN there
     if missing.any():
         raise ValueError(f"label column {label!r} has {int(missing.sum())} missing values: "
                          "drop those rows first")
-    labels = frame[label].astype(str).str.strip()
-    found = sorted(labels.unique())
-    absent = [p for p in pos if str(p) not in found]
-    if absent:
-        raise ValueError(f"positive label(s) {absent} do not occur in column {label!r}; its "
-                         f"labels are {found[:10]}")
-    y = pd.Series(labels.isin([str(p) for p in pos]).astype(np.int8).to_numpy(), name=label)
+    hit, _ = _positive_rows(frame[label], positive, f"column {label!r}")
+    y = pd.Series(hit.astype(np.int8), name=label)
     check_binary_labels(y)
     X = frame.drop(columns=[label])
     for col in X.columns:
-        if (categorical and col in categorical) or not pd.api.types.is_numeric_dtype(X[col]):
+        if col in forced or not pd.api.types.is_numeric_dtype(X[col]):
             X[col] = X[col].astype("category")
     return X, y
+
+
+def _positive_rows(labels: pd.Series, positive, where: str) -> tuple[np.ndarray, tuple[str, ...]]:
+    """Rows whose label is one of ``positive`` (a label or a sequence of labels), and the
+    positive labels as text; refuse a positive label that matches no row, listing the labels.
+
+    A numeric label column is matched by value (``1``, ``1.0`` and ``"1"`` alike), any other
+    column as text with surrounding spaces ignored.
+    """
+    pos = tuple(positive) if pd.api.types.is_list_like(positive) else (positive,)
+    if not pos:
+        raise ValueError(f"positive= names no label: give one label or a list of labels of {where}")
+    numeric = pd.api.types.is_numeric_dtype(labels) and labels.dtype != bool
+    text = labels.astype(str).str.strip()
+    hit = np.zeros(len(labels), dtype=bool)
+    absent = []
+    for p in pos:
+        if numeric:
+            try:
+                rows = (labels == float(p)).to_numpy(dtype=bool)
+            except (TypeError, ValueError):   # a word on a numeric column matches nothing
+                rows = np.zeros(len(labels), dtype=bool)
+        else:
+            rows = (text == str(p).strip()).to_numpy(dtype=bool)
+        if not rows.any():
+            absent.append(p)
+        hit |= rows
+    if absent:
+        found = sorted(labels.dropna().unique().tolist(), key=str)
+        raise ValueError(f"positive label(s) {absent} do not occur in {where}; its labels are "
+                         f"{[str(v) for v in found[:10]]}")
+    return hit, tuple(str(p) for p in pos)

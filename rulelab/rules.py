@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-__all__ = ["Term", "Clause", "DNF", "CNF", "format_value", "rule_from_dict"]
+__all__ = ["Term", "Clause", "DNF", "CNF", "format_value", "rule_from_dict", "SQL_DIALECTS"]
 
 _NEGATE = {"<=": ">", ">": "<=", "==": "!=", "!=": "==", "in": "not in", "not in": "in",
            "is missing": "is not missing", "is not missing": "is missing"}
@@ -41,6 +41,8 @@ def format_value(value) -> str:
             return str(int(round(v)))
         if v == 0 or not math.isfinite(v):
             return repr(v)
+        if abs(v) >= 1e15:   # beyond the whole numbers above: three digits and an exponent
+            return f"{v:.3g}"
         decimals = max(2, 2 - math.floor(math.log10(abs(v))))
         return f"{v:.{decimals}f}"
     return str(value)
@@ -57,28 +59,107 @@ def _py(value):
     return value.item() if isinstance(value, np.generic) else value
 
 
-def _sql_name(name: str) -> str:
-    """A quoted SQL identifier (SQLite and standard SQL: an inner quote is doubled)."""
-    return '"' + str(name).replace('"', '""') + '"'
+#: The SQL dialects :meth:`Term.to_sql` writes. All quote a name as an identifier and a
+#: string as a literal, so no value is read as SQL; they differ in what needs escaping.
+#: ``"standard"``: ISO SQL (double-quoted names, ``''`` in strings), read as such by SQLite,
+#: PostgreSQL, DuckDB and most others, but has no literal for infinity. ``"sqlite"`` and
+#: ``"postgresql"``: standard, and infinity written the way each reads it. ``"mysql"``:
+#: MySQL and MariaDB in their default mode, where a backslash escapes in a string (so it
+#: is doubled) and names are quoted with backticks; a server set to read backslashes
+#: literally (``NO_BACKSLASH_ESCAPES``) and double quotes as names (``ANSI_QUOTES``) takes
+#: ``"standard"``. Neither MySQL nor standard SQL has an infinity: a comparison that needs
+#: one is refused there.
+SQL_DIALECTS = ("standard", "sqlite", "postgresql", "mysql")
+
+# how each dialect writes +infinity (None: it has no way to)
+_SQL_INFINITY = {"standard": None, "mysql": None, "sqlite": "9e999",
+                 "postgresql": "CAST('Infinity' AS DOUBLE PRECISION)"}
 
 
-def _query_name(name: str) -> str:
-    """A backtick-quoted ``DataFrame.query`` name (an inner backtick is doubled)."""
-    return "`" + str(name).replace("`", "``") + "`"
+def _check_dialect(dialect: str) -> str:
+    if dialect not in SQL_DIALECTS:
+        raise ValueError(f"unknown SQL dialect {dialect!r}; use one of {list(SQL_DIALECTS)}")
+    return dialect
 
 
-def _sql_value(value) -> str:
+def _no_nul(text: str, what: str) -> str:
+    if "\x00" in text:
+        raise ValueError(f"{what} {text!r} holds a NUL character, which SQL cannot write: "
+                         "rename it or drop the term")
+    return text
+
+
+def _sql_name(name: str, dialect: str = "standard") -> str:
+    """A quoted SQL identifier: double quotes (an inner one doubled), MySQL's backticks."""
+    name = _no_nul(str(name), "name")
+    if dialect == "mysql":
+        return "`" + name.replace("`", "``") + "`"
+    return '"' + name.replace('"', '""') + '"'
+
+
+def _nonfinite(value) -> str | None:
+    """``"nan"``, ``"inf"`` or ``"-inf"`` for such a real number, else None."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        return None
+    v = float(value)
+    if math.isnan(v):
+        return "nan"
+    if math.isinf(v):
+        return "inf" if v > 0 else "-inf"
+    return None
+
+
+def _sql_value(value, dialect: str = "standard", what: str = "value") -> str:
     value = _py(value)
     if isinstance(value, bool):
-        return "1" if value else "0"
+        return "TRUE" if value else "FALSE"
     if isinstance(value, (int, float)):
-        return repr(value)
-    return "'" + str(value).replace("'", "''") + "'"
+        kind = _nonfinite(value)
+        if kind is None:
+            return repr(value)
+        infinity = _SQL_INFINITY[dialect] if kind != "nan" else None
+        if infinity is None:
+            raise ValueError(f"{what} is {kind}, which {dialect} SQL cannot write"
+                             + ("" if kind == "nan" else
+                                ": use dialect='sqlite' or 'postgresql', or drop it"))
+        return infinity if kind == "inf" else f"(-{infinity})"
+    text = _no_nul(str(value), "value")
+    if dialect == "mysql":   # a backslash escapes in MySQL's strings
+        text = text.replace("\\", "\\\\")
+    return "'" + text.replace("'", "''") + "'"
+
+
+@functools.lru_cache(maxsize=4096)
+def _query_name(name: str) -> str:
+    """A backtick-quoted ``DataFrame.query`` name (an inner backtick doubled), or a clear
+    error for a name pandas cannot read back (a newline or a tab in it, for one): each
+    name is tried once on a one-column frame."""
+    quoted = "`" + str(name).replace("`", "``") + "`"
+    try:
+        picked = pd.DataFrame({name: [1.0, 0.0]}).query(f"{quoted} > 0.5", engine="python")
+        ok = picked.index.tolist() == [0]
+    except Exception:   # noqa: BLE001 (pandas raises SyntaxError, ValueError, KeyError ...)
+        ok = False
+    if not ok:
+        raise ValueError(f"column name {name!r} cannot be written in a pandas query string "
+                         "(pandas' backtick quoting does not read it back): rename the column, "
+                         "or select with rule.evaluate(X)")
+    return quoted
 
 
 def _query_value(value) -> str:
     # a date as its ISO string: pandas compares a datetime column with it as a date
+    kind = _nonfinite(value)
+    if kind in ("inf", "-inf"):   # a literal, not the name inf, which a column could shadow
+        return "1e999" if kind == "inf" else "-1e999"
     return repr(_py(value))
+
+
+# Always true / always false on every row, without a column: pandas' ``index`` names a
+# column called "index" when there is one, and either way x == x fails on its NaN,
+# so the test holds for x == x or x != x.
+_QUERY_TRUE = "((index == index) | (index != index))"
+_QUERY_FALSE = "((index == index) & (index != index))"
 
 
 def _interval(value) -> tuple[float, float]:
@@ -209,15 +290,24 @@ class Term:
         out = {"feature": self.feature, "op": self.op, "value": _py(self.value)}
         if _is_datetime(self.value):
             out["type"] = "datetime"
+        elif _nonfinite(self.value):   # JSON has no NaN or infinity: written as text
+            out["value"], out["type"] = _nonfinite(self.value), "float"
         return out
 
-    def to_sql(self, table: str | None = None) -> str:
+    def to_sql(self, table: str | None = None, *, dialect: str = "standard") -> str:
         """A SQL boolean expression for this term (``table`` qualifies the column).
 
         SQL's NULL semantics match ours: a comparison with NULL is not true, so a missing
-        value fails every comparison, and only AND/OR combine terms (never NOT).
+        value fails every comparison, and only AND/OR combine terms (never NOT). A NaN
+        threshold holds nowhere (``!=`` NaN: wherever the value is present), ``<= inf``
+        wherever the value is present and ``> inf`` nowhere, which every dialect writes;
+        other comparisons with an infinity need a dialect that has one (see
+        :data:`SQL_DIALECTS`, which lists the dialects and what each escapes).
         """
-        name = _sql_name(self.feature) if table is None else f"{_sql_name(table)}.{_sql_name(self.feature)}"
+        _check_dialect(dialect)
+        name = _sql_name(self.feature, dialect)
+        if table is not None:
+            name = f"{_sql_name(table, dialect)}.{name}"
         if self.op == "is missing":
             return f"{name} IS NULL"
         if self.op == "is not missing":
@@ -228,11 +318,22 @@ class Term:
                     ([f"{name} < {hi!r}"] if math.isfinite(hi) else [])
             inside = "(" + " AND ".join(sides or [f"{name} IS NOT NULL"]) + ")"
             return inside if self.op == "in" else f"({name} IS NOT NULL AND NOT {inside})"
+        kind = _nonfinite(self.value)
+        if kind == "nan" or (kind == "inf" and self.op == ">"):
+            return f"{name} IS NOT NULL" if self.op == "!=" else "(1 = 0)"
+        if kind == "inf" and self.op == "<=":
+            return f"{name} IS NOT NULL"
         op = "<>" if self.op == "!=" else ("=" if self.op == "==" else self.op)
-        return f"{name} {op} {_sql_value(self.value)}"
+        return f"{name} {op} {_sql_value(self.value, dialect, f'the threshold of {self}')}"
 
     def to_query(self) -> str:
-        """A ``DataFrame.query`` expression (python engine) for this term."""
+        """A ``DataFrame.query`` expression (python engine) for this term.
+
+        Any column name pandas' backtick quoting reads back is written; a name it cannot
+        read (one holding a newline or a tab) is refused naming it. Two names that pandas
+        turns into the same identifier (``a b`` and ``a_b`` do not; pandas' own rules
+        decide) cannot be told apart by any query string.
+        """
         name = _query_name(self.feature)
         if self.op == "is missing":
             return f"{name}.isna()"
@@ -246,6 +347,8 @@ class Term:
             inside = "(" + " & ".join(sides or [present]) + ")"
             return (f"({present} & {inside})" if self.op == "in"
                     else f"({present} & ~{inside})")
+        if _nonfinite(self.value) == "nan":   # NaN equals nothing and orders with nothing
+            return present if self.op == "!=" else f"({name}.isna() & {present})"
         value = _query_value(self.value)
         if _is_datetime(self.value) and self.op in ("==", "!="):
             # pandas parses a date string in an ordering comparison, not in ==
@@ -291,20 +394,24 @@ class Clause:
         return {"type": "clause", "op": self.op, "terms": [t.to_dict() for t in self.terms]}
 
     def to_query(self) -> str:
+        """A ``DataFrame.query(..., engine="python")`` string selecting the rows it holds on."""
         if not self.terms:
-            return "(index == index)" if self.op == "and" else "(index != index)"
+            return _QUERY_TRUE if self.op == "and" else _QUERY_FALSE
         joiner = " & " if self.op == "and" else " | "
         return "(" + joiner.join(t.to_query() for t in self.terms) + ")"
 
     def to_json(self) -> str:
-        return json.dumps(self.to_dict())
+        """The clause as strict JSON (no NaN or infinity literals)."""
+        return json.dumps(self.to_dict(), allow_nan=False)
 
-    def to_sql(self, table: str | None = None) -> str:
-        """A SQL boolean expression (``1 = 1`` / ``1 = 0`` for the empty clause)."""
+    def to_sql(self, table: str | None = None, *, dialect: str = "standard") -> str:
+        """A SQL boolean expression (``1 = 1`` / ``1 = 0`` for the empty clause); ``dialect``
+        is one of :data:`SQL_DIALECTS`."""
+        _check_dialect(dialect)
         if not self.terms:
             return "(1 = 1)" if self.op == "and" else "(1 = 0)"
         joiner = " AND " if self.op == "and" else " OR "
-        return "(" + joiner.join(t.to_sql(table) for t in self.terms) + ")"
+        return "(" + joiner.join(t.to_sql(table, dialect=dialect) for t in self.terms) + ")"
 
     def to_pandas_query(self) -> str:
         """Alias of :meth:`to_query`."""
@@ -358,7 +465,9 @@ class _ClauseCollection:
         return len(self.clauses)
 
     def to_json(self, **kwargs) -> str:
-        return json.dumps(self.to_dict(), **kwargs)
+        """The rule as strict JSON (no NaN or infinity literals); ``kwargs`` go to
+        :func:`json.dumps`."""
+        return json.dumps(self.to_dict(), **{"allow_nan": False, **kwargs})
 
 
 def _and_clauses_with(clauses, values, what: str, kind: str) -> tuple[tuple, tuple]:
@@ -423,13 +532,14 @@ class _TwoLevel(_ClauseCollection):
         return {"type": type(self).__name__.lower(), "then": self.then,
                 "clauses": [c.to_dict() for c in self.clauses]}
 
-    def to_sql(self, table: str | None = None) -> str:
+    def to_sql(self, table: str | None = None, *, dialect: str = "standard") -> str:
         """A SQL ``WHERE`` expression that is true exactly on the rows predicted positive
-        (``table`` qualifies the column names)."""
+        (``table`` qualifies the column names; ``dialect`` is one of :data:`SQL_DIALECTS`)."""
+        _check_dialect(dialect)
         if not self.clauses:
             return "(1 = 1)" if self.outer == "and" else "(1 = 0)"
         joiner = " OR " if self.outer == "or" else " AND "
-        return joiner.join(c.to_sql(table) for c in self.clauses)
+        return joiner.join(c.to_sql(table, dialect=dialect) for c in self.clauses)
 
     def to_pandas_query(self) -> str:
         """Alias of :meth:`to_query`."""
@@ -459,7 +569,7 @@ class _TwoLevel(_ClauseCollection):
     def to_query(self) -> str:
         """A ``DataFrame.query(..., engine="python")`` string selecting the rows predicted 1."""
         if not self.clauses:
-            return "(index == index)" if self.outer == "and" else "(index != index)"
+            return _QUERY_TRUE if self.outer == "and" else _QUERY_FALSE
         joiner = " | " if self.outer == "or" else " & "
         return joiner.join(c.to_query() for c in self.clauses)
 
@@ -480,6 +590,8 @@ def _term(d: dict) -> Term:
     value = d.get("value")
     if d.get("type") == "datetime":
         value = pd.Timestamp(value)
+    elif d.get("type") == "float":
+        value = float(value)
     return Term(d["feature"], d["op"], value)
 
 
@@ -588,23 +700,33 @@ class WeightedRuleSet(_ClauseCollection):
         return f"WeightedRuleSet({len(self.clauses)} clauses, {self.n_terms} terms)"
 
     def to_dict(self) -> dict:
-        return {"type": "weighted", "then": self.then, "loss": self.loss,
-                "weights": list(self.weights),
+        weights = [_nonfinite(w) or w for w in self.weights]   # NaN/infinity as text
+        return {"type": "weighted", "then": self.then, "loss": self.loss, "weights": weights,
                 "clauses": [c.to_dict() for c in self.clauses]}
 
-    def to_sql(self, table: str | None = None) -> str:
-        """A SQL ``WHERE`` expression: the weighted vote is positive."""
+    def _finite_weights(self) -> tuple[float, ...]:
+        bad = [w for w in self.weights if not math.isfinite(w)]
+        if bad:
+            raise ValueError(f"the rule set has non-finite weights {bad[:3]}: a vote with them "
+                             "has no value to export")
+        return self.weights
+
+    def to_sql(self, table: str | None = None, *, dialect: str = "standard") -> str:
+        """A SQL ``WHERE`` expression: the weighted vote is positive (``dialect`` is one of
+        :data:`SQL_DIALECTS`)."""
+        _check_dialect(dialect)
         if not self.clauses:
             return "(1 = 0)"
-        votes = " + ".join(f"(CASE WHEN {c.to_sql(table)} THEN {w!r} ELSE 0 END)"
-                           for c, w in zip(self.clauses, self.weights))
+        votes = " + ".join(f"(CASE WHEN {c.to_sql(table, dialect=dialect)} THEN {w!r} ELSE 0 END)"
+                           for c, w in zip(self.clauses, self._finite_weights()))
         return f"({votes}) > 0"
 
     def to_query(self) -> str:
         """A ``DataFrame.query(..., engine="python")`` string: the weighted vote is positive."""
         if not self.clauses:
-            return "(index != index)"
-        votes = " + ".join(f"{w!r} * {c.to_query()}" for c, w in zip(self.clauses, self.weights))
+            return _QUERY_FALSE
+        votes = " + ".join(f"{w!r} * {c.to_query()}"
+                           for c, w in zip(self.clauses, self._finite_weights()))
         return f"({votes}) > 0"
 
     def to_pandas_query(self) -> str:
@@ -704,12 +826,14 @@ class DecisionList(_ClauseCollection):
                 "labels": [_py(label) for label in self.labels],
                 "clauses": [c.to_dict() for c in self.clauses]}
 
-    def to_sql(self, table: str | None = None) -> str:
+    def to_sql(self, table: str | None = None, *, dialect: str = "standard") -> str:
         """A SQL ``CASE`` expression: the deciding rule's label, NULL where ``otherwise``
-        decides."""
+        decides (``dialect`` is one of :data:`SQL_DIALECTS`)."""
+        _check_dialect(dialect)
         if not self.clauses:
             return "NULL"
-        whens = " ".join(f"WHEN {c.to_sql(table)} THEN {_sql_value(label)}"
+        whens = " ".join(f"WHEN {c.to_sql(table, dialect=dialect)} THEN "
+                         f"{_sql_value(label, dialect, 'a label')}"
                          for c, label in zip(self.clauses, self.labels))
         return f"CASE {whens} ELSE NULL END"
 
@@ -718,7 +842,7 @@ class DecisionList(_ClauseCollection):
         decides (``label=None``) or the rows the rules give ``label``."""
         picked = [i for i, lab in enumerate(self.labels) if label is None or lab == label]
         if not picked:
-            return "(index != index)"
+            return _QUERY_FALSE
         parts = []
         for i in picked:
             earlier = [f"~{c.to_query()}" for c in self.clauses[:i]]

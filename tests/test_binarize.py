@@ -1,4 +1,5 @@
-"""FeatureBinarizer: thresholds in both directions, categoricals, NaN, readable names."""
+"""FeatureBinarizer and CellBinarizer: thresholds in both directions, categoricals, NaN, readable
+names, and awkward input (reordered names, huge ranges, infinities, complex, constants)."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from sklearn.datasets import load_iris
 
 from rulelab import FeatureBinarizer
 from rulelab.binarize import quantile_thresholds
+from rulelab.grab import CellBinarizer
 
 
 def test_numeric_columns_get_nested_thresholds_in_both_directions():
@@ -63,3 +65,108 @@ def test_transform_needs_the_columns_seen_in_fit():
     fb = FeatureBinarizer().fit(pd.DataFrame({"a": [1.0, 2.0, 3.0], "b": [1, 2, 3]}))
     with pytest.raises(ValueError, match="lacks columns"):
         fb.transform(pd.DataFrame({"a": [1.0]}))
+
+
+# ---- awkward inputs: a correct result or an error that names the column --------------------
+def test_cell_binarizer_finds_columns_by_name_whatever_their_order():
+    X = pd.DataFrame({"a": [1.0, 2, 3, 4, 5], "b": [10.0, 20, 30, 40, 50]})
+    cb = CellBinarizer(n_bins=3).fit(X)
+    reordered = X[["b", "a"]].assign(extra=0)
+    np.testing.assert_array_equal(cb.transform(reordered), cb.transform(X))
+    with pytest.raises(ValueError, match=r"lacks columns seen in fit: \['a'\]"):
+        cb.transform(X[["b"]].assign(c=X["a"]))
+
+
+def test_integer_column_names_are_matched_by_name_not_position():
+    X = pd.DataFrame(np.arange(30, dtype=float).reshape(10, 3) % 7)
+    for binarizer in (CellBinarizer(n_bins=4), FeatureBinarizer(n_thresholds=3)):
+        fitted = binarizer.fit(X)
+        np.testing.assert_array_equal(fitted.transform(X[[2, 0, 1]]), fitted.transform(X))
+
+
+@pytest.mark.parametrize("strategy", ["quantile", "uniform"])
+def test_a_range_wider_than_the_largest_float_is_still_cut(strategy):
+    X = pd.DataFrame({"a": [-1e308, -1e307, 0.0, 5.0, 1e307, 1e308]})
+    fb = FeatureBinarizer(n_thresholds=3, strategy=strategy).fit(X)
+    cuts = fb.thresholds_["a"]
+    assert cuts.size >= 2 and np.isfinite(cuts).all()
+    A = fb.transform(X)
+    assert len({tuple(row) for row in A}) >= 3          # the column still separates rows
+    cb = CellBinarizer(n_bins=4).fit(X)
+    assert "a < inf" not in list(cb.get_feature_names_out())
+    # -1e308 and 1e308 fall in the two outer cells, 0 and 5 in one inner cell
+    B = cb.transform(X)
+    cell = B.argmax(axis=1)
+    assert cell[0] != cell[-1] and cell[2] == cell[3] and B.sum(axis=1).tolist() == [1] * 6
+    edges = cb.specs_[0][1]
+    np.testing.assert_allclose(edges, [-5e307, 0.0, 5e307], atol=1e293)
+
+
+def test_cell_edges_of_an_ordinary_range_are_as_before():
+    lo, hi = -4.8130, 17.25
+    X = pd.DataFrame({"v": np.linspace(lo, hi, 40)})
+    edges = CellBinarizer(n_bins=7).fit(X).specs_[0][1]
+    np.testing.assert_array_equal(edges, lo + (hi - lo) / 7 * np.arange(1, 7))
+
+
+@pytest.mark.parametrize("binarizer", [FeatureBinarizer(), CellBinarizer()],
+                         ids=lambda b: type(b).__name__)
+def test_a_complex_column_is_refused_by_name(binarizer):
+    X = pd.DataFrame({"ok": [1.0, 2.0, 3.0], "z": np.array([1 + 2j, 3 + 0j, 2 + 1j])})
+    with pytest.raises(ValueError, match="column 'z' holds complex numbers"):
+        binarizer.fit(X)
+    fitted = binarizer.fit(X.assign(z=[1.0, 2.0, 3.0]))
+    with pytest.raises(ValueError, match="column 'z' holds complex numbers"):
+        fitted.transform(X)
+
+
+@pytest.mark.parametrize("values", [[np.inf, 1.0, np.inf, 1.0], [-np.inf, np.inf, -np.inf, np.inf],
+                                    [0.0, -np.inf, 0.0, 0.0]])
+def test_two_valued_columns_with_infinities_binarise_correctly(values):
+    X = pd.DataFrame({"a": values})
+    for binarizer in (FeatureBinarizer(), CellBinarizer()):
+        fitted = binarizer.fit(X)
+        A = fitted.transform(X)
+        # every term holds exactly where it says, and the two values are told apart
+        for j, term in enumerate(fitted.terms_):
+            np.testing.assert_array_equal(A[:, j], term.evaluate(X))
+        rows = {tuple(r) for r in A}
+        assert len(rows) == 2
+
+
+def test_infinite_values_do_not_become_thresholds():
+    X = pd.DataFrame({"a": [-np.inf, 1.0, 2.0, 3.0, 4.0, np.inf, np.inf]})
+    fb = FeatureBinarizer(n_thresholds=5).fit(X)
+    assert np.isfinite(fb.thresholds_["a"]).all()
+    A = fb.transform(X)
+    for j, term in enumerate(fb.terms_):
+        np.testing.assert_array_equal(A[:, j], term.evaluate(X))
+    assert fb.transform(X)[5].tolist() != fb.transform(X)[4].tolist()  # inf is told from 4
+    with pytest.raises(ValueError, match="thresholds for column 'a' must be finite"):
+        FeatureBinarizer(thresholds={"a": [np.nan]}).fit(X)
+
+
+def test_constant_columns_give_no_terms_and_are_reported():
+    X = pd.DataFrame({"same": [7.0] * 4, "word": ["x"] * 4, "gone": [np.nan] * 4,
+                      "age": [20.0, 30.0, 40.0, 50.0]})
+    fb = FeatureBinarizer(n_thresholds=2).fit(X)
+    assert {t.feature for t in fb.terms_} == {"age"}
+    assert fb.constant_features_.tolist() == ["same", "word", "gone"]
+    cb = CellBinarizer(n_bins=3).fit(X.drop(columns="gone"))
+    assert {t.feature for t in cb.terms_} == {"age"}
+    assert cb.constant_features_.tolist() == ["same", "word"]
+
+
+def test_no_varying_column_is_a_clear_error_naming_the_columns():
+    X = pd.DataFrame({"same": [7.0] * 4, "word": ["x"] * 4})
+    with pytest.raises(ValueError,
+                       match=r"no column of X gives a Boolean term.*\['same', 'word'\]"):
+        FeatureBinarizer().fit(X)
+    with pytest.raises(ValueError, match=r"no column of X gives an item.*\['same', 'word'\]"):
+        CellBinarizer().fit(X)
+
+
+def test_a_given_binary_column_stays_an_item_even_when_constant():
+    # binary="keep" keeps the data's own 0/1 items: a1a has columns all 0 in training
+    X = pd.DataFrame({"never": [0, 0, 0], "flag": [0, 1, 1]})
+    assert list(CellBinarizer().fit(X).get_feature_names_out()) == ["never == 1", "flag == 1"]

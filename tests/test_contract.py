@@ -102,12 +102,12 @@ def test_names_that_read_alike_as_text_are_refused(name):
 def test_a_table_in_which_nothing_varies_is_refused(name):
     for constant in (pd.DataFrame({"a": np.zeros(N, int), "b": np.ones(N, int)}),
                      pd.DataFrame({"a": np.full(N, 7.0), "b": np.full(N, 7.0)})):
-        with pytest.raises(ValueError, match="constant"):
+        with pytest.raises(ValueError, match="constant|single value"):
             fitted(name, constant)
 
 
 def test_complex_values_are_refused_by_column(name):
-    with pytest.raises(ValueError, match=r"\['a'\] hold complex"):
+    with pytest.raises(ValueError, match="column 'a' holds complex"):
         fitted(name, X.assign(a=X.a + 1j))
 
 

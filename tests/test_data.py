@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -77,7 +78,7 @@ def test_list_datasets_has_one_row_per_set():
 def test_corrupt_local_file_fails_the_checksum(tmp_path, monkeypatch):
     (tmp_path / "pima.csv").write_text("pregnant,class\n1,0\n")
     monkeypatch.setenv("RULELAB_DATA", str(tmp_path))
-    monkeypatch.setattr(data, "_verified", {})
+    monkeypatch.setattr(data, "_verified", set())
     with pytest.raises(ValueError, match="checksum"):
         rulelab.load_dataset("pima")
 
@@ -96,8 +97,9 @@ def test_missing_set_offline_says_where_to_put_it(tmp_path, monkeypatch):
         rulelab.load_dataset("fourclass_scale")
 
 
-def test_openml_fetch_path_converts_to_our_frame(tmp_path, monkeypatch):
-    """The OpenML path, with the network call replaced by scikit-learn's bundled WDBC."""
+def _fake_openml_wdbc(tmp_path, monkeypatch) -> Path:
+    """Empty data folders and OpenML replaced by scikit-learn's bundled WDBC; returns the path
+    the fetched copy is written to."""
     from sklearn.datasets import load_breast_cancer
 
     bunch = load_breast_cancer(as_frame=True)
@@ -115,10 +117,16 @@ def test_openml_fetch_path_converts_to_our_frame(tmp_path, monkeypatch):
     monkeypatch.setattr(sklearn.datasets, "fetch_openml", lambda **kw: fake)
     monkeypatch.setenv("RULELAB_DATA", str(tmp_path / "empty"))
     monkeypatch.setenv("RULELAB_CACHE", str(tmp_path / "cache"))
+    return tmp_path / "cache" / "data" / "wdbc.csv"
+
+
+def test_openml_fetch_path_converts_to_our_frame(tmp_path, monkeypatch):
+    """The OpenML path, with the network call replaced by scikit-learn's bundled WDBC."""
+    cached = _fake_openml_wdbc(tmp_path, monkeypatch)
     X, y = rulelab.load_dataset("wdbc")
     assert X.shape == (569, 30) and int(y.sum()) == 212
     assert X.columns[0] == "radius_mean"
-    assert (tmp_path / "cache" / "data" / "wdbc.csv.fetched").is_file()
+    assert cached.with_name("wdbc.csv.fetched").is_file()
     if DATA is not None:  # the fetched frame equals our copy
         ours = pd.read_csv(DATA / "wdbc.csv")
         np.testing.assert_allclose(X.to_numpy(float), ours.drop(columns="diagnosis").to_numpy(float))
@@ -185,3 +193,146 @@ def test_load_csv_refuses_missing_labels_and_an_absent_positive(tmp_path):
         load_csv(path, label="label", positive="Yes")
     X, y = load_csv(path, label="label", positive="yes")
     assert y.tolist() == [1, 0, 1] and list(X.columns) == ["x"]
+
+
+# ---- cached copies are checked against what is known of them ------------------------------
+def test_a_fetched_copy_is_hashed_once_per_version_and_refused_once_truncated(tmp_path,
+                                                                              monkeypatch):
+    cached = _fake_openml_wdbc(tmp_path, monkeypatch)
+    hashed = []
+    real_sha256 = data._sha256
+    monkeypatch.setattr(data, "_sha256", lambda path: hashed.append(path) or real_sha256(path))
+    for _ in range(3):                                # fetched (its digest recorded), then read
+        rulelab.load_dataset("wdbc")
+    assert len(hashed) == 1                           # the same file version is hashed once
+    lines = cached.read_text().splitlines(keepends=True)
+    cached.write_text("".join(lines[:50]))            # 49 rows left
+    with pytest.raises(ValueError, match=r"wdbc\.csv does not match the checksum recorded.*"
+                                         r"delete .*wdbc\.csv\.fetched"):
+        rulelab.load_dataset("wdbc")
+
+
+def test_a_truncated_copy_without_a_recorded_digest_is_refused_by_its_shape(tmp_path, monkeypatch):
+    """A copy fetched before digests were recorded is still checked: 49 rows of pima are not
+    the 768 the registry knows."""
+    cache = tmp_path / "cache" / "data"
+    cache.mkdir(parents=True)
+    info = DATASETS["pima"]
+    r = np.random.default_rng(0)
+    frame = pd.DataFrame(r.integers(0, 100, size=(49, 8)), columns=list(info.columns))
+    frame["class"] = r.integers(0, 2, size=49)
+    frame.to_csv(cache / "pima.csv", index=False)
+    (cache / "pima.csv.fetched").write_text("openml:37\n")
+    monkeypatch.setenv("RULELAB_DATA", str(tmp_path / "empty"))
+    monkeypatch.setenv("RULELAB_CACHE", str(tmp_path / "cache"))
+    with pytest.raises(ValueError, match=r"pima\.csv holds 49 rows .*expects 768 rows .*"
+                                         r"delete .*pima\.csv\.fetched"):
+        rulelab.load_dataset("pima")
+    frame.drop(columns="glucose").to_csv(cache / "pima.csv", index=False)
+    with pytest.raises(ValueError, match=r"lacks the column\(s\) \['glucose'\]"):
+        rulelab.load_dataset("pima")
+
+
+def test_a_copy_that_cannot_be_parsed_is_refused_with_the_fix(tmp_path, monkeypatch):
+    cache = tmp_path / "cache" / "data"
+    cache.mkdir(parents=True)
+    info = DATASETS["magic"]
+    text = ",".join([*info.columns, "class"]) + "\n" + "1.5,2,3,4,5,6,7,8,9,10,g\n" * 5000
+    whole = gzip.compress(text.encode())
+    (cache / "magic.csv.gz").write_bytes(whole[: len(whole) // 2])
+    (cache / "magic.csv.gz.fetched").write_text("openml:1120\n")
+    monkeypatch.setenv("RULELAB_DATA", str(tmp_path / "empty"))
+    monkeypatch.setenv("RULELAB_CACHE", str(tmp_path / "cache"))
+    with pytest.raises(ValueError, match=r"magic\.csv\.gz (cannot be read|holds).*delete"):
+        rulelab.load_dataset("magic")
+
+
+@needs_data
+def test_our_copy_is_hashed_again_after_it_changed(tmp_path, monkeypatch):
+    import shutil
+
+    shutil.copy(DATA / "bupa.csv", tmp_path / "bupa.csv")
+    monkeypatch.setenv("RULELAB_DATA", str(tmp_path))
+    hashed = []
+    real_sha256 = data._sha256
+    monkeypatch.setattr(data, "_sha256", lambda path: hashed.append(path) or real_sha256(path))
+    rulelab.load_dataset("bupa")
+    rulelab.load_dataset("liver")
+    assert len(hashed) == 1
+    with open(tmp_path / "bupa.csv", "a") as fh:
+        fh.write("90,60,20,20,20,1,1\n")
+    with pytest.raises(ValueError, match="registry's checksum for 'bupa'"):
+        rulelab.load_dataset("bupa")
+    assert len(hashed) == 2
+
+
+# ---- load_csv keeps what the file says ----------------------------------------------------
+def test_load_csv_keeps_na_like_strings_unless_asked(tmp_path):
+    path = tmp_path / "countries.csv"
+    path.write_text("country,note,size,label\nNA,None,1.5,yes\nUS,null,,no\nFR,N/A,3,yes\n"
+                    "NA,nan,4,no\n")
+    X, y = rulelab.load_csv(path, label="label", positive="yes")
+    assert X["country"].tolist() == ["NA", "US", "FR", "NA"]      # Namibia is kept
+    assert X["note"].tolist() == ["None", "null", "N/A", "nan"]
+    assert X["size"].isna().tolist() == [False, True, False, False]  # an empty field is missing
+    X, _ = rulelab.load_csv(path, label="label", positive="yes", na_values=["null", "N/A"])
+    assert X["note"].isna().tolist() == [False, True, True, False]
+    assert X["country"].tolist() == ["NA", "US", "FR", "NA"]
+
+
+def test_load_csv_refuses_a_repeated_header_naming_it(tmp_path):
+    path = tmp_path / "dup.csv"
+    path.write_text("a,b,a,label\n1,2,3,yes\n4,5,6,no\n")
+    with pytest.raises(ValueError, match=r"repeats the column name\(s\) \['a'\]"):
+        rulelab.load_csv(path, label="label", positive="yes")
+
+
+def test_load_csv_refuses_rows_longer_than_the_header_instead_of_shifting_them(tmp_path):
+    path = tmp_path / "long.csv"
+    path.write_text("a,b,label\n1,2,3,yes\n4,5,6,no\n")   # pandas would index by column a
+    with pytest.raises(ValueError, match=r"more fields than its header has names \(3\)"):
+        rulelab.load_csv(path, label="label", positive="yes")
+    path.write_text("a,b,label\n1,2,yes,\n4,5,no,\n")       # a trailing separator is fine
+    X, y = rulelab.load_csv(path, label="label", positive="yes")
+    assert X["a"].tolist() == [1, 4] and y.tolist() == [1, 0]
+    path.write_text("")
+    with pytest.raises(ValueError, match="is empty"):
+        rulelab.load_csv(path, label="label", positive="yes")
+
+
+def test_load_csv_refuses_an_unknown_categorical_column_listing_the_columns(tmp_path):
+    path = tmp_path / "own.csv"
+    path.write_text("zip,age,label\n1000,30,yes\n2000,40,no\n")
+    with pytest.raises(ValueError,
+                       match=r"\['zipcode'\] are not feature columns.*\['zip', 'age'\]"):
+        rulelab.load_csv(path, label="label", positive="yes", categorical=["zipcode"])
+    with pytest.raises(ValueError, match=r"\['label'\] are not feature columns"):
+        rulelab.load_csv(path, label="label", positive="yes", categorical=["label"])
+    X, _ = rulelab.load_csv(path, label="label", positive="yes", categorical=["zip"])
+    assert isinstance(X["zip"].dtype, pd.CategoricalDtype) and X["age"].dtype.kind == "i"
+
+
+@pytest.mark.parametrize("positive", [1.0, 1, "1", [1.0], (1, 3.0), np.float64(1.0)])
+def test_load_csv_takes_a_numeric_positive_as_a_scalar_or_a_list(tmp_path, positive):
+    path = tmp_path / "numeric.csv"
+    path.write_text("x,grade\n1,1\n2,2\n3,3\n4,1\n")
+    _, y = rulelab.load_csv(path, label="grade", positive=positive)
+    wanted = {1: [1, 0, 0, 1], 2: [1, 0, 1, 1]}[len(np.atleast_1d(positive))]
+    assert y.tolist() == wanted
+
+
+def test_load_csv_names_a_positive_label_that_is_not_in_y(tmp_path):
+    path = tmp_path / "numeric.csv"
+    path.write_text("x,grade\n1,1\n2,2\n")
+    with pytest.raises(ValueError, match=r"\[2\.5\] do not occur in column 'grade'.*\['1', '2'\]"):
+        rulelab.load_csv(path, label="grade", positive=2.5)
+    with pytest.raises(ValueError, match=r"\['pass'\] do not occur"):
+        rulelab.load_csv(path, label="grade", positive=[1, "pass"])
+
+
+@needs_data
+def test_load_dataset_takes_a_float_positive():
+    _, y = rulelab.load_dataset("gas", positive=1.0)
+    assert int(y.sum()) == 1316
+    with pytest.raises(ValueError, match=r"\[7\] do not occur in data set 'gas_drift_partial'"):
+        rulelab.load_dataset("gas", positive=7)

@@ -3,7 +3,9 @@ simplify without changing a prediction."""
 
 from __future__ import annotations
 
+import json
 import math
+import re
 import sqlite3
 
 import numpy as np
@@ -230,3 +232,98 @@ def test_terms_evaluated_together_hold_where_each_holds_alone(seed):
     for i, fired in zip(order, together):
         assert fired.dtype == bool
         np.testing.assert_array_equal(fired, terms[i].evaluate(AWKWARD.copy()))
+
+
+# ---- exports of awkward rules: the rows selected, or an error naming the problem ----------
+EXTREME = pd.DataFrame({"x": [-np.inf, -1.0, 0.0, 2.5, np.inf, np.nan],
+                        "s": ["a\\b'c", 'q"', "a\\b'c", "plain", None, "x`y"]})
+NONFINITE_TERMS = [Term("x", op, v) for op in ("<=", ">", "==", "!=")
+                   for v in (math.inf, -math.inf, math.nan)]
+
+
+def _sqlite_select(frame: pd.DataFrame, where: str) -> list[int]:
+    """Row positions the WHERE expression selects in SQLite (NaN stored as NULL, infinities
+    as SQLite's own)."""
+    con = sqlite3.connect(":memory:")
+    frame.to_sql("t", con, index=False)
+    return [r[0] - 1 for r in con.execute(f"SELECT rowid FROM t WHERE {where} ORDER BY rowid")]
+
+
+@pytest.mark.parametrize("term", NONFINITE_TERMS, ids=str)
+def test_nonfinite_thresholds_export_to_the_rows_they_hold_on_or_are_refused(term):
+    holds = list(np.flatnonzero(term.evaluate(EXTREME)))
+    assert _sqlite_select(EXTREME, term.to_sql(dialect="sqlite")) == holds
+    assert list(EXTREME.query(term.to_query(), engine="python").index) == holds
+    for dialect in ("standard", "mysql", "postgresql"):
+        try:
+            sql = term.to_sql(dialect=dialect)
+        except ValueError as err:    # only where an infinity literal would be needed
+            assert "inf" in str(term) and "cannot write" in str(err) and "dialect" in str(err)
+            continue
+        assert "inf" not in sql.replace("Infinity", "") and "nan" not in sql
+    # strict JSON (no NaN/Infinity literals) that reads back to the same test
+    text = Clause((term,)).to_json()
+    again = rule_from_dict(json.loads(text, parse_constant=pytest.fail)).terms[0]
+    np.testing.assert_array_equal(again.evaluate(EXTREME), term.evaluate(EXTREME))
+
+
+def test_an_unknown_sql_dialect_is_refused_listing_the_known_ones():
+    with pytest.raises(ValueError, match=r"unknown SQL dialect 'oracle'.*'mysql'"):
+        DNF([IRIS_RULE]).to_sql(dialect="oracle")
+
+
+def test_string_values_and_names_are_escaped_per_dialect():
+    term = Term("s`\"", "==", "a\\b'c")
+    assert term.to_sql() == "\"s`\"\"\" = 'a\\b''c'"
+    assert term.to_sql(dialect="mysql") == "`s``\"` = 'a\\\\b''c'"
+    # SQLite reads the standard literal back as the very string
+    frame = EXTREME.rename(columns={"s": "s`\""})
+    rule = Clause((term,))
+    assert _sqlite_select(frame, rule.to_sql(dialect="sqlite")) == list(
+        np.flatnonzero(rule.evaluate(frame)))
+    with pytest.raises(ValueError, match="NUL"):
+        Term("s", "==", "a\x00").to_sql()
+
+
+def test_every_rule_type_exports_to_sqlite_selecting_its_rows():
+    a = Clause((Term("x", ">", -math.inf), Term("s", "!=", "plain")))
+    b = Clause((Term("x", "<=", 0.0),))
+    for rule in (DNF([a, b]), CNF([Clause(a.terms, "or"), Clause(b.terms, "or")]),
+                 WeightedRuleSet([a, b, Clause(())], [1.0, -0.5, 0.25])):
+        assert _sqlite_select(EXTREME, rule.to_sql(dialect="sqlite")) == list(
+            np.flatnonzero(rule.evaluate(EXTREME)))
+    with pytest.raises(ValueError, match="cannot write"):
+        DNF([a]).to_sql()                                   # -inf has no standard literal
+    bad = WeightedRuleSet([a], [math.nan])
+    with pytest.raises(ValueError, match="non-finite weights"):
+        bad.to_sql(dialect="sqlite")
+    with pytest.raises(ValueError, match="non-finite weights"):
+        bad.to_query()
+    assert math.isnan(rule_from_dict(bad.to_json()).weights[0])
+
+
+ODD_NAMES = ["index", "a b", "a`b", "and", "1x", "é", "x#y", "x\\y", "True", "x.y", "x'y",
+             'x"y', "@x", "ilevel_0", "nan", ""]
+
+
+def test_query_strings_select_the_rows_the_rule_holds_on_for_odd_column_names():
+    r = np.random.default_rng(0)
+    frame = pd.DataFrame(r.choice([0.0, 1.0, 2.0, np.nan], size=(40, len(ODD_NAMES))),
+                         columns=ODD_NAMES)
+    for name in ODD_NAMES:
+        term = Term(name, "<=", 1.0)
+        assert list(frame.query(term.to_query(), engine="python").index) == list(
+            np.flatnonzero(term.evaluate(frame))), name
+    clauses = [Clause((Term(n, ">", 0.0), Term(o, "is not missing")))
+               for n, o in zip(ODD_NAMES, ODD_NAMES[1:])]
+    for rule in (DNF(clauses), CNF([Clause(c.terms, "or") for c in clauses]),
+                 WeightedRuleSet(clauses + [Clause(())], [1.0] * len(clauses) + [-0.5]),
+                 DNF([]), CNF([]), DNF([Clause(())]), WeightedRuleSet()):
+        assert list(frame.query(rule.to_query(), engine="python").index) == list(
+            np.flatnonzero(rule.evaluate(frame))), str(rule)
+
+
+@pytest.mark.parametrize("name", ["x\ny", "t\tz", "a\rb", "inf"])
+def test_a_name_pandas_cannot_read_back_is_refused_naming_it(name):
+    with pytest.raises(ValueError, match=f"column name {re.escape(repr(name))} cannot be written"):
+        DNF([Clause((Term(name, "<=", 1.0),))]).to_query()

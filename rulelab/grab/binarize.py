@@ -20,7 +20,7 @@ import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-from .._validation import category_values, check_frame, check_not_dates
+from .._validation import category_values, check_frame, check_not_complex, check_not_dates
 from ..rules import Term
 
 __all__ = ["CellBinarizer"]
@@ -48,6 +48,10 @@ class CellBinarizer(TransformerMixin, BaseEstimator):
     feature_names_out_ : ndarray of str
         Each output column's term in words.
     columns_ : list of (column, kind, cell) describing each output column.
+    constant_features_ : ndarray of str
+        Columns that gave no item: a single value in training (a 0/1 column kept with
+        ``binary="keep"`` is kept even then, as the data's own item). When no column gives
+        an item, ``fit`` raises.
     """
 
     def __init__(self, n_bins: int = 50, binary: str = "keep", drop_empty: bool = True):
@@ -65,17 +69,21 @@ class CellBinarizer(TransformerMixin, BaseEstimator):
         self.n_features_in_ = frame.shape[1]
         # per input column: (name, inner cell edges, cells kept or category values, kind)
         self.specs_ = []
-        terms, columns = [], []
+        terms, columns, constant = [], [], []
         for col in frame.columns:
             s = frame[col]
             if s.isna().any():
                 raise ValueError(f"column {col!r} has missing values: impute or drop them first")
             check_not_dates(col, s)
+            check_not_complex(col, s)
             numeric_codes = (isinstance(s.dtype, pd.CategoricalDtype)
                              and pd.api.types.is_numeric_dtype(s.cat.categories))
             if not (pd.api.types.is_numeric_dtype(s) or numeric_codes) or s.dtype == bool:
                 # categories, text and booleans: one item per value (one-hot)
                 values = category_values(s)
+                if len(values) < 2:   # an item true on every row says nothing
+                    constant.append(col)
+                    continue
                 self.specs_.append((col, None, values, "category"))
                 terms += [Term(str(col), "==", v) for v in values]
                 columns += [(col, "category", k) for k in range(len(values))]
@@ -83,29 +91,39 @@ class CellBinarizer(TransformerMixin, BaseEstimator):
             v = pd.to_numeric(s).to_numpy(dtype=float)
             uniq = np.unique(v)
             if self.binary == "keep" and set(uniq.tolist()) <= {0.0, 1.0}:
+                # the data's own item, kept as given even when constant (a1a's columns that
+                # are all 0 in training are among the d items the GRAB paper counts)
                 self.specs_.append((col, None, None, "binary"))
                 terms.append(Term(str(col), "==", 1))
                 columns.append((col, "binary", 1))
+                continue
+            if uniq.size < 2:
+                constant.append(col)
                 continue
             # equal-width cells between the finite extremes; the outer cells are open-ended,
             # so -inf, +inf and values beyond the training range fall in them
             finite = v[np.isfinite(v)]
             lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 0.0)
-            if (self.drop_empty and finite.size == v.size and np.all(v == np.round(v))
-                    and hi - lo < self.n_bins):
-                # integer codes: cells under 1 wide hold one value each, so say which
+            if lo == hi or (self.drop_empty and finite.size == v.size
+                            and np.all(v == np.round(v)) and hi - lo < self.n_bins):
+                # integer codes: cells under 1 wide hold one value each, so say which; one
+                # finite value besides infinities has no width to cut, so the same
                 self.specs_.append((col, None, uniq, "values"))
-                terms += [Term(str(col), "==", int(u)) for u in uniq]
-                columns += [(col, "value", int(u)) for u in uniq]
+                terms += [Term(str(col), "==", _number(u)) for u in uniq]
+                columns += [(col, "value", _number(u)) for u in uniq]
                 continue
-            width = (hi - lo) / self.n_bins if hi > lo else 1.0
-            edges = lo + width * np.arange(1, self.n_bins)
+            edges = _equal_width_edges(lo, hi, int(self.n_bins))
             kept = (np.unique(self._cells(v, edges)) if self.drop_empty
                     else np.arange(self.n_bins))
             self.specs_.append((col, edges, kept, "cells"))
             bounds = np.concatenate([[-np.inf], edges, [np.inf]])
             terms += [Term(str(col), "in", (bounds[c], bounds[c + 1])) for c in kept]
             columns += [(col, "cell", int(c)) for c in kept]
+        if not terms:
+            one = " (X has one sample)" if len(frame) == 1 else ""
+            raise ValueError(f"no column of X gives an item: every column holds a single value "
+                             f"({constant[:10]}){one}; a rule needs a column that varies")
+        self.constant_features_ = np.asarray(constant, dtype=object)
         self.terms_ = terms
         self.feature_names_out_ = np.asarray([str(t) for t in terms], dtype=object)
         self.columns_ = columns
@@ -117,16 +135,20 @@ class CellBinarizer(TransformerMixin, BaseEstimator):
         return np.searchsorted(edges, v, side="right")
 
     def transform(self, X) -> np.ndarray:
+        """The 0/1 matrix (uint8), one column per term in ``terms_``; the columns of ``X``
+        are found by name, whatever their order."""
         check_is_fitted(self, "specs_")
         frame = check_frame(X)
-        if frame.shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {frame.shape[1]} columns, the binariser was fitted on "
-                             f"{self.n_features_in_}")
+        absent = [c for c in self.feature_names_in_ if c not in frame.columns]
+        if absent:
+            raise ValueError(f"X lacks columns seen in fit: {absent[:5]} (columns are matched "
+                             f"by name; X has {list(frame.columns)[:10]})")
         blocks = []
-        for i, (col, edges, kept, kind) in enumerate(self.specs_):
-            s = frame.iloc[:, i]
+        for col, edges, kept, kind in self.specs_:
+            s = frame[col]
             if s.isna().any():
                 raise ValueError(f"column {col!r} has missing values: impute or drop them first")
+            check_not_complex(col, s)
             if kind == "category":
                 # a value not seen in fit falls in no item
                 values = np.asarray(kept, dtype=object)
@@ -144,5 +166,26 @@ class CellBinarizer(TransformerMixin, BaseEstimator):
         return np.hstack(blocks).astype(np.uint8)
 
     def get_feature_names_out(self, input_features=None):
+        """Each output column's term in words."""
         check_is_fitted(self, "feature_names_out_")
         return self.feature_names_out_.copy()
+
+
+def _number(u: float):
+    """A cell value as it prints: whole numbers as integers, infinities as floats."""
+    return int(u) if np.isfinite(u) and u == int(u) else float(u)
+
+
+def _equal_width_edges(lo: float, hi: float, n_bins: int) -> np.ndarray:
+    """The ``n_bins - 1`` inner edges of equal-width cells between ``lo`` and ``hi``.
+
+    A range wider than the largest float (``-1e308`` to ``1e308``) would make the width
+    infinite and put every value in one cell; it is measured on halved bounds instead
+    (halving is exact), which leaves every other range's edges as they were.
+    """
+    with np.errstate(over="ignore"):
+        wide = not np.isfinite(hi - lo)
+    if not wide:
+        return lo + (hi - lo) / n_bins * np.arange(1, n_bins)
+    half = (hi / 2 - lo / 2) / n_bins * np.arange(1, n_bins)
+    return (lo / 2 + half) * 2

@@ -210,8 +210,8 @@ class CBMClassifier(LearnerBase):
     def predict_proba(self, X):
         """The score through the link its loss declares on ``rules_`` (logistic loss only:
         ``1 / (1 + exp(-f))``, as :meth:`rulelab.rules.WeightedRuleSet.probability`)."""
-        scale = self.rules_.LINK_SCALE[self.rules_.loss]
-        p = 1.0 / (1.0 + np.exp(-scale * self.decision_function(X)))
+        f = self.decision_function(X)   # checks the fit first
+        p = 1.0 / (1.0 + np.exp(-self.rules_.LINK_SCALE[self.rules_.loss] * f))
         return np.column_stack([1.0 - p, p])
 
     # ------------------------------------------------------------------ words
