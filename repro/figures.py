@@ -368,7 +368,7 @@ def main(argv: list[str] | None = None) -> int:
         from repro.report import update_readme, write_report
 
         report = write_report()
-        print(f"wrote {report}")
+        print(f"wrote {report.relative_to(ROOT) if report.is_relative_to(ROOT) else report}")
         if output_root() == ROOT and update_readme():
             print("README results table refreshed")
     return 0
