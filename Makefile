@@ -16,7 +16,7 @@ export OPENBLAS_NUM_THREADS ?= 1
 export MKL_NUM_THREADS ?= 1
 JOBS ?= 2
 
-.PHONY: setup reproduce quick test unit notebooks bench lab clean
+.PHONY: setup reproduce quick test unit notebooks bench lab clean figures
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -41,6 +41,11 @@ unit: setup
 
 bench: setup
 	$(PY) benchmarks/run_all.py
+
+# Every figure redrawn from results/ (no fitting, no data sets), with REPORT.md and the README's
+# results table; STYLE=<matplotlib style name or style file> restyles all figures at once.
+figures: setup
+	$(PY) -m repro.figures $(if $(STYLE),--style "$(STYLE)")
 
 # JupyterLab from .venv with RULELAB_DATA exported as above (a notebook run there with
 # QUICK = True writes under runs/quick; with QUICK = False it is a FULL run).

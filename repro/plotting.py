@@ -1,4 +1,8 @@
-"""One figure style for every notebook; ``savefig`` writes PNG + PDF into ``figures/``."""
+"""One figure style for every notebook; ``savefig`` writes PNG + PDF into ``figures/``.
+
+Method colours are matplotlib's ``"CN"`` colours (the N-th colour of the style's cycle):
+with the house style they are the default palette, and a style with another cycle (e.g.
+``seaborn-v0_8-colorblind``, see :mod:`repro.figures`) recolours every figure at once."""
 
 from __future__ import annotations
 
@@ -23,19 +27,25 @@ STYLE = {
 }
 # Colours per method, so a method looks the same in every figure.
 COLORS = {
-    "1Rule": "#1f77b4", "OneRule": "#1f77b4", "RuSC": "#ff7f0e", "RuB": "#2ca02c",
-    "BCD": "#d62728", "AM": "#9467bd", "CART": "#8c564b", "RIPPER": "#e377c2",
-    "paper": "#7f7f7f", "ours": "#1f77b4",
+    "1Rule": "C0", "OneRule": "C0", "RuSC": "C1", "RuB": "C2", "BCD": "C3", "AM": "C4",
+    "CART": "C5", "RIPPER": "C6", "paper": "C7", "ours": "C0",
 }
 
 
-def use_style() -> None:
+def use_style(style: str | Path | dict | None = None) -> None:
     """Apply the rulelab style: matplotlib's figure style, and pandas tables that show every
     cell whole (a claim and its evidence are sentences; pandas would cut them at 50
-    characters)."""
+    characters).
+
+    ``style`` (a matplotlib style name, a style/rc file or a dict of rc settings) is applied
+    on top, so a report's fonts or palette change every figure at once.
+    """
     import pandas as pd
+    from matplotlib import style as mpl_style
 
     matplotlib.rcParams.update(STYLE)
+    if style is not None:
+        mpl_style.use(style)
     pd.set_option("display.max_colwidth", None)
 
 
@@ -48,10 +58,11 @@ def figures_dir() -> Path:
     return output_dir("figures")
 
 
-def savefig(fig, name: str) -> str:
-    """Save ``fig`` as ``figures/NAME.png`` and ``.pdf``; return the PNG's path, relative to
-    the project when it lies inside it (a notebook's output never shows a machine path)."""
-    out = figures_dir()
+def savefig(fig, name: str, out: Path | None = None) -> str:
+    """Save ``fig`` as ``figures/NAME.png`` and ``.pdf`` (or into ``out``); return the PNG's
+    path, relative to the project when it lies inside it (a notebook's output never shows a
+    machine path)."""
+    out = Path(out) if out is not None else figures_dir()
     out.mkdir(parents=True, exist_ok=True)
     png = out / f"{name}.png"
     fig.savefig(png)
@@ -87,8 +98,8 @@ def plot_rule_region(rule, X, y, x: str, y_col: str, ax=None, labels=("other", "
     mx, my = np.meshgrid(gx, gy)
     grid = pd.DataFrame({x: mx.ravel(), y_col: my.ravel()})
     inside = rule.evaluate(grid).reshape(mx.shape)
-    ax.contourf(mx, my, inside.astype(float), levels=[0.5, 1.5], colors=["#d62728"], alpha=0.12)
-    ax.contour(mx, my, inside.astype(float), levels=[0.5], colors=["#d62728"], linewidths=1)
+    ax.contourf(mx, my, inside.astype(float), levels=[0.5, 1.5], colors=["C3"], alpha=0.12)
+    ax.contour(mx, my, inside.astype(float), levels=[0.5], colors=["C3"], linewidths=1)
     y = np.asarray(y).astype(bool)
     ax.scatter(X.loc[~y, x], X.loc[~y, y_col], marker="x", c="black", s=18, label=labels[0])
     ax.scatter(X.loc[y, x], X.loc[y, y_col], marker="+", c="#c51b8a", s=40, label=labels[1])

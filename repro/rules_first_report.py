@@ -8,10 +8,11 @@ import pandas as pd
 __all__ = ["mean_se", "plot_fig2", "plot_sample_complexity", "plot_fig3", "growth_exponents",
            "claims_synthetic", "chosen_threshold", "claims_text"]
 
-STYLE = {"greedy l1": ("#1f77b4", "-"), "greedy l2": ("#d62728", "-"),
-         "l1 logistic": ("#1f77b4", "--"), "l2 logistic": ("#d62728", "--"),
-         "ERM stand-in (rules known)": ("#2ca02c", ":"),
-         "convex relaxation (l2 logistic)": ("#7f7f7f", "--"), "greedy l2 ": ("#d62728", "-")}
+# "CN" colours follow the style's colour cycle (see repro.plotting)
+STYLE = {"greedy l1": ("C0", "-"), "greedy l2": ("C3", "-"),
+         "l1 logistic": ("C0", "--"), "l2 logistic": ("C3", "--"),
+         "ERM stand-in (rules known)": ("C2", ":"),
+         "convex relaxation (l2 logistic)": ("C7", "--"), "greedy l2 ": ("C3", "-")}
 
 
 def mean_se(df: pd.DataFrame, by, value: str = "accuracy") -> pd.DataFrame:
@@ -102,7 +103,7 @@ def plot_fig3(sweeps: dict[str, pd.DataFrame], paper_t: float | None = None):
     import matplotlib.pyplot as plt
 
     fig, axes = plt.subplots(1, len(sweeps), figsize=(5.5 * len(sweeps), 4), squeeze=False)
-    colors = {"linear": "#d62728", "nn": "#9467bd"}
+    colors = {"linear": "C3", "nn": "C4"}
     for ax, (corpus, sweep) in zip(axes[0], sweeps.items()):
         test = sweep[sweep["fold"] < 0]
         for variant, grp in test.groupby("variant"):
