@@ -154,7 +154,7 @@ def hinge_ball(X, y, B: float, sample_weight=None, fit_intercept: bool = False, 
     b = cp.Variable() if fit_intercept else 0.0
     margins = cp.multiply(y, X @ w + b)
     problem = cp.Problem(cp.Minimize(s @ cp.pos(1 - margins) / s.sum()), [cp.norm(w, 2) <= B])
-    problem.solve(solver=solver or cp.CLARABEL)
+    problem.solve(solver=solver or cp.CLARABEL, verbose=False)
     if w.value is None:
         raise ValueError(f"the hinge-loss problem was not solved (status {problem.status})")
     return np.asarray(w.value).ravel(), float(b.value) if fit_intercept else 0.0
