@@ -21,7 +21,7 @@ import pandas as pd
 from sklearn.model_selection import train_test_split
 
 from rulelab.data import load_dataset
-from repro.model_size import complexity
+from repro.model_size import complexity as model_complexity
 
 __all__ = ["LEARNERS", "Explorer", "explore", "fit_and_describe"]
 
@@ -30,43 +30,71 @@ DATASETS = ["pima", "wdbc", "ionosphere", "ilpd", "bupa", "parkinsons", "sonar",
 
 
 def _learners() -> dict[str, Callable]:
-    """Learner name -> factory taking the slider values (lam, theta, degree, max_rules)."""
+    """Learner name -> factory taking the controls' values as keywords (see :data:`KNOBS`)."""
     import rulelab
 
     out = {
-        "1Rule": lambda lam, theta, degree, rules: rulelab.OneRule(lam=lam),
-        "RuSC": lambda lam, theta, degree, rules: rulelab.SetCoverRules(lam=lam, max_rules=rules),
-        "RuB": lambda lam, theta, degree, rules: rulelab.BoostedRules(lam=lam, n_estimators=rules),
-        "BCD (DNF)": lambda lam, theta, degree, rules: rulelab.TwoLevelRules(
-            form="dnf", method="bcd", theta=theta, max_rules=rules),
-        "AM (DNF)": lambda lam, theta, degree, rules: rulelab.TwoLevelRules(
-            form="dnf", method="am", theta=theta, max_rules=rules),
+        "1Rule": lambda **k: rulelab.OneRule(lam=k["lam"]),
+        "RuSC": lambda **k: rulelab.SetCoverRules(lam=k["lam"], max_rules=k["rules"]),
+        "RuB": lambda **k: rulelab.BoostedRules(lam=k["lam"], n_estimators=k["rules"]),
+        "BCD (DNF)": lambda **k: rulelab.TwoLevelRules(
+            form="dnf", method="bcd", theta=k["theta"], max_rules=k["rules"]),
+        "AM (DNF)": lambda **k: rulelab.TwoLevelRules(
+            form="dnf", method="am", theta=k["theta"], max_rules=k["rules"]),
     }
     if hasattr(rulelab, "CBMClassifier"):
-        out["GRAB"] = lambda lam, theta, degree, rules: rulelab.CBMClassifier(degree=degree)
+        out["GRAB"] = lambda **k: rulelab.CBMClassifier(degree=k["degree"])
+    if hasattr(rulelab, "ColumnGenerationRules"):
+        out["CG"] = lambda **k: rulelab.ColumnGenerationRules(
+            form=k["form"], complexity=k["complexity"], max_terms=k["max_terms"], **CG_LIMITS)
+    if hasattr(rulelab, "GreedyRuleClassifier"):
+        # Notebook 07's rules-first model: exact single-threshold rules first, an L1
+        # logistic regression on the threshold features the rules leave (fast: liblinear).
+        out["Rules-first"] = lambda **k: rulelab.GreedyRuleClassifier(
+            penalty="l1", C=k["C"], max_rules=k["rules"],
+            binarizer=rulelab.FeatureBinarizer(), random_state=0)
     return out
 
 
 LEARNERS = _learners
 
-# The sliders each learner's factory above reads; the others are disabled while it is chosen
-# (tests/test_explorer.py checks this against the factories).
+# The explorer fits column generation with the complexity the slider sets (no inner
+# cross-validation) and less search than a benchmark fit, so that a slider move refits
+# in a second or two on these sets: a quarter second of exact pricing work (the rounds
+# then go on by beam search, so the rule set carries no optimality certificate) and one
+# second for the integer solve.
+CG_LIMITS = {"exact_budget": 0.25, "integer_time_limit": 1.0}
+
+# The controls each learner's factory above reads; the others are disabled while it is
+# chosen (tests/test_explorer.py checks this against the factories).
 KNOBS = {"1Rule": {"lam"}, "RuSC": {"lam", "rules"}, "RuB": {"lam", "rules"},
-         "BCD (DNF)": {"theta", "rules"}, "AM (DNF)": {"theta", "rules"}, "GRAB": {"degree"}}
+         "BCD (DNF)": {"theta", "rules"}, "AM (DNF)": {"theta", "rules"}, "GRAB": {"degree"},
+         "CG": {"complexity", "max_terms", "form"}, "Rules-first": {"rules", "C"}}
 
 
 def fit_and_describe(dataset: str, learner: str, lam: float = 1000.0, theta: float = 0.01,
-                     degree: int = 2, rules: int = 5, random_state: int = 0) -> dict:
-    """Fit one learner on a stratified 70/30 split and describe the result."""
+                     degree: int = 2, rules: int = 5, complexity: float = 0.01,
+                     max_terms: int = 4, form: str = "dnf", C: float = 1.0,
+                     random_state: int = 0) -> dict:
+    """Fit one learner on a stratified 70/30 split and describe the result.
+
+    The keywords are the explorer's controls; each learner reads those :data:`KNOBS` names.
+    """
+    knobs = {"lam": lam, "theta": theta, "degree": degree, "rules": rules,
+             "complexity": complexity, "max_terms": max_terms, "form": form, "C": C}
     X, y = load_dataset(dataset)
     X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=0.3, stratify=y,
                                               random_state=random_state)
-    model = _learners()[learner](lam, theta, degree, rules)
+    model = _learners()[learner](**knobs)
     start = time.perf_counter()
     model.fit(X_tr, y_tr)
     seconds = time.perf_counter() - start
-    n_rules, n_terms = complexity(model)
+    n_rules, n_terms = model_complexity(model)
     text = str(model)   # the rule in words (GRAB: its largest weights first)
+    coef = getattr(getattr(model, "base_estimator_", None), "coef_", None)
+    if coef is not None:   # a rules-first model's base model is part of its decision
+        text += (f"\n(the {type(model.base_estimator_).__name__} uses "
+                 f"{np.count_nonzero(coef)} of its {coef.size} weights)")
     return {"dataset": dataset, "learner": learner,
             "train error": float(np.mean(model.predict(X_tr) != y_tr.to_numpy())),
             "test error": float(np.mean(model.predict(X_te) != y_te.to_numpy())),
@@ -84,13 +112,19 @@ def _headless() -> bool:
     return get_ipython() is None
 
 
-_KNOB_NAMES = {"lam": "lambda", "theta": "theta", "degree": "degree", "rules": "rules"}
+_KNOB_NAMES = {"lam": "lambda", "theta": "theta", "degree": "degree", "rules": "rules",
+               "complexity": "complexity", "max_terms": "clause length", "form": "form",
+               "C": "C"}
+
+
+def _shown(value) -> str:
+    return value.upper() if isinstance(value, str) else f"{value:g}"
 
 
 def describe(r: dict, setting: dict | None = None) -> str:
     """The explorer's text for one :func:`fit_and_describe` result, naming the slider values
     the learner read (from ``setting``), so a result always says which setting it is for."""
-    knobs = [f"{label} = {setting[k]:g}" for k, label in _KNOB_NAMES.items()
+    knobs = [f"{label} = {_shown(setting[k])}" for k, label in _KNOB_NAMES.items()
              if setting and k in KNOBS.get(r["learner"], ()) and k in setting]
     used = f" ({', '.join(knobs)})" if knobs else ""
     return (f"{r['learner']} on {r['dataset']}{used}: train error {r['train error']:.3f}, "
@@ -127,7 +161,9 @@ class Explorer:
     Attributes
     ----------
     controls : dict of str -> widget
-        ``dataset``, ``learner``, ``lam``, ``theta``, ``degree``, ``rules``.
+        ``dataset``, ``learner`` and the knobs ``lam``, ``theta``, ``degree``, ``rules``,
+        ``complexity``, ``max_terms``, ``form``, ``C`` (the keywords of
+        :func:`fit_and_describe`).
     status, output, widget
         The status line, the result area and the box holding everything.
     fitted : list of dict
@@ -158,6 +194,16 @@ class Explorer:
             "degree": w.IntSlider(value=2, min=1, max=4, description="degree (GRAB)",
                                   **slider),
             "rules": w.IntSlider(value=5, min=1, max=10, description="rules / rounds", **slider),
+            "complexity": w.FloatLogSlider(value=0.01, base=10, min=-3.5, max=-1,
+                                           description="complexity (CG)", **slider),
+            "max_terms": w.IntSlider(value=4, min=1, max=6, description="clause length (CG)",
+                                     **slider),
+            "form": w.ToggleButtons(options=[("DNF", "dnf"), ("CNF", "cnf")], value="dnf",
+                                    description="form (CG)",
+                                    style={"description_width": "initial",
+                                           "button_width": "60px"}),
+            "C": w.FloatLogSlider(value=1.0, base=10, min=-2, max=2,
+                                  description="C (rules-first base)", **slider),
         }
         self.status = w.HTML()
         self.output = w.Output()
@@ -165,7 +211,8 @@ class Explorer:
         c = self.controls
         self.widget = w.VBox([w.HTML(_CSS), w.HBox([c["dataset"], c["learner"]]),
                               w.HBox([c["lam"], c["theta"]]), w.HBox([c["degree"], c["rules"]]),
-                              self.status, self.output])
+                              w.HBox([c["complexity"], c["max_terms"]]),
+                              w.HBox([c["C"], c["form"]]), self.status, self.output])
         self.widget.add_class("rulelab-explorer")
         c["learner"].observe(self._enable_knobs, names="value")
         for control in c.values():
@@ -184,7 +231,7 @@ class Explorer:
 
     def _enable_knobs(self, _=None) -> None:
         used = KNOBS.get(self.controls["learner"].value, set())
-        for name in ("lam", "theta", "degree", "rules"):
+        for name in _KNOB_NAMES:
             self.controls[name].disabled = name not in used
 
     def _changed(self, _=None) -> None:

@@ -46,6 +46,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import scipy.sparse as sp
 
+from ._highs import absorb_banner, quiet_highs
 from ._validation import check_binary_labels, check_binary_matrix
 from .screening import _screen
 
@@ -195,8 +196,7 @@ def _build(A, y, lam, d, c, formulation):
 def _solve_highs(cost, M, row_lo, row_hi, col_lo, col_hi, integer_cols, time_limit):
     import highspy
 
-    h = highspy.Highs()
-    h.setOptionValue("output_flag", False)
+    h = quiet_highs()
     if time_limit is not None:
         h.setOptionValue("time_limit", float(time_limit))
     n_col, n_row = M.shape[1], M.shape[0]
@@ -249,8 +249,10 @@ def _solve_cvxpy(cost, M, row_lo, row_hi, col_lo, col_hi, integer_cols, solver, 
         cons.append(Mx[np.flatnonzero(~eq)] >= row_lo[~eq])
     prob = cp.Problem(cp.Minimize(cost @ x), cons)
     kwargs = {"time_limit": time_limit} if (time_limit and solver == "HIGHS") else {}
+    if solver == "HIGHS":
+        absorb_banner()  # cvxpy's HiGHS interface constructs a highspy.Highs
     start = time.perf_counter()
-    prob.solve(solver=solver, **kwargs)
+    prob.solve(solver=solver, verbose=False, **kwargs)
     elapsed = time.perf_counter() - start
     status = "optimal" if prob.status == cp.OPTIMAL else prob.status
     if x.value is None:

@@ -253,7 +253,8 @@ def test_tour_notebook_runs_in_jupyterlab_with_one_live_explorer(lab, browser):
                 if "Error displaying widget" in e.text or "Loading widget" in e.text]
     sliders = {s.find_element(By.CSS_SELECTOR, ".widget-label").text: s
                for s in _css(driver, ".rulelab-explorer .widget-slider")}
-    assert set(sliders) == {"lambda", "theta", "degree (GRAB)", "rules / rounds"}
+    assert set(sliders) == {"lambda", "theta", "degree (GRAB)", "rules / rounds",
+                            "complexity (CG)", "clause length (CG)", "C (rules-first base)"}
     assert _enabled(sliders) == {"lambda"}                    # all 1Rule reads
 
     # Choose RuSC: the rules slider is enabled, then move it with the keyboard.

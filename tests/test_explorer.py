@@ -11,7 +11,9 @@ from tests.conftest import data_dir
 
 needs_data = pytest.mark.skipif(data_dir() is None, reason="benchmark data not beside the project")
 
-KNOB_VALUES = {"lam": (1000.0, 10.0), "theta": (0.01, 0.1), "degree": (2, 3), "rules": (5, 3)}
+KNOB_VALUES = {"lam": (1000.0, 10.0), "theta": (0.01, 0.1), "degree": (2, 3), "rules": (5, 3),
+               "complexity": (0.01, 0.001), "max_terms": (4, 2), "form": ("dnf", "cnf"),
+               "C": (1.0, 0.1)}
 
 
 def _text(ex: explorer.Explorer) -> str:
@@ -62,8 +64,10 @@ def test_knobs_name_exactly_the_sliders_each_factory_reads(learner):
     if factory is None:
         pytest.skip(f"{learner} is not installed")
     base = {k: v[0] for k, v in KNOB_VALUES.items()}
+    # repr shows the parameters that differ from the defaults, nested estimators included
+    # (get_params would compare two equal FeatureBinarizer() instances as different).
     read = {k for k, (_, other) in KNOB_VALUES.items()
-            if factory(**base).get_params() != factory(**{**base, k: other}).get_params()}
+            if repr(factory(**base)) != repr(factory(**{**base, k: other}))}
     assert read == explorer.KNOBS[learner]
 
 
@@ -123,6 +127,14 @@ def test_the_text_names_the_setting_the_learner_read():
     ex.controls["learner"].value = "RuSC"
     ex.controls["rules"].value = 3
     assert _text(ex).startswith("RuSC on pima (lambda = 1000, rules = 3): ")
+    ex.controls["learner"].value = "CG"
+    ex.controls["form"].value = "cnf"
+    assert _text(ex).startswith("CG on pima (complexity = 0.01, clause length = 4, form = CNF): ")
+    ex.controls["learner"].value = "Rules-first"
+    ex.controls["C"].value = 0.1
+    assert _text(ex).startswith("Rules-first on pima (rules = 3, C = 0.1): ")
+    last = ex.fitted[-1]
+    assert (last["learner"], last["rules"], last["C"]) == ("Rules-first", 3, 0.1)
 
 
 @needs_data
@@ -131,3 +143,58 @@ def test_widgets_update_the_rule_when_a_control_changes():
     assert "1Rule on banknote" in _text(ex)
     ex.controls["learner"].value = "RuSC"
     assert "RuSC on banknote" in _text(ex) and "IF " in _text(ex)
+
+
+# ---- the new learners' controls move their rules as they should (real fits) -------------
+def _clauses(rule: str) -> list[str]:
+    """The clauses of a printed rule set: the lines between IF and THEN, connective dropped."""
+    body = rule.split("THEN")[0].replace("IF ", "", 1)
+    return [ln.strip().removeprefix("OR ").removeprefix("AND ").strip("()")
+            for ln in body.splitlines() if ln.strip()]
+
+
+@needs_data
+def test_cg_complexity_slider_trades_clauses_for_error():
+    cheap = explorer.fit_and_describe("banknote", "CG", complexity=0.001)
+    dear = explorer.fit_and_describe("banknote", "CG", complexity=0.1)
+    assert cheap["rules"] > dear["rules"] >= 1
+    assert len(_clauses(cheap["rule"])) == cheap["rules"]
+    assert cheap["train error"] < dear["train error"]
+
+
+@needs_data
+@pytest.mark.parametrize("form", ["dnf", "cnf"])
+def test_cg_clause_length_slider_bounds_every_printed_clause(form):
+    inner = " AND " if form == "dnf" else " OR "
+    longest = {}
+    for max_terms in (2, 4):
+        r = explorer.fit_and_describe("banknote", "CG", complexity=0.001, max_terms=max_terms,
+                                      form=form)
+        longest[max_terms] = max(c.count(inner) + 1 for c in _clauses(r["rule"]))
+    assert longest[2] <= 2 < longest[4] <= 4
+
+
+@needs_data
+def test_cg_form_toggle_prints_an_or_of_ands_or_an_and_of_ors():
+    dnf = explorer.fit_and_describe("banknote", "CG", form="dnf")["rule"]
+    cnf = explorer.fit_and_describe("banknote", "CG", form="cnf")["rule"]
+    assert "\n   OR (" in dnf and "\n   AND" not in dnf
+    assert "\n   AND" in cnf and "\n   OR" not in cnf
+
+
+@needs_data
+def test_rules_first_rules_slider_sets_the_rules_before_the_base_model():
+    for rules in (1, 3):
+        r = explorer.fit_and_describe("wdbc", "Rules-first", rules=rules)
+        lines = r["rule"].splitlines()
+        assert sum(" THEN " in ln for ln in lines) == rules == r["rules"]
+        assert lines[rules] == "ELSE LogisticRegression on the other features"
+
+
+@needs_data
+def test_rules_first_c_slider_sets_the_base_models_nonzero_weights():
+    def weights(C):
+        text = explorer.fit_and_describe("wdbc", "Rules-first", C=C)["rule"]
+        return int(text.rsplit("uses ", 1)[1].split(" of ")[0])
+
+    assert weights(0.01) < weights(1.0) < weights(100.0)

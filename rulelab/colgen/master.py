@@ -31,15 +31,9 @@ from __future__ import annotations
 
 import numpy as np
 
+from .._highs import quiet_highs
+
 __all__ = ["RuleSetMaster"]
-
-
-def _highs():
-    import highspy
-
-    h = highspy.Highs()
-    h.setOptionValue("output_flag", False)
-    return h
 
 
 class RuleSetMaster:
@@ -57,7 +51,7 @@ class RuleSetMaster:
         self._hs = highspy
         self.pos_weight = np.asarray(pos_weight, dtype=float)
         self.n_pos = self.pos_weight.size
-        self.lp = _highs()
+        self.lp = quiet_highs()
         # Each round starts from the last basis; presolve would discard it.
         self.lp.setOptionValue("presolve", "off")
         self.lp.changeObjectiveSense(highspy.ObjSense.kMaximize)
@@ -205,7 +199,7 @@ class RuleSetMaster:
         ``"time_limit"``, the best solution found so far).
         """
         hs = self._hs
-        h = _highs()
+        h = quiet_highs()
         h.setOptionValue("mip_rel_gap", float(mip_gap))
         if time_limit is not None:
             h.setOptionValue("time_limit", max(float(time_limit), 0.1))

@@ -156,7 +156,7 @@ def hinge_ball(X, y, B: float, sample_weight=None, fit_intercept: bool = False, 
     margins = cp.multiply(y, X @ w + b)
     problem = cp.Problem(cp.Minimize(s @ cp.pos(1 - margins) / s.sum()), [cp.norm(w, 2) <= B])
     try:
-        problem.solve(solver=solver or cp.CLARABEL)
+        problem.solve(solver=solver or cp.CLARABEL, verbose=False)
     except cp.error.SolverError as err:
         largest = float(abs(X).max()) if n else 0.0
         raise ValueError(f"the hinge-loss problem with ||w|| <= B = {B} could not be solved "

@@ -1,0 +1,80 @@
+"""One door to HiGHS: a solver object that prints nothing unless asked.
+
+HiGHS writes its banner ("Running HiGHS x.y.z ... Copyright ...") to the process's standard
+output when the first ``highspy.Highs()`` of the process is constructed, before any option
+can be set, and it writes from C, so redirecting ``sys.stdout`` does not catch it: it lands
+in a user's terminal, in every script's output and in a notebook cell. :func:`quiet_highs`
+therefore constructs that first object once with file descriptor 1 pointed at the null
+device, then returns models with ``output_flag`` off. After that first construction HiGHS
+prints only what its options allow, so a solver another library creates in the same
+process (cvxpy's HIGHS interface) is quiet too once :func:`absorb_banner` has run.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+
+__all__ = ["absorb_banner", "quiet_highs"]
+
+_lock = threading.Lock()
+_absorbed = False
+
+
+def absorb_banner() -> None:
+    """Construct the process's first HiGHS object with standard output discarded.
+
+    Runs once per process; later calls return at once. Standard output is redirected at
+    the file-descriptor level only around that one construction (a few milliseconds), so
+    anything another thread writes to descriptor 1 in that window is lost with the banner.
+    Where descriptor 1 cannot be duplicated (no console), the object is constructed as is.
+    """
+    global _absorbed
+    if _absorbed:
+        return
+    with _lock:
+        if _absorbed:
+            return
+        import highspy
+
+        for stream in (sys.stdout, sys.__stdout__):
+            if stream is not None:
+                try:
+                    stream.flush()  # what Python holds goes out before the redirect
+                except (OSError, ValueError):
+                    pass
+        try:
+            saved = os.dup(1)
+        except OSError:
+            highspy.Highs()
+        else:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            try:
+                os.dup2(devnull, 1)
+                highspy.Highs()  # HiGHS flushes its log line itself
+            finally:
+                os.dup2(saved, 1)
+                os.close(saved)
+                os.close(devnull)
+        _absorbed = True
+
+
+def quiet_highs(verbose: bool = False):
+    """A fresh ``highspy.Highs`` with console output off (on when ``verbose``).
+
+    Parameters
+    ----------
+    verbose : bool, default=False
+        Let HiGHS log its solve to standard output (its ``output_flag``).
+
+    Returns
+    -------
+    highspy.Highs
+    """
+    import highspy
+
+    absorb_banner()
+    h = highspy.Highs()
+    h.setOptionValue("output_flag", bool(verbose))
+    return h
