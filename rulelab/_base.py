@@ -15,7 +15,6 @@ import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils._param_validation import HasMethods, StrOptions
-from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted, validate_data
 
 from ._validation import (check_frame, check_not_constant, check_same_columns, check_target,
@@ -211,12 +210,6 @@ class LearnerBase(ClassifierMixin, BaseEstimator):
         return index.astype(np.int64)
 
 
-def _binary(estimator) -> bool:
-    """Whether ``decision_function`` is defined: not on more than two classes (scikit-learn
-    allows a classifier to leave it out; ``predict_proba`` is the multiclass score)."""
-    return getattr(estimator, "classes_", np.empty(2)).size <= 2
-
-
 class RuleClassifierBase(LearnerBase):
     """Base of the rule classifiers (not used directly).
 
@@ -342,11 +335,13 @@ class RuleClassifierBase(LearnerBase):
         holds = self.rules_.evaluate(frame)
         return np.where(holds, stats["rule_precision"], stats["uncovered_rate"])
 
-    @available_if(_binary)
     def decision_function(self, X) -> np.ndarray:
         """A score that is positive exactly where :meth:`predict` gives ``classes_[1]``.
 
-        Not defined on more than two classes (``predict_proba`` scores every class).
+        On more than two classes (a decision list), scikit-learn's multiclass shape
+        ``(n_samples, n_classes)``: 1 for the class the deciding rule (or the default)
+        names, 0 for the others. A list decides by its first firing rule and has no graded
+        score beyond that; :meth:`predict_proba` gives the rules' class frequencies.
 
         * A weighted rule set (boosting): the vote ``F`` (``predict_proba`` is its logistic
           link ``1 / (1 + exp(-2F))``).
@@ -356,6 +351,8 @@ class RuleClassifierBase(LearnerBase):
           is below 1/2 fires: ``predict`` (and this sign) follow the printed rule.
         """
         frame = self._check_X(X)
+        if isinstance(self.rules_, DecisionList):
+            return np.eye(self.classes_.size)[self._decided_class(frame)]
         if hasattr(self.rules_, "weights"):
             return self.rules_.score(frame)
         p1 = np.clip(self._positive_probability(frame), 1e-12, 1 - 1e-12)
