@@ -336,8 +336,9 @@ class ColumnGenerationRules(_RuleSetBase):
         for stale in ("form_", "chosen_complexity_", "objective_", "lp_value_",
                       "lower_bound_", "gap_", "proved_optimal_", "n_columns_", "history_",
                       "pricing_used_", "stop_reason_", "integer_status_", "cv_results_",
-                      "itemsets_"):
-            self.__dict__.pop(stale, None)   # a binary fit's, from an earlier fit
+                      "itemsets_", "positive_label_"):
+            # a binary fit's, from an earlier fit (and no class is "the positive" here)
+            self.__dict__.pop(stale, None)
         fallback = (float(max(self.complexity_path or COMPLEXITY_PATH))
                     if self.complexity == "auto" else float(self.complexity))
         self.rules_, self.class_fits_ = fit_ordered_rule_sets(
