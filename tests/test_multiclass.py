@@ -245,3 +245,29 @@ def test_two_classes_learn_the_same_rules_as_before(seed, setting):
     assert str(model.rules_) == BINARY_RULES[seed, setting]
     assert not hasattr(model, "class_fits_")
     assert np.array_equal(model.predict(X), model.rules_.evaluate(X).astype(int))
+
+
+def test_integer_weights_give_the_objectives_of_repeated_rows():
+    """A weight of k is k copies of the row: the same class order, and each class's rule set
+    proved optimal with the same objective (a tie between two optimal DNFs may be broken
+    either way, as in the binary learner)."""
+    X, y = planted_bits(n=400, seed=3)
+    noisy = y.where(np.arange(len(y)) % 17 > 0, "D")          # some noise, so errors cost
+    weight = np.random.default_rng(0).integers(0, 4, len(y))
+    weighted = ColumnGenerationRules(complexity=0.01).fit(X, noisy, sample_weight=weight)
+    repeated = ColumnGenerationRules(complexity=0.01).fit(X.loc[X.index.repeat(weight)],
+                                                          noisy.loc[noisy.index.repeat(weight)])
+    a, b = weighted.class_fits_, repeated.class_fits_
+    assert a["class"].tolist() == b["class"].tolist()
+    assert a["proved_optimal"].iloc[:-1].all() and b["proved_optimal"].iloc[:-1].all()
+    assert np.allclose(a["objective"].iloc[:-1], b["objective"].iloc[:-1])
+
+
+def test_inner_folds_given_as_index_pairs_are_restricted_to_each_class():
+    from sklearn.model_selection import StratifiedKFold
+
+    X, y = load_iris(return_X_y=True, as_frame=True)
+    folds = list(StratifiedKFold(3, shuffle=True, random_state=0).split(X, y))
+    model = fit(X, y, cv=folds)
+    assert model.class_fits_["complexity"].notna().sum() == 2
+    assert model.score(X, y) > 0.9

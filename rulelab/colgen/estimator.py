@@ -87,7 +87,8 @@ class ColumnGenerationRules(_RuleSetBase):
     (Cohen 1995): the classes are taken from the least to the most frequent (by training
     weight); each class but the last gets a DNF, learned by this same column generation
     (a clone with the same parameters, ``form="dnf"`` whatever ``form`` says, and, for
-    ``complexity="auto"``, its own inner cross-validation) that separates it from the
+    ``complexity="auto"``, its own inner cross-validation, on the class's rows of the
+    ``cv`` folds when they are given as index pairs) that separates it from the
     classes after it, on the training rows the earlier classes' rules left uncovered; the
     most frequent class is the default. ``rules_`` is then a
     :class:`~rulelab.rules.DecisionList` read top to bottom, the first firing rule

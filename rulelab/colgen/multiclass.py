@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from numbers import Integral
 
 import numpy as np
 import pandas as pd
@@ -36,10 +37,25 @@ class _ClassFit:
     summary: dict
 
 
+def _splits_on(rows: np.ndarray, splits: list, n_samples: int) -> list:
+    """The caller's inner folds (index pairs over all training rows) restricted to ``rows``
+    and renumbered; a fold left without training or validation rows is dropped."""
+    position = np.full(n_samples, -1)
+    position[rows] = np.arange(rows.size)
+    out = []
+    for train, test in splits:
+        train, test = position[np.asarray(train)], position[np.asarray(test)]
+        train, test = train[train >= 0], test[test >= 0]
+        if train.size and test.size:
+            out.append((train, test))
+    return out
+
+
 def _fit_one_class(template, A: np.ndarray, target: np.ndarray, weight: np.ndarray,
-                   time_limit, fallback_complexity: float) -> _ClassFit:
+                   time_limit, fallback_complexity: float, cv) -> _ClassFit:
     """The binary DNF of ``target`` on the 0/1 design ``A`` by a clone of ``template``
-    (the same parameters, ``form="dnf"``, the design used as it is)."""
+    (the same parameters, ``form="dnf"``, the design used as it is, the inner folds
+    ``cv``)."""
     positives, negatives = weight[target].sum(), weight[~target].sum()
     n_pos, n_neg = int(target.sum()), int((~target).sum())
     summary = {"rows": int(target.size), "positives": n_pos, "negatives": n_neg}
@@ -49,9 +65,12 @@ def _fit_one_class(template, A: np.ndarray, target: np.ndarray, weight: np.ndarr
         # every row left is of this class: one rule that always fires decides them
         return _ClassFit([()], {**summary, "note": "only rows of the class left"})
     model = clone(template).set_params(form="dnf", binarizer="passthrough", binarize=None,
-                                       time_limit=time_limit)
-    if template.complexity == "auto" and min(n_pos, n_neg) < 2:
-        # too few rows of one side for the inner cross-validation: a fixed cost
+                                       time_limit=time_limit, cv=cv)
+    stratified = isinstance(cv, (str, Integral))
+    if template.complexity == "auto" and (not cv if isinstance(cv, list) else
+                                          stratified and min(n_pos, n_neg) < 2):
+        # too few rows of one side for stratified inner folds (or none of the caller's
+        # folds holds rows of this problem on both sides): a fixed cost
         model.set_params(complexity=fallback_complexity)
     design = pd.DataFrame(A, columns=[str(j) for j in range(A.shape[1])])
     model.fit(design, target.astype(np.int8), sample_weight=weight)
@@ -81,7 +100,9 @@ def fit_ordered_rule_sets(template, A: np.ndarray, y_index: np.ndarray, weight: 
     terms : list of Term
     fallback_complexity : float
         The clause cost of a class whose rows left hold fewer than two positives or two
-        negatives, too few for ``complexity="auto"``'s inner cross-validation.
+        negatives, too few for ``complexity="auto"``'s stratified inner folds (or, for
+        folds given as index pairs, whose rows no fold splits into training and
+        validation rows).
     time_limit : float, optional
         Seconds for all the classes together.
 
@@ -95,6 +116,10 @@ def fit_ordered_rule_sets(template, A: np.ndarray, y_index: np.ndarray, weight: 
         negatives there, its rules, and its binary fit's complexity, objective and bound.
     """
     start = time.perf_counter()
+    cv = template.cv
+    # folds given as index pairs over the training rows are restricted to each class's rows
+    splits = (None if isinstance(cv, (str, Integral)) or hasattr(cv, "split")
+              else list(cv))
     order = class_order(y_index, weight, classes.size)
     left = np.ones(y_index.size, dtype=bool)   # rows no earlier class's rule covers
     clauses, labels, rows = [], [], []
@@ -106,7 +131,8 @@ def fit_ordered_rule_sets(template, A: np.ndarray, y_index: np.ndarray, weight: 
         remaining = None if time_limit is None else max(
             time_limit - (time.perf_counter() - start), 1.0)
         fit = _fit_one_class(template, A[rows_k], y_index[rows_k] == k, weight[rows_k],
-                             remaining, fallback_complexity)
+                             remaining, fallback_complexity,
+                             cv if splits is None else _splits_on(rows_k, splits, y_index.size))
         for itemset in fit.itemsets:
             clauses.append(Clause(tuple(terms[j] for j in itemset), "and"))
             labels.append(classes[k])
