@@ -90,7 +90,8 @@ class ColumnGenerationRules(_RuleSetBase):
     ``complexity="auto"``, its own inner cross-validation, on the class's rows of the
     ``cv`` folds when they are given as index pairs) that separates it from the
     classes after it, on the training rows the earlier classes' rules left uncovered; the
-    most frequent class is the default. ``rules_`` is then a
+    most frequent class is the default (a clause's cost is then a fraction of the weight
+    of the rows its class is learned on). ``rules_`` is then a
     :class:`~rulelab.rules.DecisionList` read top to bottom, the first firing rule
     deciding, so every prediction has one reason, unlike one-vs-rest, whose per-class rule
     sets overlap and vote. Why this order: the rare classes get rules of their own, the
@@ -102,7 +103,8 @@ class ColumnGenerationRules(_RuleSetBase):
     DNF is certified as in the binary case, on its own problem (``class_fits_``); the list
     as a whole carries no bound. ``predict_proba`` gives, for each rule, the class
     frequencies among the training rows it decided (and for the default those among the
-    rows no rule covers), Laplace-smoothed; ``decision_function`` is binary only.
+    rows no rule covers), Laplace-smoothed; ``decision_function`` the decided class, one-hot
+    (scikit-learn's multiclass shape: a list has no graded score beyond its rules).
 
     Parameters
     ----------
