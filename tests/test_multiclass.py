@@ -2,7 +2,6 @@
 as a DecisionList with a default, and its exports; two classes exactly as before."""
 
 import sqlite3
-import warnings
 
 import numpy as np
 import pandas as pd
@@ -15,9 +14,7 @@ from rulelab.rules import Clause, DecisionList, Term, rule_from_dict
 
 
 def fit(X, y, **params):
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return ColumnGenerationRules(random_state=0, **params).fit(X, y)
+    return ColumnGenerationRules(random_state=0, **params).fit(X, y)
 
 
 def planted_bits(n=2000, seed=0):
