@@ -20,7 +20,7 @@ from sklearn.utils.validation import check_is_fitted, validate_data
 from ._validation import (check_frame, check_not_constant, check_same_columns, check_target,
                           is_binary_frame)
 from .binarize import FeatureBinarizer
-from .rules import Term
+from .rules import DecisionList, Term
 
 #: What ``binarizer=`` takes in every learner: ``"auto"`` (the learner's own binariser, or a
 #: 0/1 matrix used as it is), ``"passthrough"`` (0/1 input used as it is) or an unfitted
@@ -101,6 +101,11 @@ def fit_context(fit):
 
     checked_fit.fit_context = True
     return checked_fit
+
+
+def _plain(label):
+    """A label as a Python value, so that numpy and Python labels look each other up."""
+    return label.item() if isinstance(label, np.generic) else label
 
 
 class LearnerBase(ClassifierMixin, BaseEstimator):
@@ -206,10 +211,13 @@ class LearnerBase(ClassifierMixin, BaseEstimator):
 
 
 class RuleClassifierBase(LearnerBase):
-    """Base of the binary rule classifiers (not used directly).
+    """Base of the rule classifiers (not used directly).
 
     Subclasses implement ``_fit_binary(A, y)`` on the 0/1 design and set ``rules_``
-    (an object with ``evaluate(X)``, ``n_rules``, ``n_terms``).
+    (an object with ``evaluate(X)``, ``n_rules``, ``n_terms``). A learner that handles more
+    than two classes (``_multiclass = True``) sets ``rules_`` to a
+    :class:`~rulelab.rules.DecisionList` with a ``default`` label on them: the first
+    firing rule's label, the default where none fires.
     """
 
     def __sklearn_tags__(self):
@@ -221,7 +229,8 @@ class RuleClassifierBase(LearnerBase):
     def _validate_fit(self, X, y):
         """Check input, set ``classes_`` and the binarizer; return (A, y01, frame)."""
         frame = self._as_frame(X, reset=True)
-        y01 = self._check_target(y, frame.shape[0]).astype(np.int8)   # y None refused there
+        index = self._check_target(y, frame.shape[0])   # y None refused there
+        y01 = index.astype(np.int8 if self.classes_.size <= 127 else np.int64)
         classes = self.classes_
         self._training = (frame, y01)  # read and dropped by _record_training after fit
         self.positive_label_ = self._describe_positive(y, classes[1])
@@ -257,8 +266,18 @@ class RuleClassifierBase(LearnerBase):
     def predict(self, X) -> np.ndarray:
         """The positive class where the printed rule holds, the other class elsewhere."""
         frame = self._check_X(X)
+        if isinstance(self.rules_, DecisionList):
+            return self.classes_[self._decided_class(frame)]
         fired = self.rules_.evaluate(frame)
         return self.classes_[fired.astype(int)]
+
+    def _decided_class(self, frame: pd.DataFrame) -> np.ndarray:
+        """The class index a list with a default gives each row (its rules' labels are
+        classes of ``classes_``, its last entry the default's)."""
+        index = {label: k for k, label in enumerate(self.classes_.tolist())}
+        lookup = np.array([index[_plain(label)] for label in
+                           (*self.rules_.labels, self.rules_.default)], dtype=np.int64)
+        return lookup[self.rules_.apply(frame)]   # -1 (no rule fires) picks the default
 
     # ---- explanations and probabilities -------------------------------------------------
     def explain(self, X) -> pd.DataFrame:
@@ -266,9 +285,13 @@ class RuleClassifierBase(LearnerBase):
 
         Returns a DataFrame with the ``prediction`` and the ``reason``: for a DNF (an OR of
         AND-clauses) the clauses that fired, for a CNF the clauses that failed, for a
-        weighted rule set the clauses that voted with their weights and the total score.
+        weighted rule set the clauses that voted with their weights and the total score, for
+        a decision list (more than two classes) the rule that decided, or the default.
         """
         frame = self._check_X(X)
+        if isinstance(self.rules_, DecisionList):
+            return pd.DataFrame({"prediction": self.classes_[self._decided_class(frame)],
+                                 "reason": self.rules_.explain(frame)}, index=frame.index)
         fired = self.rules_.evaluate(frame)
         return pd.DataFrame({"prediction": self.classes_[fired.astype(int)],
                              "reason": self.rules_.explain(frame)}, index=frame.index)
@@ -288,8 +311,16 @@ class RuleClassifierBase(LearnerBase):
         training data, so they are optimistic on new data for a rule with many terms; and a
         clause whose training precision is below 1/2 still predicts positive (``predict``
         follows the printed rule), where these probabilities say otherwise.
+        * A decision list (more than two classes), shape ``(n_samples, n_classes)``: the
+          class frequencies among the training rows the rule that decides the row decided
+          (the first rule that fired on them), or, for the default, among the training rows
+          no rule covers; Laplace-smoothed, ``(rows of the class + 1) / (rows + n_classes)``.
         """
         frame = self._check_X(X)
+        if isinstance(self.rules_, DecisionList):
+            counts = self.training_stats_["rule_class_weight"]
+            smoothed = (counts + 1.0) / (counts.sum(axis=1, keepdims=True) + counts.shape[1])
+            return smoothed[self.rules_.apply(frame)]   # -1: the default's row, the last
         p1 = self._positive_probability(frame)
         return np.column_stack([1 - p1, p1])
 
@@ -307,6 +338,11 @@ class RuleClassifierBase(LearnerBase):
     def decision_function(self, X) -> np.ndarray:
         """A score that is positive exactly where :meth:`predict` gives ``classes_[1]``.
 
+        On more than two classes (a decision list), scikit-learn's multiclass shape
+        ``(n_samples, n_classes)``: 1 for the class the deciding rule (or the default)
+        names, 0 for the others. A list decides by its first firing rule and has no graded
+        score beyond that; :meth:`predict_proba` gives the rules' class frequencies.
+
         * A weighted rule set (boosting): the vote ``F`` (``predict_proba`` is its logistic
           link ``1 / (1 + exp(-2F))``).
         * A Boolean rule (DNF, CNF, one clause): the log-odds of :meth:`predict_proba`, with
@@ -315,6 +351,8 @@ class RuleClassifierBase(LearnerBase):
           is below 1/2 fires: ``predict`` (and this sign) follow the printed rule.
         """
         frame = self._check_X(X)
+        if isinstance(self.rules_, DecisionList):
+            return np.eye(self.classes_.size)[self._decided_class(frame)]
         if hasattr(self.rules_, "weights"):
             return self.rules_.score(frame)
         p1 = np.clip(self._positive_probability(frame), 1e-12, 1 - 1e-12)
@@ -330,8 +368,15 @@ class RuleClassifierBase(LearnerBase):
         weight = self.__dict__.pop("_training_weight", None)  # set by a weighted fit
         if frame is None or not hasattr(self, "rules_"):
             return
+        weight = np.ones(len(y01)) if weight is None else np.asarray(weight, dtype=float)
+        if isinstance(self.rules_, DecisionList):
+            # per rule (the default last) the training weight of each class it decided
+            counts = np.zeros((self.rules_.n_rules + 1, self.classes_.size))
+            np.add.at(counts, (self.rules_.apply(frame), np.asarray(y01, dtype=np.int64)),
+                      weight)
+            self.training_stats_ = {"rule_class_weight": counts}
+            return
         y01 = np.asarray(y01, dtype=bool)
-        weight = np.ones(y01.size) if weight is None else np.asarray(weight, dtype=float)
 
         def laplace(mask):
             return (weight[mask & y01].sum() + 1.0) / (weight[mask].sum() + 2.0)

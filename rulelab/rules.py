@@ -614,7 +614,8 @@ def rule_from_dict(d: dict | str):
         return weighted_from_dict(d)
     if kind == "decision_list":
         return DecisionList([_clause(c) for c in d["clauses"]], d["labels"],
-                            otherwise=d.get("otherwise", "the base model"))
+                            otherwise=d.get("otherwise", "the base model"),
+                            default=d.get("default"))
     raise ValueError(f"not a rulelab rule: type {kind!r}")
 
 
@@ -762,9 +763,12 @@ __all__ += ["WeightedRuleSet", "weighted_from_dict"]
 class DecisionList(_ClauseCollection):
     """An ordered list of rules ``IF clause THEN label``: the first rule that fires decides.
 
-    The rules of a rules-first classifier (Cohen et al. 2019): rows no rule covers are
-    decided by ``otherwise``, a model the list does not hold (say, a logistic regression on
-    the other features), which is why :meth:`evaluate` returns ``None`` for them.
+    Two kinds of list share this type. With ``default`` a label, the list is a complete
+    classifier: the rows no rule covers get ``default`` (RIPPER's ordered rule sets, and
+    :class:`~rulelab.ColumnGenerationRules` on more than two classes). Without it, rows no
+    rule covers are decided by ``otherwise``, a model the list does not hold (the rules of
+    a rules-first classifier, Cohen et al. 2019, say a logistic regression on the other
+    features), which is why :meth:`evaluate` returns ``None`` for them.
 
     Parameters
     ----------
@@ -773,14 +777,18 @@ class DecisionList(_ClauseCollection):
     labels : sequence
         The label each rule predicts.
     otherwise : str, default="the base model"
-        What decides the rows no rule covers, in words.
+        What decides the rows no rule covers, in words (unused when ``default`` is given).
+    default : label, optional
+        The label of the rows no rule covers.
     """
 
-    def __init__(self, clauses=(), labels=(), *, otherwise: str = "the base model"):
+    def __init__(self, clauses=(), labels=(), *, otherwise: str = "the base model",
+                 default=None):
         clauses, labels = _and_clauses_with(clauses, labels, "label", "DecisionList")
         self.clauses = clauses
         self.labels = labels
         self.otherwise = otherwise
+        self.default = default
 
     def apply(self, X: pd.DataFrame) -> np.ndarray:
         """Index of the first rule that fires on each row of ``X``, -1 where none does."""
@@ -790,24 +798,25 @@ class DecisionList(_ClauseCollection):
         return first
 
     def evaluate(self, X: pd.DataFrame) -> np.ndarray:
-        """Object array: the deciding rule's label, ``None`` where no rule fires."""
+        """Object array: the deciding rule's label; where no rule fires, ``default``
+        (``None`` when the list has none: ``otherwise`` decides there)."""
         first = self.apply(X)
         labels = np.empty(len(self.labels) + 1, dtype=object)
         labels[:-1] = self.labels
-        labels[-1] = None
-        return labels[first]   # first == -1 picks the trailing None
+        labels[-1] = self.default
+        return labels[first]   # first == -1 picks the trailing default
 
     def simplified(self) -> DecisionList:
         """The same list with every clause :meth:`Clause.simplified`."""
         return type(self)([c.simplified() for c in self.clauses], self.labels,
-                          otherwise=self.otherwise)
+                          otherwise=self.otherwise, default=self.default)
 
     def __eq__(self, other) -> bool:
         return (type(self) is type(other) and self.clauses == other.clauses
-                and self.labels == other.labels)
+                and self.labels == other.labels and self.default == other.default)
 
     def __hash__(self) -> int:
-        return hash((type(self).__name__, self.clauses, self.labels))
+        return hash((type(self).__name__, self.clauses, self.labels, self.default))
 
     def _condition(self, i: int) -> str:
         """Rule ``i``'s condition in words."""
@@ -816,37 +825,51 @@ class DecisionList(_ClauseCollection):
     def __str__(self) -> str:
         lines = [f"{'IF' if i == 0 else 'ELSE IF'} {self._condition(i)} THEN {label}"
                  for i, label in enumerate(self.labels)]
+        if self.default is not None:
+            return "\n".join(lines + [f"ELSE {self.default}" if lines
+                                      else f"IF TRUE THEN {self.default}"])
         return "\n".join(lines + [f"{'ELSE ' if lines else ''}{self.otherwise}"])
 
     def __repr__(self) -> str:
         return f"DecisionList({len(self.clauses)} rules, {self.n_terms} terms)"
 
     def to_dict(self) -> dict:
-        return {"type": "decision_list", "otherwise": self.otherwise,
-                "labels": [_py(label) for label in self.labels],
-                "clauses": [c.to_dict() for c in self.clauses]}
+        out = {"type": "decision_list", "otherwise": self.otherwise,
+               "labels": [_py(label) for label in self.labels],
+               "clauses": [c.to_dict() for c in self.clauses]}
+        if self.default is not None:
+            out["default"] = _py(self.default)
+        return out
 
     def to_sql(self, table: str | None = None, *, dialect: str = "standard") -> str:
-        """A SQL ``CASE`` expression: the deciding rule's label, NULL where ``otherwise``
-        decides (``dialect`` is one of :data:`SQL_DIALECTS`)."""
+        """A SQL ``CASE`` expression: the deciding rule's label; where no rule fires,
+        ``default`` (NULL when the list has none: ``otherwise`` decides there).
+        ``dialect`` is one of :data:`SQL_DIALECTS`."""
         _check_dialect(dialect)
+        fallback = ("NULL" if self.default is None
+                    else _sql_value(self.default, dialect, "a label"))
         if not self.clauses:
-            return "NULL"
+            return fallback
         whens = " ".join(f"WHEN {c.to_sql(table, dialect=dialect)} THEN "
                          f"{_sql_value(label, dialect, 'a label')}"
                          for c, label in zip(self.clauses, self.labels))
-        return f"CASE {whens} ELSE NULL END"
+        return f"CASE {whens} ELSE {fallback} END"
 
     def to_query(self, label=None) -> str:
         """A ``DataFrame.query(..., engine="python")`` string selecting the rows a rule
-        decides (``label=None``) or the rows the rules give ``label``."""
+        decides (``label=None``: not the rows left to ``default`` or ``otherwise``) or the
+        rows the list gives ``label`` (with the rows no rule covers when ``label`` is the
+        ``default``)."""
         picked = [i for i, lab in enumerate(self.labels) if label is None or lab == label]
-        if not picked:
-            return _QUERY_FALSE
         parts = []
         for i in picked:
             earlier = [f"~{c.to_query()}" for c in self.clauses[:i]]
             parts.append("(" + " & ".join(earlier + [self.clauses[i].to_query()]) + ")")
+        if label is not None and self.default is not None and label == self.default:
+            parts.append("(" + " & ".join(f"~{c.to_query()}" for c in self.clauses) + ")"
+                         if self.clauses else _QUERY_TRUE)
+        if not parts:
+            return _QUERY_FALSE
         return " | ".join(parts)
 
     def to_pandas_query(self, label=None) -> str:
@@ -854,10 +877,12 @@ class DecisionList(_ClauseCollection):
         return self.to_query(label)
 
     def explain(self, X: pd.DataFrame) -> list[str]:
-        """For each row, the rule that decides it, or that none fires."""
+        """For each row, the rule that decides it, or that none fires (and what decides)."""
         first = self.apply(X)
+        rest = (f"no rule fires: {self.otherwise} decides" if self.default is None
+                else f"no rule fires: default {self.default}")
         return [f"rule {i + 1}: IF {self.clauses[i]} THEN {self.labels[i]}" if i >= 0
-                else f"no rule fires: {self.otherwise} decides" for i in first]
+                else rest for i in first]
 
 
 __all__ += ["DecisionList"]

@@ -13,6 +13,7 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from .._base import fit_context
 from ..rules import CNF, DNF, Clause
 from ..rulesets import LP_PARAMETERS, _RuleSetBase
+from .multiclass import fit_ordered_rule_sets
 from .pricing import price_exact  # noqa: F401  (compiled on import of the estimator)
 from .solver import PRICING_METHODS, ColumnGenerationResult, ColumnGenerator, fires_any
 
@@ -81,6 +82,29 @@ class ColumnGenerationRules(_RuleSetBase):
     The objective charges a covered negative once per clause covering it (as BRCG, Dash,
     Günlük & Wei 2018, does), so it is an upper bound on the weighted training errors,
     equal to them when the clauses do not overlap on negatives.
+
+    **More than two classes** give an ordered list of per-class rule sets, RIPPER's
+    (Cohen 1995): the classes are taken from the least to the most frequent (by training
+    weight); each class but the last gets a DNF, learned by this same column generation
+    (a clone with the same parameters, ``form="dnf"`` whatever ``form`` says, and, for
+    ``complexity="auto"``, its own inner cross-validation, on the class's rows of the
+    ``cv`` folds when they are given as index pairs) that separates it from the
+    classes after it, on the training rows the earlier classes' rules left uncovered; the
+    most frequent class is the default (a clause's cost is then a fraction of the weight
+    of the rows its class is learned on). ``rules_`` is then a
+    :class:`~rulelab.rules.DecisionList` read top to bottom, the first firing rule
+    deciding, so every prediction has one reason, unlike one-vs-rest, whose per-class rule
+    sets overlap and vote. Why this order: the rare classes get rules of their own, the
+    most frequent class is stated by exclusion, and each per-class problem shrinks, as
+    the rows already decided are not learned again. A row of an earlier class that its
+    rules missed is left out of the later classes' problems: it is misclassified
+    whatever they say, so it should not shape them. The forced DNF keeps each rule an
+    ``IF clause THEN class`` line (a CNF has no first-firing clause to read). Each class's
+    DNF is certified as in the binary case, on its own problem (``class_fits_``); the list
+    as a whole carries no bound. ``predict_proba`` gives, for each rule, the class
+    frequencies among the training rows it decided (and for the default those among the
+    rows no rule covers), Laplace-smoothed; ``decision_function`` the decided class, one-hot
+    (scikit-learn's multiclass shape: a list has no graded score beyond its rules).
 
     Parameters
     ----------
@@ -206,7 +230,12 @@ class ColumnGenerationRules(_RuleSetBase):
         For ``"auto"``: every form and complexity tried with its mean validation error,
         its standard error over the folds, the mean size, the number of folds it was
         validated on (one for a form raced out after the first split) and which was chosen.
-    classes_ : ndarray of shape (2,)
+    class_fits_ : DataFrame
+        More than two classes only: one row per class in the order learned (the default
+        last), with the rows it was learned on, its positives and negatives there, its
+        rules, and its binary fit's complexity, objective and lower bound. The binary
+        fit's attributes above (``form_`` to ``cv_results_``) are then not set.
+    classes_ : ndarray of shape (n_classes,)
 
     Examples
     --------
@@ -236,6 +265,8 @@ class ColumnGenerationRules(_RuleSetBase):
         "cv": [StrOptions({"auto"}), "cv_object"],
         "selection": [StrOptions({"one_se", "min"})],
     }
+
+    _multiclass = True   # an ordered list of per-class rule sets (see above)
 
     def __init__(self, form: str = "auto", complexity="auto", term_cost: float = 1.0,
                  max_terms: int = 4, negative_weight: float = 1.0, columns_per_round: int = 10,
@@ -272,7 +303,8 @@ class ColumnGenerationRules(_RuleSetBase):
     # ---- fitting ----------------------------------------------------------------------
     @fit_context
     def fit(self, X, y, sample_weight=None):
-        """Learn the rule set from ``X`` and binary ``y`` (optionally weighted samples)."""
+        """Learn the rule set from ``X`` and ``y`` (optionally weighted samples): a DNF or
+        CNF on two classes, an ordered list of per-class DNFs on more."""
         start = time.perf_counter()
         A, y01, _ = self._validate_fit(X, y)
         w = np.ones(y01.size) if sample_weight is None else np.asarray(sample_weight, float)
@@ -282,6 +314,9 @@ class ColumnGenerationRules(_RuleSetBase):
         if not w.sum() > 0:
             raise ValueError("sample_weight sums to zero: no sample would count")
         self._training_weight = w   # predict_proba's training counts are weighted too
+        self.__dict__.pop("class_fits_", None)
+        if self.classes_.size > 2:
+            return self._fit_ordered(A, y01, w, start)
         forms = FORMS if self.form == "auto" else (self.form,)
         path = (sorted(self.complexity_path or COMPLEXITY_PATH, reverse=True)
                 if self.complexity == "auto" else [float(self.complexity)])
@@ -297,6 +332,21 @@ class ColumnGenerationRules(_RuleSetBase):
                              self.chosen_complexity_, weight,
                              self._remaining(start))
         self._store(result, A, target)
+        return self
+
+    def _fit_ordered(self, A, y_index, w, start):
+        """More than two classes: RIPPER's ordered per-class DNFs (see the class docstring)."""
+        for stale in ("form_", "chosen_complexity_", "objective_", "lp_value_",
+                      "lower_bound_", "gap_", "proved_optimal_", "n_columns_", "history_",
+                      "pricing_used_", "stop_reason_", "integer_status_", "cv_results_",
+                      "itemsets_", "positive_label_"):
+            # a binary fit's, from an earlier fit (and no class is "the positive" here)
+            self.__dict__.pop(stale, None)
+        fallback = (float(max(self.complexity_path or COMPLEXITY_PATH))
+                    if self.complexity == "auto" else float(self.complexity))
+        self.rules_, self.class_fits_ = fit_ordered_rule_sets(
+            self, A, np.asarray(y_index, dtype=np.int64), w, self.classes_, self.terms_,
+            fallback, self._remaining(start))
         return self
 
     def _problem(self, y01, w, form):
@@ -441,6 +491,9 @@ class ColumnGenerationRules(_RuleSetBase):
         """One paragraph: the rule set's objective, the bound and what proves it."""
         if not hasattr(self, "rules_"):
             raise AttributeError("fit the model first")
+        if hasattr(self, "class_fits_"):
+            raise AttributeError("a model of more than two classes has one certificate per "
+                                 "class's rule set: see class_fits_ (objective, lower_bound)")
         rounds = int((self.history_["pricing"] != "gap enumeration").sum())
         beam = int((self.history_["pricing"] == "beam fallback").sum())
         text = (f"{len(self.rules_.clauses)} clauses, {self.rules_.n_terms} terms; training "

@@ -1,0 +1,147 @@
+"""More than two classes for column generation: an ordered list of per-class rule sets.
+
+RIPPER's scheme (Cohen 1995): the classes are taken from the least to the most frequent;
+each class but the last gets a DNF that separates it from the classes after it, learned
+on the training rows the earlier classes' rules left uncovered, and the most frequent
+class is the default. The result is one :class:`~rulelab.rules.DecisionList` whose rules
+are read top to bottom, the first firing rule deciding.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from numbers import Integral
+
+import numpy as np
+import pandas as pd
+from sklearn.base import clone
+
+from ..rules import Clause, DecisionList
+
+__all__ = ["class_order", "fit_ordered_rule_sets"]
+
+
+def class_order(y_index: np.ndarray, weight: np.ndarray, n_classes: int) -> np.ndarray:
+    """Class indices from the least to the most frequent (by training weight; a tie goes
+    to the class that comes first in ``classes_``)."""
+    totals = np.bincount(y_index, weights=weight, minlength=n_classes)
+    return np.argsort(totals, kind="stable")
+
+
+@dataclass
+class _ClassFit:
+    """What one class's binary fit gave: its clauses (as column-index tuples) and summary."""
+
+    itemsets: list
+    summary: dict
+
+
+def _splits_on(rows: np.ndarray, splits: list, n_samples: int) -> list:
+    """The caller's inner folds (index pairs over all training rows) restricted to ``rows``
+    and renumbered; a fold left without training or validation rows is dropped."""
+    position = np.full(n_samples, -1)
+    position[rows] = np.arange(rows.size)
+    out = []
+    for train, test in splits:
+        train, test = position[np.asarray(train)], position[np.asarray(test)]
+        train, test = train[train >= 0], test[test >= 0]
+        if train.size and test.size:
+            out.append((train, test))
+    return out
+
+
+def _fit_one_class(template, A: np.ndarray, target: np.ndarray, weight: np.ndarray,
+                   time_limit, fallback_complexity: float, cv) -> _ClassFit:
+    """The binary DNF of ``target`` on the 0/1 design ``A`` by a clone of ``template``
+    (the same parameters, ``form="dnf"``, the design used as it is, the inner folds
+    ``cv``)."""
+    positives, negatives = weight[target].sum(), weight[~target].sum()
+    n_pos, n_neg = int(target.sum()), int((~target).sum())
+    summary = {"rows": int(target.size), "positives": n_pos, "negatives": n_neg}
+    if n_pos == 0 or not positives > 0:
+        return _ClassFit([], {**summary, "note": "no rows of the class left"})
+    if n_neg == 0 or not negatives > 0:
+        # every row left is of this class: one rule that always fires decides them
+        return _ClassFit([()], {**summary, "note": "only rows of the class left"})
+    model = clone(template).set_params(form="dnf", binarizer="passthrough", binarize=None,
+                                       time_limit=time_limit, cv=cv)
+    stratified = isinstance(cv, (str, Integral))
+    if template.complexity == "auto" and (not cv if isinstance(cv, list) else
+                                          stratified and min(n_pos, n_neg) < 2):
+        # too few rows of one side for stratified inner folds (or none of the caller's
+        # folds holds rows of this problem on both sides): a fixed cost
+        model.set_params(complexity=fallback_complexity)
+    design = pd.DataFrame(A, columns=[str(j) for j in range(A.shape[1])])
+    model.fit(design, target.astype(np.int8), sample_weight=weight)
+    return _ClassFit(list(model.itemsets_), {
+        **summary, "complexity": model.chosen_complexity_, "objective": model.objective_,
+        "lower_bound": model.lower_bound_, "proved_optimal": model.proved_optimal_,
+        "n_columns": model.n_columns_})
+
+
+def fit_ordered_rule_sets(template, A: np.ndarray, y_index: np.ndarray, weight: np.ndarray,
+                          classes: np.ndarray, terms: list, fallback_complexity: float,
+                          time_limit=None):
+    """RIPPER's ordered rule sets learned by column generation.
+
+    Parameters
+    ----------
+    template : ColumnGenerationRules
+        Its parameters are used for every class's binary fit (``form`` forced to DNF).
+    A : ndarray of shape (n_samples, n_items)
+        The 0/1 design; ``terms[j]`` is the test column ``j`` stands for.
+    y_index : ndarray of shape (n_samples,)
+        Each row's class index into ``classes``.
+    weight : ndarray of shape (n_samples,)
+        Sample weights.
+    classes : ndarray
+        The class labels.
+    terms : list of Term
+    fallback_complexity : float
+        The clause cost of a class whose rows left hold fewer than two positives or two
+        negatives, too few for ``complexity="auto"``'s stratified inner folds (or, for
+        folds given as index pairs, whose rows no fold splits into training and
+        validation rows).
+    time_limit : float, optional
+        Seconds for all the classes together.
+
+    Returns
+    -------
+    rules : DecisionList
+        The rules, class by class in the order learned, with the most frequent class as
+        ``default``.
+    summary : DataFrame
+        One row per class in the order: rows it was learned on, its positives and
+        negatives there, its rules, and its binary fit's complexity, objective and bound.
+    """
+    start = time.perf_counter()
+    cv = template.cv
+    # folds given as index pairs over the training rows are restricted to each class's rows
+    splits = (None if isinstance(cv, (str, Integral)) or hasattr(cv, "split")
+              else list(cv))
+    order = class_order(y_index, weight, classes.size)
+    left = np.ones(y_index.size, dtype=bool)   # rows no earlier class's rule covers
+    clauses, labels, rows = [], [], []
+    for k in order[:-1]:
+        # This class against the classes after it: a row of an earlier class that its own
+        # rules missed is misclassified whatever the later rules say, so it is left out.
+        later = np.isin(y_index, order[np.flatnonzero(order == k)[0]:])
+        rows_k = np.flatnonzero(left & later)
+        remaining = None if time_limit is None else max(
+            time_limit - (time.perf_counter() - start), 1.0)
+        fit = _fit_one_class(template, A[rows_k], y_index[rows_k] == k, weight[rows_k],
+                             remaining, fallback_complexity,
+                             cv if splits is None else _splits_on(rows_k, splits, y_index.size))
+        for itemset in fit.itemsets:
+            clauses.append(Clause(tuple(terms[j] for j in itemset), "and"))
+            labels.append(classes[k])
+            fires = A[:, list(itemset)].all(axis=1) if itemset else np.ones(left.size)
+            left &= ~fires.astype(bool)
+        rows.append({"class": classes[k], "n_rules": len(fit.itemsets), **fit.summary})
+        if not left.any():
+            break
+    rows.append({"class": classes[order[-1]], "n_rules": 0, "rows": int(left.sum()),
+                 "note": "default"})
+    return (DecisionList(clauses, labels, default=classes[order[-1]]),
+            pd.DataFrame(rows))
