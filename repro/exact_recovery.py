@@ -105,7 +105,7 @@ def threshold_recovery_trial(n_samples: int, n_thresholds: int, seed: int, *,
     y = np.ones(n_samples, dtype=bool)
     for f, op, t in truth:
         y &= (X[f"x{f}"] > t).to_numpy() if op == ">" else (X[f"x{f}"] <= t).to_numpy()
-    model = OneRule(lam=lam, n_thresholds=n_thresholds).fit(X, y.astype(int))
+    model = OneRule(complexity=1 / lam, n_thresholds=n_thresholds).fit(X, y.astype(int))
     clause = simplify_clause(model.rule_)
     grid = model.binarizer_.thresholds_
     learned = {(t.feature, t.op): t.value for t in clause.terms}

@@ -34,16 +34,16 @@ def _learners() -> dict[str, Callable]:
     import rulelab
 
     out = {
-        "1Rule": lambda **k: rulelab.OneRule(lam=k["lam"]),
-        "RuSC": lambda **k: rulelab.SetCoverRules(lam=k["lam"], max_rules=k["rules"]),
-        "RuB": lambda **k: rulelab.BoostedRules(lam=k["lam"], n_estimators=k["rules"]),
+        "1Rule": lambda **k: rulelab.OneRule(complexity=1 / k["lam"]),
+        "RuSC": lambda **k: rulelab.SetCoverRules(complexity=1 / k["lam"], max_rules=k["rules"]),
+        "RuB": lambda **k: rulelab.BoostedRules(complexity=1 / k["lam"], n_estimators=k["rules"]),
         "BCD (DNF)": lambda **k: rulelab.TwoLevelRules(
-            form="dnf", method="bcd", theta=k["theta"], max_rules=k["rules"]),
+            form="dnf", method="bcd", complexity=k["theta"], max_rules=k["rules"]),
         "AM (DNF)": lambda **k: rulelab.TwoLevelRules(
-            form="dnf", method="am", theta=k["theta"], max_rules=k["rules"]),
+            form="dnf", method="am", complexity=k["theta"], max_rules=k["rules"]),
     }
     if hasattr(rulelab, "CBMClassifier"):
-        out["GRAB"] = lambda **k: rulelab.CBMClassifier(degree=k["degree"])
+        out["GRAB"] = lambda **k: rulelab.CBMClassifier(max_terms=k["degree"])
     if hasattr(rulelab, "ColumnGenerationRules"):
         out["CG"] = lambda **k: rulelab.ColumnGenerationRules(
             form=k["form"], complexity=k["complexity"], max_terms=k["max_terms"], **CG_LIMITS)

@@ -227,7 +227,7 @@ def accuracy_vs_size(name, sizes, degrees=(1, 2, 3, 4), Cs=(0.01, 0.1, 1.0, 10.0
         idx = order[:m]
         for k in degrees:
             def run(idx=idx, k=k, m=m):
-                search = GridSearchCV(CBMClassifier(degree=k, top_k=top_k), {"C": list(Cs)},
+                search = GridSearchCV(CBMClassifier(max_terms=k, top_k=top_k), {"C": list(Cs)},
                                       cv=StratifiedKFold(folds, shuffle=True, random_state=seed))
                 search.fit(B.iloc[idx], y.iloc[idx])
                 return {"dataset": name, "m": m, "degree": k, "C": search.best_params_["C"],
@@ -336,9 +336,9 @@ def table1_methods(name: str, m: int, *, grids: str = "paper", top_k: int = 100,
     degrees = [1, 2] if q else [1, 2, 3, 4, 5, None]
     depths = [8] if q else [2 ** i for i in range(3, 10)]
     return {
-        "GRAB (logistic)": (CBMClassifier(top_k=top_k), {"degree": degrees, "C": cs}),
+        "GRAB (logistic)": (CBMClassifier(top_k=top_k), {"max_terms": degrees, "C": cs}),
         "GRAB (L2-hinge)": (CBMClassifier(loss="l2hinge", top_k=top_k),
-                            {"degree": degrees, "C": cs}),
+                            {"max_terms": degrees, "C": cs}),
         # the kernel's coef0 is tied to gamma (PolySVC); the iteration cap keeps a
         # degree-3 kernel at C = 1000 from running for days
         "SVC": (PolySVC(max_iter=1_000_000),
@@ -524,7 +524,7 @@ def tolerance_study(name, degree, C=1.0, tols=(1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-
 
     def fit(tol):
         t0 = time.perf_counter()
-        model = CBMClassifier(degree=degree, C=C, tol=tol, top_k=top_k, loss=loss,
+        model = CBMClassifier(max_terms=degree, C=C, tol=tol, top_k=top_k, loss=loss,
                               time_limit=time_limit).fit(B, y)
         secs = time.perf_counter() - t0
         return {"representative": sorted(list(p) for p in representative_sets(model)),

@@ -490,7 +490,7 @@ def rulelab_learners(*, max_rules: int = 10, theta: float = 1.0, max_iter: int =
     from rulelab.colgen import ColumnGenerationRules
     from rulelab.twolevel import TwoLevelRules
 
-    two = dict(form="dnf", max_rules=5, theta=theta, max_iter=max_iter,
+    two = dict(form="dnf", max_rules=5, complexity=theta, max_iter=max_iter,
                random_state=random_state)
     makers = {
         "1Rule": lambda: rulesets.OneRule(),
@@ -528,7 +528,7 @@ class GrabOnPrepared(_Peer):
     def _steps(self) -> list:
         from rulelab.grab import CBMClassifier
 
-        return [("model", CBMClassifier(degree=self.degree))]
+        return [("model", CBMClassifier(max_terms=self.degree))]
 
     def complexity_(self) -> tuple[float, float]:
         rules = self.model_.rules_   # a WeightedRuleSet: one clause per non-zero weight

@@ -20,7 +20,7 @@ class ThetaSearchCV(ClassifierMixin, BaseEstimator):
     estimator : estimator
         The learner whose parameter is tuned.
     param_grid : dict
-        Passed to :class:`~sklearn.model_selection.GridSearchCV` (e.g. ``{"theta": [...]}``).
+        Passed to :class:`~sklearn.model_selection.GridSearchCV` (e.g. ``{"complexity": [...]}``).
     cv : int, default=3
         Inner folds.
     max_samples : int, optional

@@ -44,14 +44,13 @@ def paper2_methods(theta_grid, *, max_rules: int = 5, max_iter: int = 10, inner_
                    max_samples: int | None = None, n_thresholds: int = 10,
                    random_state: int = 0) -> dict:
     """The methods of Table 1: BCD, AM, OCRL, SC tuned over ``theta_grid`` by an inner CV
-    (OCRL and SC through ``lam = 1/theta``), CART and RIPPER untuned.
+    (OCRL and SC with ``complexity = theta``, paper 1's ``lambda = 1/theta``), CART and RIPPER untuned.
 
     CART and RIPPER are the open stand-ins of paper 1's notebook
     (:func:`repro.rule_sets.paper1_baselines`: a scikit-learn tree with its defaults for
     Matlab's ``classregtree``, wittgenstein's RIPPER); C5.0 and DList have no open equivalent.
     """
-    grid = [float(t) for t in theta_grid]
-    lams = [1.0 / t for t in grid]
+    grid = [float(t) for t in theta_grid]   # every learner's complexity is theta (= 1 / lambda)
 
     def tuned(estimator, param, values):
         return ThetaSearchCV(estimator, {param: values}, cv=inner_cv, max_samples=max_samples,
@@ -60,10 +59,11 @@ def paper2_methods(theta_grid, *, max_rules: int = 5, max_iter: int = 10, inner_
     baselines = paper1_baselines(random_state)
     two = dict(form="dnf", max_rules=max_rules, max_iter=max_iter, n_thresholds=n_thresholds)
     return {
-        "BCD": tuned(TwoLevelRules(method="bcd", **two), "theta", grid),
-        "AM": tuned(TwoLevelRules(method="am", **two), "theta", grid),
-        "OCRL": tuned(OneRule(form="and", n_thresholds=n_thresholds), "lam", lams),
-        "SC": tuned(SetCoverRules(max_rules=max_rules, n_thresholds=n_thresholds), "lam", lams),
+        "BCD": tuned(TwoLevelRules(method="bcd", **two), "complexity", grid),
+        "AM": tuned(TwoLevelRules(method="am", **two), "complexity", grid),
+        "OCRL": tuned(OneRule(form="and", n_thresholds=n_thresholds), "complexity", grid),
+        "SC": tuned(SetCoverRules(max_rules=max_rules, n_thresholds=n_thresholds), "complexity",
+                    grid),
         "CART": baselines["CART"],
         "RIPPER": baselines["RIPPER"],
     }

@@ -11,7 +11,7 @@ See the README for the module map and the notebooks for each paper's reproductio
 
 from .data import list_datasets, load_csv, load_dataset
 
-__version__ = "0.1.0"
+__version__ = "0.2.0.dev0"
 
 __all__ = ["load_dataset", "list_datasets", "load_csv"]
 

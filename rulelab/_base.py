@@ -31,15 +31,25 @@ BINARIZER = [StrOptions({"auto", "passthrough"}), HasMethods(["fit", "transform"
 DEPRECATED_BINARIZE = [StrOptions({"auto"}), "boolean", None]
 
 
-def renamed(estimator, old: str, new: str):
+#: Default of a renamed parameter's former name: "not set by the caller".
+DEPRECATED = "deprecated"
+
+
+def is_unset(value) -> bool:
+    """Whether a former parameter name was left at its default (None or ``DEPRECATED``)."""
+    return value is None or (isinstance(value, str) and value == DEPRECATED)
+
+
+def renamed(estimator, old: str, new: str, *, convert=None, note: str = "the same meaning"):
     """The value of parameter ``new``, or of its former name ``old`` when a caller still sets
-    that one (it then warns: the old name goes in a later release)."""
+    that one (it then warns, naming the release that removes the old name). ``convert``
+    maps an old value to the new parameter's scale."""
     value = getattr(estimator, old, None)
-    if value is None:
+    if is_unset(value):
         return getattr(estimator, new)
-    warnings.warn(f"{old}= is deprecated and will be removed: use {new}= (the same meaning; "
-                  "every learner now calls it so)", FutureWarning, stacklevel=3)
-    return value
+    warnings.warn(f"{old}= is deprecated in 0.2 and will be removed in 0.3: use {new}= "
+                  f"({note}; every learner now calls it so)", FutureWarning, stacklevel=3)
+    return value if convert is None else convert(value)
 
 
 def resolve_binarizer(estimator, default):

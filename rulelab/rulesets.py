@@ -20,7 +20,8 @@ import pandas as pd
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from ._base import BINARIZER, DEPRECATED_BINARIZE, RuleClassifierBase, fit_context, renamed
+from ._base import (BINARIZER, DEPRECATED, DEPRECATED_BINARIZE, RuleClassifierBase, fit_context,
+                    is_unset, renamed)
 from .lp import learn_clause
 from .rules import CNF, DNF, Clause, WeightedRuleSet
 
@@ -29,17 +30,34 @@ __all__ = ["OneRule", "SetCoverRules", "BoostedRules"]
 
 #: The parameters every clause-LP learner shares (scikit-learn's declaration).
 LP_PARAMETERS = {
-    "lam": [Interval(Real, 0, None, closed="neither"), None],
+    "complexity": [Interval(Real, 0, None, closed="neither"), None],
+    "lam": [Interval(Real, 0, None, closed="neither"), StrOptions({DEPRECATED}), None],
     "n_thresholds": [Interval(Integral, 1, None, closed="left")],
     "binarizer": BINARIZER,
     "binarize": DEPRECATED_BINARIZE,
     "exact": ["boolean"],
     "rounding": [StrOptions({"threshold", "randomized"})],
     "solver": [str],
-    "time_limit": [Interval(Real, 0, None, closed="neither"), None],
+    "lp_time_limit": [Interval(Real, 0, None, closed="neither"), None],
+    "time_limit": [Interval(Real, 0, None, closed="neither"), StrOptions({DEPRECATED}), None],
     "random_state": ["random_state"],
     "screening": [StrOptions({"basic", "enhanced"}), None],
 }
+
+
+def lp_lambda(estimator) -> float | None:
+    """Paper 1's lambda (the weight of one training error against one term) of a learner,
+    ``1 / complexity``; None (the noiseless LP) when ``complexity`` is None."""
+    if not is_unset(estimator.lam):
+        return renamed(estimator, "lam", "complexity", note="complexity = 1 / lam")
+    return None if estimator.complexity is None else 1.0 / estimator.complexity
+
+
+def lp_options(estimator) -> dict:
+    """Keyword arguments of :func:`rulelab.lp.learn_clause` shared by every clause."""
+    return dict(exact=estimator.exact, rounding=estimator.rounding, solver=estimator.solver,
+                time_limit=renamed(estimator, "time_limit", "lp_time_limit"),
+                random_state=estimator.random_state, screening=estimator.screening)
 
 
 class OneRule(RuleClassifierBase):
@@ -53,8 +71,11 @@ class OneRule(RuleClassifierBase):
     ----------
     form : {"and", "or"}, default="and"
         Learn a conjunction (``IF a AND b THEN positive``) or a disjunction.
-    lam : float, default=1000
-        Weight of training errors against clause size (lambda in eq. 10).
+    complexity : float or None, default=0.001
+        Cost of one term of the clause, in units of one training error: larger gives
+        shorter clauses. Paper 1's lambda (eq. 10) is ``1 / complexity``, so the default
+        is the paper's lambda = 1000. None: the noiseless LP of eq. (9), no training
+        error allowed.
     n_thresholds : int, default=10
         Quantile thresholds per numeric feature, used in both directions.
     binarizer : {"auto", "passthrough"} or binariser, default="auto"
@@ -68,8 +89,8 @@ class OneRule(RuleClassifierBase):
         How a fractional LP solution becomes a clause (see :func:`rulelab.lp.solve_or_lp`).
     solver : str, default="highs"
         ``"highs"`` (HiGHS directly) or the name of an installed cvxpy solver.
-    time_limit : float, optional
-        Seconds allowed to each LP/MILP solve.
+    lp_time_limit : float, optional
+        Seconds allowed to each LP/MILP solve (not the whole fit).
     random_state : int, optional
         Seed of randomized rounding.
     screening : {None, "basic", "enhanced"}, default=None
@@ -77,6 +98,8 @@ class OneRule(RuleClassifierBase):
         see :func:`rulelab.lp.solve_or_lp`).
     binarize : deprecated
         Use ``binarizer``: ``binarize=False`` is ``binarizer="passthrough"``.
+    lam, time_limit : deprecated in 0.2, removed in 0.3
+        Use ``complexity = 1 / lam`` and ``lp_time_limit``.
 
     Attributes
     ----------
@@ -103,17 +126,21 @@ class OneRule(RuleClassifierBase):
 
     _parameter_constraints = {**LP_PARAMETERS, "form": [StrOptions({"and", "or"})]}
 
-    def __init__(self, form: str = "and", lam: float = 1000.0, n_thresholds: int = 10,
-                 binarizer="auto", exact: bool = False, rounding: str = "threshold",
-                 solver: str = "highs", time_limit: float | None = None, random_state=None,
-                 screening: str | None = None, binarize=None):
+    def __init__(self, form: str = "and", complexity: float | None = 0.001,
+                 n_thresholds: int = 10, binarizer="auto", exact: bool = False,
+                 rounding: str = "threshold", solver: str = "highs",
+                 lp_time_limit: float | None = None, random_state=None,
+                 screening: str | None = None, binarize=None, lam=DEPRECATED,
+                 time_limit=DEPRECATED):
         self.form = form
+        self.complexity = complexity
         self.lam = lam
         self.n_thresholds = n_thresholds
         self.binarizer = binarizer
         self.exact = exact
         self.rounding = rounding
         self.solver = solver
+        self.lp_time_limit = lp_time_limit
         self.time_limit = time_limit
         self.random_state = random_state
         self.screening = screening
@@ -123,10 +150,7 @@ class OneRule(RuleClassifierBase):
     def fit(self, X, y):
         """Learn the clause from ``X`` and binary ``y``."""
         A, y01, _ = self._validate_fit(X, y)
-        self.lp_ = learn_clause(A, y01, self.form, self.lam, exact=self.exact,
-                                rounding=self.rounding, solver=self.solver,
-                                time_limit=self.time_limit, random_state=self.random_state,
-                                screening=self.screening)
+        self.lp_ = learn_clause(A, y01, self.form, lp_lambda(self), **lp_options(self))
         if self.lp_.status not in ("optimal", "time_limit"):
             raise RuntimeError(f"the clause LP ended with status {self.lp_.status!r}")
         terms = tuple(self.terms_[j] for j in np.sort(self.lp_.selected))
@@ -171,13 +195,10 @@ class _RuleSetBase(RuleClassifierBase):
         return tags
 
     def _lp_options(self) -> dict:
-        """Keyword arguments of :func:`rulelab.lp.learn_clause` shared by every clause."""
-        return dict(exact=self.exact, rounding=self.rounding, solver=self.solver,
-                    time_limit=self.time_limit, random_state=self.random_state,
-                    screening=self.screening)
+        return lp_options(self)
 
     def _learn_and_clause(self, A, y01, sample_weight=None):
-        lp = learn_clause(A, y01, "and", self.lam, sample_weight=sample_weight,
+        lp = learn_clause(A, y01, "and", lp_lambda(self), sample_weight=sample_weight,
                           **self._lp_options())
         # An interior-point solver may stop a little short of its tolerances: its answer is
         # still a valid clause (rounding makes it 0/1), so only a failed solve is an error.
@@ -232,8 +253,11 @@ class SetCoverRules(_RuleSetBase):
 
     Parameters
     ----------
-    lam : float, default=1000
-        Weight of training errors against clause size (lambda in eq. 10).
+    complexity : float or None, default=0.001
+        Cost of one term of the clause, in units of one training error: larger gives
+        shorter clauses. Paper 1's lambda (eq. 10) is ``1 / complexity``, so the default
+        is the paper's lambda = 1000. None: the noiseless LP of eq. (9), no training
+        error allowed.
     max_rules : int, default=10
         Most clauses in the DNF.
     remove : {"covered", "positives"}, default="covered"
@@ -250,7 +274,7 @@ class SetCoverRules(_RuleSetBase):
         ``FeatureBinarizer(n_thresholds)``; ``"passthrough"``: 0/1 input used as it is; or
         an unfitted binariser with ``terms_`` (``FeatureBinarizer(...)``,
         ``CellBinarizer(...)``), fitted on the training data.
-    exact, rounding, solver, time_limit, random_state, screening
+    exact, rounding, solver, lp_time_limit, random_state, screening
         Passed to :func:`rulelab.lp.learn_clause` for every clause (see :class:`OneRule`).
 
     Attributes
@@ -281,11 +305,13 @@ class SetCoverRules(_RuleSetBase):
                               "remove": [StrOptions({"covered", "positives"})],
                               "stop_on_no_gain": ["boolean"]}
 
-    def __init__(self, lam: float = 1000.0, max_rules: int = 10, remove: str = "covered",
+    def __init__(self, complexity: float | None = 0.001, max_rules: int = 10, remove: str = "covered",
                  stop_on_no_gain: bool = False, n_thresholds: int = 10, binarizer="auto",
                  exact: bool = False, rounding: str = "threshold", solver: str = "highs",
-                 time_limit: float | None = None, random_state=None,
-                 screening: str | None = None, binarize=None):
+                 lp_time_limit: float | None = None, random_state=None,
+                 screening: str | None = None, binarize=None, lam=DEPRECATED,
+                 time_limit=DEPRECATED):
+        self.complexity = complexity
         self.lam = lam
         self.max_rules = max_rules
         self.remove = remove
@@ -295,6 +321,7 @@ class SetCoverRules(_RuleSetBase):
         self.exact = exact
         self.rounding = rounding
         self.solver = solver
+        self.lp_time_limit = lp_time_limit
         self.time_limit = time_limit
         self.random_state = random_state
         self.screening = screening
@@ -361,14 +388,14 @@ class BoostedRules(_RuleSetBase):
     ----------
     n_estimators : int, default=5
         Boosting rounds ``T``.
-    lam : float, default=1000
-        Lambda of eq. (11).
+    complexity : float or None, default=0.001
+        Cost of one term, in units of one training error (``1 / lambda`` of eq. 11).
     weight_scale : {"m", "sum1"}, default="m"
         Scale of the sample weights inside the LP (see above).
     epsilon : float, optional
         Smoothing of the confidences; default ``1 / (2m)`` as in SLIPPER (the paper does not
         state its value).
-    n_thresholds, binarizer, exact, rounding, solver, time_limit, random_state, screening
+    n_thresholds, binarizer, exact, rounding, solver, lp_time_limit, random_state, screening
         As in :class:`SetCoverRules`.
     n_rounds : deprecated
         The former name of ``n_estimators`` (BoostRule's and scikit-learn's name for the
@@ -395,12 +422,15 @@ class BoostedRules(_RuleSetBase):
                               "weight_scale": [StrOptions({"m", "sum1"})],
                               "epsilon": [Interval(Real, 0, None, closed="neither"), None]}
 
-    def __init__(self, n_estimators: int = 5, lam: float = 1000.0, weight_scale: str = "m",
+    def __init__(self, n_estimators: int = 5, complexity: float | None = 0.001,
+                 weight_scale: str = "m",
                  epsilon: float | None = None, n_thresholds: int = 10, binarizer="auto",
                  exact: bool = False, rounding: str = "threshold", solver: str = "highs",
-                 time_limit: float | None = None, random_state=None,
-                 screening: str | None = None, binarize=None, n_rounds=None):
+                 lp_time_limit: float | None = None, random_state=None,
+                 screening: str | None = None, binarize=None, n_rounds=None, lam=DEPRECATED,
+                 time_limit=DEPRECATED):
         self.n_estimators = n_estimators
+        self.complexity = complexity
         self.lam = lam
         self.weight_scale = weight_scale
         self.epsilon = epsilon
@@ -409,6 +439,7 @@ class BoostedRules(_RuleSetBase):
         self.exact = exact
         self.rounding = rounding
         self.solver = solver
+        self.lp_time_limit = lp_time_limit
         self.time_limit = time_limit
         self.random_state = random_state
         self.screening = screening

@@ -22,7 +22,7 @@ def test_closure_follows_imports_transitively():
 def test_nested_estimators_count_and_external_code_is_named():
     assert source_key(DecisionTreeClassifier()) == "external"
     alone = source_key(ThetaSearchCV(DecisionTreeClassifier(), {"max_depth": [1]}))
-    nested = source_key(ThetaSearchCV(TwoLevelRules(), {"theta": [1.0]}))
+    nested = source_key(ThetaSearchCV(TwoLevelRules(), {"complexity": [1.0]}))
     assert alone != nested
 
 

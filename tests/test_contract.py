@@ -335,3 +335,22 @@ def test_a_weighted_vote_gives_probabilities_through_the_link_it_declares(name):
         return
     assert np.allclose(model.predict_proba(X)[:, 1], model.rules_.probability(X))
     assert np.allclose(again.probability(X), model.rules_.probability(X))
+
+
+@pytest.mark.parametrize("learner, old, new", [
+    ("OneRule", {"lam": 5.0}, {"complexity": 0.2}),
+    ("SetCoverRules", {"lam": 1000.0, "time_limit": 30.0},
+     {"complexity": 0.001, "lp_time_limit": 30.0}),
+    ("TwoLevelRules", {"theta": 0.5}, {"complexity": 0.5}),
+    ("CBMClassifier", {"degree": 1}, {"max_terms": 1}),
+])
+def test_former_parameter_names_warn_naming_the_release_that_removes_them(learner, old, new):
+    """One name and one direction for the error-versus-size trade-off (``complexity``: the
+    cost of size in units of training error, larger gives smaller rules), ``max_terms``
+    for clause length, ``time_limit`` only for a whole fit; the former names still work."""
+    cls = ESTIMATORS[learner]
+    extra = {"max_iter": 3, "max_rules": 2} if learner == "TwoLevelRules" else {}
+    with pytest.warns(FutureWarning, match="deprecated in 0.2 and will be removed in 0.3"):
+        before = cls(**old, **extra).fit(X, Y)
+    after = cls(**new, **extra).fit(X, Y)
+    assert str(before.rules_) == str(after.rules_)

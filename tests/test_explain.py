@@ -113,6 +113,6 @@ def test_sql_treats_missing_values_like_the_rule():
 
 def test_time_limit_stops_the_exact_solve_cleanly(cancer):
     X, y = cancer
-    model = OneRule(exact=True, time_limit=0.01, lam=5).fit(X, y)
+    model = OneRule(exact=True, lp_time_limit=0.01, complexity=1 / 5).fit(X, y)
     assert model.lp_.status in ("optimal", "time_limit")
     assert model.predict(X).shape == (len(X),)

@@ -152,21 +152,21 @@ def test_liblinear_on_the_expansion_solves_the_same_logistic_problem():
 def test_classifier_prints_conjunctions_sorted_by_weight():
     X, y = planted(seed=5)
     frame = pd.DataFrame(X, columns=[f"f{j + 1}" for j in range(X.shape[1])])
-    model = CBMClassifier(degree=2, C=1.0, loss="l2hinge").fit(frame, y)
+    model = CBMClassifier(max_terms=2, C=1.0, loss="l2hinge").fit(frame, y)
     table = model.coef_table_
     assert list(table.columns) == ["weight", "conjunction", "size", "support"]
     assert np.all(np.diff(np.abs(table["weight"])) <= 0)
     assert (table["weight"] != 0).all()
     assert table["conjunction"].str.fullmatch(r"\(always\)|f\d == 1( AND f\d == 1)?").all()
     assert "f1 == 1 AND f2 == 1" in set(table["conjunction"])   # the planted conjunction
-    assert str(model).startswith("CBMClassifier(degree=2")
+    assert str(model).startswith("CBMClassifier(max_terms=2")
     assert model.score(frame, y) > 0.85
 
 
 def test_classifier_is_a_scikit_learn_estimator_with_original_labels():
     X, y = planted(seed=6)
     labels = np.where(y > 0, "yes", "no")
-    model = CBMClassifier(degree=2, C=1.0)
+    model = CBMClassifier(max_terms=2, C=1.0)
     scores = cross_val_score(model, X, labels, cv=3)
     assert scores.mean() > 0.8
     fitted = clone(model).fit(X, labels)
@@ -178,7 +178,7 @@ def test_classifier_is_a_scikit_learn_estimator_with_original_labels():
 
 def test_decision_function_is_the_weighted_sum_of_conjunctions():
     X, y = planted(seed=7)
-    model = CBMClassifier(degree=3, C=1.0).fit(X, y)
+    model = CBMClassifier(max_terms=3, C=1.0).fit(X, y)
     A = X.astype(bool)
     f = np.zeros(len(X))
     for p, w in zip(model.itemsets_, model.coef_):
@@ -191,7 +191,7 @@ def test_numeric_input_is_binarised_into_equal_width_cells():
     rng = np.random.default_rng(0)
     X = pd.DataFrame({"age": rng.uniform(20, 70, 400), "flag": rng.integers(0, 2, 400)})
     y = ((X["age"] > 45) & (X["flag"] == 1)).astype(int)
-    model = CBMClassifier(degree=2, C=10.0, n_bins=5).fit(X, y)
+    model = CBMClassifier(max_terms=2, C=10.0, n_bins=5).fit(X, y)
     assert model.binarizer_ is not None
     cut = X["age"].min() + (X["age"].max() - X["age"].min()) / 5 * np.arange(1, 5)
     f = [format_value(c) for c in cut]
@@ -220,7 +220,7 @@ def test_cell_binarizer_uses_equal_width_cells_and_clips_new_values():
 
 
 @pytest.mark.parametrize("bad, message", [
-    (dict(loss="hinge"), "loss"), (dict(degree=-1), "degree"), (dict(C=0), "C"),
+    (dict(loss="hinge"), "loss"), (dict(max_terms=-1), "max_terms"), (dict(C=0), "C"),
     (dict(top_k=0), "top_k"), (dict(binarize="yes"), "binarize")])
 def test_bad_parameters_raise_clear_errors(bad, message):
     X, y = planted()
@@ -240,7 +240,7 @@ def test_bad_input_raises_clear_errors():
 
 def test_time_limit_stops_the_run_and_says_so():
     X, y = planted(m=2000, d=10)
-    model = CBMClassifier(degree=None, C=100.0, top_k=1, tol=1e-9, time_limit=0.0).fit(X, y)
+    model = CBMClassifier(max_terms=None, C=100.0, top_k=1, tol=1e-9, time_limit=0.0).fit(X, y)
     assert model.timed_out_ and not model.converged_
 
 
@@ -472,7 +472,7 @@ def test_table1_gives_every_method_the_same_binarised_data_and_excludes_failures
     assert out.n_combinations == 4 and out.n_excluded == 2
     assert "-5" not in out.best
     paper = ex.table1_methods("fourclass", 200)
-    assert paper["GRAB (logistic)"][1]["degree"] == [1, 2, 3, 4, 5, None]
+    assert paper["GRAB (logistic)"][1]["max_terms"] == [1, 2, 3, 4, 5, None]
     assert paper["SVC"][1]["C"] == [10.0 ** e for e in range(-3, 4)]
     assert len(paper["XGB"][1]["xgbclassifier__reg_lambda"]) == 7
 
@@ -505,7 +505,7 @@ def test_cell_terms_hold_exactly_where_the_cells_are_one():
 def test_classifier_rules_are_its_model_on_the_raw_data():
     X = _mixed_frame(400, 2)
     y = np.where((X["glucose"] > 130) & (X["colour"] != "blue") | (X["age"] > 70), "yes", "no")
-    model = CBMClassifier(degree=2, C=1.0, n_bins=10).fit(X, y)
+    model = CBMClassifier(max_terms=2, C=1.0, n_bins=10).fit(X, y)
     rules = model.rules_
     assert rules.n_rules == len(model.coef_) and rules.weights == tuple(model.coef_)
     assert rules.n_terms == sum(len(p) for p in model.itemsets_)

@@ -78,7 +78,7 @@ def test_works_in_pipeline_cross_val_score_and_grid_search():
     X, y = load_breast_cancer(return_X_y=True, as_frame=True)
     pipe = make_pipeline(FunctionTransformer(lambda f: f.iloc[:, :10]), OneRule())
     assert cross_val_score(pipe, X, y, cv=3).mean() > 0.8
-    grid = GridSearchCV(OneRule(), {"lam": [1, 1000], "n_thresholds": [5, 10]}, cv=3).fit(X, y)
+    grid = GridSearchCV(OneRule(), {"complexity": [1, 0.001], "n_thresholds": [5, 10]}, cv=3).fit(X, y)
     assert grid.best_score_ > 0.85
 
 
@@ -91,8 +91,8 @@ def test_multiclass_through_one_vs_rest():
 def test_exact_milp_is_never_worse_than_rounding_on_training_objective():
     X, y = load_breast_cancer(return_X_y=True, as_frame=True)
     X = X.iloc[:, :6]
-    lp = OneRule(lam=5).fit(X, y)
-    milp = OneRule(lam=5, exact=True).fit(X, y)
+    lp = OneRule(complexity=1 / 5).fit(X, y)
+    milp = OneRule(complexity=1 / 5, exact=True).fit(X, y)
     assert milp.lp_.objective <= lp.lp_.objective + 1e-9
 
 
@@ -120,5 +120,5 @@ def test_bad_parameters_are_named():
     X, y = iris_versicolor()
     with pytest.raises(ValueError, match="form"):
         OneRule(form="xor").fit(X, y)
-    with pytest.raises(ValueError, match="lam"):
-        OneRule(lam=-1).fit(X, y)
+    with pytest.raises(ValueError, match="complexity"):
+        OneRule(complexity=-1).fit(X, y)

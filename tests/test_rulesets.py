@@ -185,7 +185,7 @@ def test_boosting_weight_scale_sum1_is_eq_11_literally():
     X, y = planted_dnf(300, seed=4, noise=0.2)
     m = len(y)
     literal = BoostedRules(n_estimators=1, weight_scale="sum1").fit(X, y)
-    rescaled = OneRule(lam=1000.0 / m).fit(X, y)          # lambda * (1/m) per error
+    rescaled = OneRule(complexity=m / 1000.0).fit(X, y)          # lambda * (1/m) per error
     assert literal.lps_[0].selected.tolist() == rescaled.lp_.selected.tolist()
 
 
@@ -235,7 +235,7 @@ def _as_learned(model):
 
 @pytest.mark.parametrize("model", [OneRule(), SetCoverRules(max_rules=5),
                                    BoostedRules(n_estimators=5),
-                                   TwoLevelRules(max_rules=3, theta=0.01)],
+                                   TwoLevelRules(max_rules=3, complexity=0.01)],
                          ids=lambda m: type(m).__name__)
 def test_simplified_rules_predict_exactly_as_the_rule_as_learned_on_pima(model):
     X, y = load_or_skip("pima")

@@ -100,7 +100,7 @@ def test_bcd_objective_never_increases(update, seed):
     rng = np.random.default_rng(seed)
     X = with_negations(rng.integers(0, 2, size=(150, 8)))
     y = ((X.x1 | X.x2) & (X.x3 | X.not_x4)).to_numpy() ^ (rng.random(150) < 0.1)
-    model = TwoLevelRules(form="cnf", method="bcd", update=update, max_rules=3, theta=0.3,
+    model = TwoLevelRules(form="cnf", method="bcd", update=update, max_rules=3, complexity=0.3,
                           init="random", max_iter=15, random_state=seed).fit(X, y)
     path = np.asarray(model.objective_path_)
     assert len(path) >= 2
@@ -112,7 +112,7 @@ def test_am_objective_never_increases(seed):
     rng = np.random.default_rng(seed)
     X = with_negations(rng.integers(0, 2, size=(150, 8)))
     y = ((X.x1 & X.x2) | X.x5).to_numpy() ^ (rng.random(150) < 0.1)
-    model = TwoLevelRules(method="am", max_rules=3, theta=0.3, init="random",
+    model = TwoLevelRules(method="am", max_rules=3, complexity=0.3, init="random",
                           random_state=seed).fit(X, y)
     assert np.all(np.diff(model.objective_path_) <= 1e-9)
 
@@ -131,7 +131,7 @@ def test_noisy_tiny_problems_compared_with_brute_force_optimum(method, n_clauses
         X = with_negations(Z)
         y = (((Z[:, 0] | Z[:, 1]) & (Z[:, 2] | (1 - Z[:, 0]))) ^ (rng.random(40) < 0.15))
         optimum = brute_force_cnf(X.to_numpy(), y, n_clauses, theta=0.5)
-        model = TwoLevelRules(form="cnf", method=method, max_rules=n_clauses, theta=0.5).fit(X, y)
+        model = TwoLevelRules(form="cnf", method=method, max_rules=n_clauses, complexity=0.5).fit(X, y)
         assert model.objective_ >= optimum - 1e-9
         gaps.append((model.objective_ - optimum) / optimum)
     gaps = np.asarray(gaps)
@@ -148,7 +148,7 @@ def test_planted_noise_free_cnf_reaches_the_exact_optimum(method, truth):
     X = with_negations(full_table(4, repeats=3))
     y = X.eval(truth).to_numpy().astype(int)
     optimum = brute_force_cnf(X.to_numpy(), y, 2, theta=0.2)
-    model = TwoLevelRules(form="cnf", method=method, max_rules=2, theta=0.2).fit(X, y)
+    model = TwoLevelRules(form="cnf", method=method, max_rules=2, complexity=0.2).fit(X, y)
     assert model.objective_ == pytest.approx(optimum)
     assert (model.predict(X) == y).all()
     n_terms = truth.count("x")
@@ -158,7 +158,7 @@ def test_planted_noise_free_cnf_reaches_the_exact_optimum(method, truth):
 def test_planted_dnf_is_recovered_with_exact_subproblems():
     X = with_negations(full_table(5, repeats=2))
     y = X.eval("(x1 & x2) | (x3 & not_x5)").to_numpy().astype(int)
-    model = TwoLevelRules(form="dnf", max_rules=3, theta=0.1, exact=True).fit(X, y)
+    model = TwoLevelRules(form="dnf", max_rules=3, complexity=0.1, exact=True).fit(X, y)
     assert set(model.rules_.clauses) == {
         Clause((Term("x1", "==", 1), Term("x2", "==", 1)), "and"),
         Clause((Term("x3", "==", 1), Term("not_x5", "==", 1)), "and")}
@@ -185,8 +185,8 @@ def test_from_the_set_cover_start_the_path_moves_to_the_planted_dnf(method, seed
     X = with_negations(rng.integers(0, 2, size=(600, 10)))
     y = X.eval(PLANTED).to_numpy().astype(int)
     theta = 0.2
-    sc = SetCoverRules(lam=1 / theta, max_rules=6).fit(X, y)
-    model = TwoLevelRules(method=method, theta=theta, max_rules=6).fit(X, y)
+    sc = SetCoverRules(complexity=theta, max_rules=6).fit(X, y)
+    model = TwoLevelRules(method=method, complexity=theta, max_rules=6).fit(X, y)
     print(model)
     path = np.asarray(model.objective_path_)
     assert len(path) >= 2 and path[-1] < path[0] and np.all(np.diff(path) <= 1e-9)
@@ -201,8 +201,8 @@ def test_on_pima_the_training_objective_is_at_most_set_covers(method, theta):
     from rulelab import SetCoverRules
 
     X, y = load_or_skip("pima")
-    model = TwoLevelRules(method=method, theta=theta, max_rules=5).fit(X, y)
-    sc = SetCoverRules(lam=1 / theta, max_rules=5).fit(X, y)
+    model = TwoLevelRules(method=method, complexity=theta, max_rules=5).fit(X, y)
+    sc = SetCoverRules(complexity=theta, max_rules=5).fit(X, y)
     # F of SC's rule, computed from the columns SC's LPs selected (before its clauses are
     # simplified) on the same terms (De Morgan: the DNF clause over terms S is the CNF
     # clause over the complemented terms S).
@@ -225,8 +225,8 @@ def test_cnf_on_the_problem_and_dnf_on_its_complement_agree(method):
     rng = np.random.default_rng(7)
     X = with_negations(rng.integers(0, 2, size=(200, 6)))
     y = ((X.x1 | X.x2) & (X.x3 | X.x6)).to_numpy() ^ (rng.random(200) < 0.1)
-    cnf = TwoLevelRules(form="cnf", method=method, max_rules=3, theta=0.5).fit(X, y)
-    dnf = TwoLevelRules(form="dnf", method=method, max_rules=3, theta=0.5).fit(1 - X, 1 - y)
+    cnf = TwoLevelRules(form="cnf", method=method, max_rules=3, complexity=0.5).fit(X, y)
+    dnf = TwoLevelRules(form="dnf", method=method, max_rules=3, complexity=0.5).fit(1 - X, 1 - y)
     assert cnf.objective_path_ == pytest.approx(dnf.objective_path_)
     assert np.array_equal(cnf.weights_, dnf.weights_)
     assert np.array_equal(dnf.predict(1 - X), 1 - cnf.predict(X))
@@ -239,7 +239,7 @@ def test_one_clause_truth_leaves_one_active_clause_of_five(method, form):
     X = with_negations(full_table(5, repeats=3))
     truth = "x1 | not_x2 | x4" if form == "cnf" else "x1 & not_x2 & x4"
     y = X.eval(truth).to_numpy().astype(int)
-    model = TwoLevelRules(form=form, method=method, max_rules=5, theta=0.2).fit(X, y)
+    model = TwoLevelRules(form=form, method=method, max_rules=5, complexity=0.2).fit(X, y)
     assert model.rules_.n_rules == 1
     assert model.active_.sum() == 1
     assert {t.feature for t in model.rules_.clauses[0].terms} == {"x1", "not_x2", "x4"}
@@ -249,7 +249,7 @@ def test_one_clause_truth_leaves_one_active_clause_of_five(method, form):
 def test_disabled_clauses_are_neither_printed_nor_counted():
     X = with_negations(full_table(4, repeats=2))
     y = X.eval("x1 & x2").to_numpy().astype(int)
-    model = TwoLevelRules(max_rules=4, theta=0.2).fit(X, y)
+    model = TwoLevelRules(max_rules=4, complexity=0.2).fit(X, y)
     assert model.weights_[:, 0].sum() == 3                 # three clauses disabled
     assert str(model) == "IF  1. x1 == 1 AND\n       x2 == 1\nTHEN 1"
 
@@ -257,7 +257,7 @@ def test_disabled_clauses_are_neither_printed_nor_counted():
 def test_costly_disabling_keeps_the_empty_rule_out():
     X = with_negations(full_table(4, repeats=2))
     y = X.eval("x1 & x2").to_numpy().astype(int)
-    model = TwoLevelRules(max_rules=2, theta=0.2, disable_cost=100.0).fit(X, y)
+    model = TwoLevelRules(max_rules=2, complexity=0.2, disable_cost=100.0).fit(X, y)
     assert (model.predict(X) == y).all()
 
 
@@ -283,7 +283,7 @@ def test_fit_is_deterministic_given_random_state():
 
 @pytest.mark.parametrize("params, word", [
     ({"form": "xor"}, "form"), ({"method": "sgd"}, "method"), ({"max_rules": 0}, "max_rules"),
-    ({"theta": -1.0}, "theta"), ({"init": "zeros"}, "init"), ({"update": "best"}, "update"),
+    ({"complexity": -1.0}, "complexity"), ({"init": "zeros"}, "init"), ({"update": "best"}, "update"),
     ({"max_iter": -1}, "max_iter"), ({"disable_cost": float("nan")}, "disable_cost")])
 def test_bad_parameters_raise_a_value_error_naming_them(params, word):
     X = with_negations(full_table(3, repeats=2))
@@ -298,7 +298,7 @@ def test_works_inside_grid_search():
     rng = np.random.default_rng(1)
     X = pd.DataFrame(rng.normal(size=(150, 3)), columns=["a", "b", "c"])
     y = ((X.a > 0) | (X.b > 0.5)).astype(int)
-    search = GridSearchCV(TwoLevelRules(max_rules=3), {"theta": [0.5, 5.0]}, cv=3).fit(X, y)
+    search = GridSearchCV(TwoLevelRules(max_rules=3), {"complexity": [0.5, 5.0]}, cv=3).fit(X, y)
     assert search.best_estimator_.rules_.n_rules >= 1
     assert search.score(X, y) > 0.8
 
@@ -316,9 +316,9 @@ def test_theta_search_tunes_on_a_subsample_and_refits_on_all_samples():
     rng = np.random.default_rng(2)
     X = pd.DataFrame(rng.normal(size=(300, 3)), columns=["a", "b", "c"])
     y = ((X.a > 0) & (X.b > 0) | (X.c > 1)).astype(int)
-    search = ThetaSearchCV(TwoLevelRules(max_rules=3), {"theta": [0.5, 50.0]}, cv=2,
+    search = ThetaSearchCV(TwoLevelRules(max_rules=3), {"complexity": [0.5, 50.0]}, cv=2,
                            max_samples=100).fit(X, y)
     assert search.cv_results_["split0_test_score"].size == 2
-    assert search.best_params_ == {"theta": 0.5}          # theta = 50 leaves an empty rule
+    assert search.best_params_ == {"complexity": 0.5}     # complexity = 50 leaves an empty rule
     assert complexity(search) == search.best_estimator_.complexity_()
     assert (search.predict(X) == search.best_estimator_.predict(X)).all()

@@ -11,7 +11,8 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
-from .._base import BINARIZER, DEPRECATED_BINARIZE, LearnerBase, binarize_frame, fit_context
+from .._base import (BINARIZER, DEPRECATED, DEPRECATED_BINARIZE, LearnerBase, binarize_frame,
+                     fit_context, renamed)
 from .._validation import is_binary_frame
 from ..rules import Clause, WeightedRuleSet
 from ._bits import decision, flatten, pack_columns
@@ -25,7 +26,7 @@ __all__ = ["CBMClassifier"]
 class CBMClassifier(LearnerBase):
     """Combinatorial binary model learned by GRAB (Lee, Matsushima & Yamanishi 2020).
 
-    Learns ``f(x) = sum_phi w_phi phi(x)`` over every conjunction phi of at most ``degree``
+    Learns ``f(x) = sum_phi w_phi phi(x)`` over every conjunction phi of at most ``max_terms``
     binary attributes by minimising eq. (2), ``C * sum_i loss(f(x_i), y_i) + ||w||_1``, with
     grafting: weighted frequent itemset mining finds the conjunctions whose gradient
     exceeds the L1 threshold (top ``top_k`` per iteration), coordinate descent re-optimises
@@ -36,8 +37,8 @@ class CBMClassifier(LearnerBase):
 
     Parameters
     ----------
-    degree : int or None, default=2
-        Largest conjunction size k; None for every conjunction (k = d).
+    max_terms : int or None, default=2
+        Largest conjunction size (the paper's degree k); None for every conjunction (k = d).
     C : float, default=1.0
         Weight of the loss against the L1 norm.
     loss : {"logistic", "l2hinge"}, default="logistic"
@@ -68,6 +69,8 @@ class CBMClassifier(LearnerBase):
     binarize : deprecated
         Use ``binarizer``: ``binarize=False`` is ``binarizer="passthrough"``,
         ``binarize=True`` is ``binarizer=CellBinarizer(n_bins)``.
+    degree : deprecated in 0.2, removed in 0.3
+        The former name of ``max_terms``.
 
     Attributes
     ----------
@@ -98,7 +101,8 @@ class CBMClassifier(LearnerBase):
     _sparse = True   # sparse designs (bags of words, LIBSVM files) are common here
 
     _parameter_constraints = {
-        "degree": [Interval(Integral, 0, None, closed="left"), None],
+        "max_terms": [Interval(Integral, 0, None, closed="left"), None],
+        "degree": [Interval(Integral, 0, None, closed="left"), StrOptions({DEPRECATED}), None],
         "C": [Interval(Real, 0, None, closed="neither")],
         "loss": [StrOptions(set(LOSSES))],
         "tol": [Interval(Real, 0, None, closed="neither")],
@@ -113,10 +117,10 @@ class CBMClassifier(LearnerBase):
         "binarize": DEPRECATED_BINARIZE,
     }
 
-    def __init__(self, degree=2, C=1.0, loss="logistic", tol=1e-2, top_k=100,
+    def __init__(self, max_terms=2, C=1.0, loss="logistic", tol=1e-2, top_k=100,
                  binarizer="auto", n_bins=50, search="wfim", max_iter=10_000, time_limit=None,
-                 random_state=0, verbose=False, binarize=None):
-        self.degree = degree
+                 random_state=0, verbose=False, binarize=None, degree=DEPRECATED):
+        self.max_terms = max_terms
         self.C = C
         self.loss = loss
         self.tol = tol
@@ -129,6 +133,7 @@ class CBMClassifier(LearnerBase):
         self.random_state = random_state
         self.verbose = verbose
         self.binarize = binarize
+        self.degree = degree
 
     # ------------------------------------------------------------------ input
     def _binary(self, X, fit):
@@ -154,12 +159,13 @@ class CBMClassifier(LearnerBase):
     @fit_context
     def fit(self, X, y):
         B, terms = self._binary(X, fit=True)
+        max_terms = renamed(self, "degree", "max_terms")
         ypm = np.where(self._check_target(y, B.shape[0]) == 1, 1.0, -1.0)
         seed = (self.random_state if isinstance(self.random_state, (int, np.integer))
                 else int(check_random_state(self.random_state).randint(2**31 - 1)))
         db = TransactionMatrix(B)
         res = graft(db, ypm, C=float(self.C), loss=self.loss,
-                    max_size=None if self.degree is None else int(self.degree),
+                    max_size=None if max_terms is None else int(max_terms),
                     tol=float(self.tol), top_k=int(self.top_k), search=self.search,
                     max_iter=int(self.max_iter), time_limit=self.time_limit,
                     random_state=int(seed), verbose=self.verbose)
@@ -218,7 +224,7 @@ class CBMClassifier(LearnerBase):
     def __str__(self):
         if not hasattr(self, "coef_"):
             return repr(self)
-        lines = [f"CBMClassifier(degree={self.degree}, C={self.C}, loss={self.loss!r}): "
+        lines = [f"CBMClassifier(max_terms={self.max_terms}, C={self.C}, loss={self.loss!r}): "
                  f"{len(self.coef_)} non-zero weights"]
         for w, words in zip(self.coef_[:10], self.coef_table_["conjunction"][:10]):
             lines.append(f"  {w:+.4f}  {words}")

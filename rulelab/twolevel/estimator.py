@@ -8,7 +8,7 @@ import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from ..rules import CNF, DNF, Clause
-from .._base import fit_context, renamed
+from .._base import DEPRECATED, fit_context, renamed
 from ..rulesets import LP_PARAMETERS, _RuleSetBase
 from .objective import augment, clause_costs
 from .optimize import am, bcd, init_weights, lp_kwargs
@@ -21,8 +21,9 @@ class TwoLevelRules(_RuleSetBase):
 
     Su, Wei, Varshney & Malioutov (2016): the rule's training loss is the minimal
     Hamming distance to a rule that classifies each sample correctly (eqs. 3-5), plus
-    ``theta`` times the number of terms. It is minimised by block coordinate descent
-    (``method="bcd"``, one clause at a time) or alternating minimisation (``"am"``,
+    ``complexity`` (the paper's theta) times the number of terms. It is minimised by block
+    coordinate descent (``method="bcd"``, one clause at a time) or alternating minimisation
+    (``"am"``,
     ideal clause outputs and all clauses in turn); each clause update is the one-level
     LP of Malioutov & Varshney (2013) with ``lambda = 1/theta``. A clause can be
     disabled through the always-true feature, so ``max_rules`` is a maximum.
@@ -36,20 +37,20 @@ class TwoLevelRules(_RuleSetBase):
         Block coordinate descent or alternating minimisation.
     max_rules : int, default=10
         R, the most clauses the rule may have.
-    theta : float, default=1.0
-        Sparsity cost of one term, in units of the Hamming loss (one misclassification
-        costs at least 1).
+    complexity : float, default=1.0
+        Cost of one term, in units of the Hamming loss (one misclassification costs at
+        least 1): larger gives shorter rules. It is the paper's theta.
     max_iter : int, default=20
         Most iterations of BCD/AM after the initialisation.
     init : {"setcover", "random", "empty"}, default="setcover"
         Initial clauses: ``"setcover"`` starts from the rule of the set-covering baseline
-        (:class:`rulelab.SetCoverRules` with ``lam = 1/theta`` and ``max_rules``
+        (:class:`rulelab.SetCoverRules` with the same ``complexity`` and ``max_rules``
         clauses), as the paper's experiments do, so the final training objective is never
         above SC's (see :func:`rulelab.twolevel.optimize.init_weights`).
     update : {"greedy", "cyclic", "random"}, default="greedy"
         BCD's choice of the clause to update (ignored by AM).
     disable_cost : float, default=0.0
-        Cost of disabling a clause, as a multiple of ``theta``.
+        Cost of disabling a clause, as a multiple of ``complexity``.
     n_thresholds : int, default=10
         Quantile thresholds per numeric feature, both directions.
     binarizer : {"auto", "passthrough"} or binariser, default="auto"
@@ -61,12 +62,14 @@ class TwoLevelRules(_RuleSetBase):
         Solve every clause subproblem as a 0/1 MILP instead of rounding its LP.
     solver : str, default="highs"
         LP solver for :func:`rulelab.lp.learn_clause`.
-    time_limit : float, optional
-        Seconds allowed to each clause LP.
+    lp_time_limit : float, optional
+        Seconds allowed to each clause LP (not the whole fit).
     binarize : deprecated
         Use ``binarizer``: ``binarize=False`` is ``binarizer="passthrough"``.
     max_clauses : deprecated
         The former name of ``max_rules``.
+    theta, time_limit : deprecated in 0.2, removed in 0.3
+        The former names of ``complexity`` and ``lp_time_limit``.
     n_jobs : int, optional
         Threads for the clause LPs of one iteration (AM's R clauses, greedy BCD's R trials).
     random_state : int, optional
@@ -102,17 +105,19 @@ class TwoLevelRules(_RuleSetBase):
     --------
     >>> from rulelab import load_dataset
     >>> X, y = load_dataset("parkinsons")
-    >>> print(TwoLevelRules(theta=5, max_rules=3).fit(X, y))     # doctest: +SKIP
+    >>> print(TwoLevelRules(complexity=5, max_rules=3).fit(X, y))     # doctest: +SKIP
     """
 
     _parameter_constraints = {
         **{k: LP_PARAMETERS[k] for k in ("n_thresholds", "binarizer", "binarize", "exact",
-                                         "solver", "time_limit", "random_state")},
+                                         "solver", "lp_time_limit", "time_limit",
+                                         "random_state")},
         "form": [StrOptions({"dnf", "cnf"})],
         "method": [StrOptions({"bcd", "am"})],
         "max_rules": [Interval(Integral, 1, None, closed="left")],
         "max_clauses": [Interval(Integral, 1, None, closed="left"), None],
-        "theta": [Interval(Real, 0, None, closed="left")],
+        "complexity": [Interval(Real, 0, None, closed="left")],
+        "theta": [Interval(Real, 0, None, closed="left"), StrOptions({DEPRECATED}), None],
         "max_iter": [Interval(Integral, 0, None, closed="left")],
         "init": [StrOptions({"setcover", "random", "empty"})],
         "update": [StrOptions({"greedy", "cyclic", "random"})],
@@ -121,14 +126,16 @@ class TwoLevelRules(_RuleSetBase):
     }
 
     def __init__(self, form: str = "dnf", method: str = "bcd", max_rules: int = 10,
-                 theta: float = 1.0, max_iter: int = 20, init: str = "setcover",
+                 complexity: float = 1.0, max_iter: int = 20, init: str = "setcover",
                  update: str = "greedy", disable_cost: float = 0.0, n_thresholds: int = 10,
                  binarizer="auto", exact: bool = False, solver: str = "highs",
-                 time_limit: float | None = None, n_jobs: int | None = None, random_state=None,
-                 binarize=None, max_clauses=None):
+                 lp_time_limit: float | None = None, n_jobs: int | None = None,
+                 random_state=None, binarize=None, max_clauses=None, theta=DEPRECATED,
+                 time_limit=DEPRECATED):
         self.form = form
         self.method = method
         self.max_rules = max_rules
+        self.complexity = complexity
         self.theta = theta
         self.max_iter = max_iter
         self.init = init
@@ -138,6 +145,7 @@ class TwoLevelRules(_RuleSetBase):
         self.binarizer = binarizer
         self.exact = exact
         self.solver = solver
+        self.lp_time_limit = lp_time_limit
         self.time_limit = time_limit
         self.n_jobs = n_jobs
         self.random_state = random_state
@@ -154,9 +162,10 @@ class TwoLevelRules(_RuleSetBase):
             # the DNF's AND-clauses over the original terms, column for column.
             A, y01 = 1 - A, 1 - y01
         Xa = augment(A)
-        cost = clause_costs(A.shape[1], self.theta, self.disable_cost)
+        cost = clause_costs(A.shape[1], renamed(self, "theta", "complexity"), self.disable_cost)
         rng = np.random.default_rng(self.random_state)
-        options = lp_kwargs(exact=self.exact, solver=self.solver, time_limit=self.time_limit)
+        options = lp_kwargs(exact=self.exact, solver=self.solver,
+                            time_limit=renamed(self, "time_limit", "lp_time_limit"))
         W0, n_init = init_weights(Xa, y01, int(renamed(self, "max_clauses", "max_rules")), cost, self.init, options, rng)
         if self.method == "bcd":
             res = bcd(Xa, y01, W0, cost, max_iter=int(self.max_iter), update=self.update,

@@ -162,7 +162,7 @@ def init_weights(Xa, y, n_clauses: int, cost, how: str, lp_options: dict, rng) -
     """Initial weights: ``"setcover"``, ``"random"`` or ``"empty"``; returns (W, LPs solved).
 
     ``"setcover"`` is the set-covering baseline itself (Su et al. initialise BCD and AM
-    with it): :class:`rulelab.SetCoverRules` with ``lam = 1 / theta`` and at most
+    with it): :class:`rulelab.SetCoverRules` with ``complexity = theta`` and at most
     ``n_clauses`` clauses on the De Morgan dual of this CNF problem (the DNF problem on
     ``1 - X``, ``1 - y``); its AND-clause over terms S is this problem's OR-clause over
     the same columns, and the clauses it did not use start disabled. So BCD and AM start
@@ -188,10 +188,10 @@ def init_weights(Xa, y, n_clauses: int, cost, how: str, lp_options: dict, rng) -
     dual_y = 1 - np.asarray(y).astype(np.uint8)
     if dual_y.min() == dual_y.max():
         return W, 0                         # one class: SC has nothing to cover
-    sc = SetCoverRules(lam=1.0 / theta if theta > 0 else 1e12, max_rules=n_clauses,
+    sc = SetCoverRules(complexity=theta if theta > 0 else 1e-12, max_rules=n_clauses,
                        binarizer="passthrough", exact=lp_options.get("exact", False),
                        solver=lp_options.get("solver", "highs"),
-                       time_limit=lp_options.get("time_limit"),
+                       lp_time_limit=lp_options.get("time_limit"),
                        screening=lp_options.get("screening"))
     sc.fit(1 - Xa[:, 1:], dual_y)
     for r, lp in enumerate(sc.lps_):
