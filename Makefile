@@ -16,7 +16,7 @@ export OPENBLAS_NUM_THREADS ?= 1
 export MKL_NUM_THREADS ?= 1
 JOBS ?= 2
 
-.PHONY: setup reproduce quick test unit notebooks bench lab clean figures
+.PHONY: setup reproduce quick test unit notebooks bench lab clean lint format figures
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -38,6 +38,15 @@ test: setup
 
 unit: setup
 	$(PY) -m pytest -n $(JOBS) tests
+
+# ruff (configured in pyproject.toml): the linter, and the formatter in check mode
+lint: setup
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: setup
+	$(VENV)/bin/ruff check --fix .
+	$(VENV)/bin/ruff format .
 
 bench: setup
 	$(PY) benchmarks/run_all.py
