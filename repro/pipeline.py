@@ -29,6 +29,7 @@ import sys
 import time
 from pathlib import Path
 
+from repro.fingerprint import notebook_fingerprint, stale_notebooks
 from repro.report import ROOT, results_dir, update_readme, write_report
 
 NOTEBOOKS = ROOT / "notebooks"
@@ -231,6 +232,7 @@ def run(mode: str = "full", jobs: int = 2, only: list[str] | None = None,
         out_dir.mkdir(parents=True, exist_ok=True)
         out = out_dir / nb.name
         print(f"[rulelab] {nb.name} ({mode}): {plan.describe()}", flush=True)
+        fingerprint = notebook_fingerprint(nb)   # the code this run's outputs come from
         t = time.time()
         try:
             pm.execute_notebook(str(nb), str(out), parameters={**jobs_param, **given},
@@ -245,7 +247,7 @@ def run(mode: str = "full", jobs: int = 2, only: list[str] | None = None,
         logs.setdefault(plan.root, []).append({
             "notebook": nb.stem, "status": status, "seconds": seconds, "jobs": jobs,
             "params": ", ".join(f"{k}={v}" for k, v in (params or {}).items()),
-            "code": code, "environment": env,
+            "code": code, "fingerprint": fingerprint, "environment": env,
             "finished": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")})
         print(f"[rulelab] {nb.name}: {status} in {seconds:.0f} s", flush=True)
     ran = sum(len(entries) for entries in logs.values())
@@ -288,6 +290,23 @@ def _shown(path: Path) -> str:
     return path.relative_to(ROOT).as_posix() if path.is_relative_to(ROOT) else str(path)
 
 
+def check_committed(only: list[str] | None = None) -> int:
+    """Print each notebook's recorded and current code fingerprints; 1 when any committed
+    output is stale (its notebook's code or a module it imports has changed since)."""
+    rows = stale_notebooks(discover(only), ROOT / "results" / "run_log.json")
+    for row in rows:
+        state = "STALE" if row["stale"] else "current"
+        print(f"{row['notebook']:<24} recorded {row['recorded']:<10}  now {row['current']}  "
+              f"{state}")
+    stale = [row["notebook"] for row in rows if row["stale"]]
+    if stale:
+        print(f"{len(stale)} of {len(rows)} notebooks have outputs made by other code: "
+              f"{', '.join(stale)}; `make reproduce` refreshes them")
+        return 1
+    print(f"all {len(rows)} notebooks' committed outputs come from the current code")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="Run rulelab's notebooks and write REPORT.md")
     parser.add_argument("--mode", choices=("full", "quick"), default="full")
@@ -302,7 +321,12 @@ def main(argv: list[str] | None = None) -> int:
                         help="with --param and --mode full: refresh the committed notebooks, "
                              "results/, figures/ and REPORT.md (a FULL run over part of the "
                              "data)")
+    parser.add_argument("--check", action="store_true",
+                        help="run nothing: list every notebook whose committed outputs were "
+                             "made by code other than the current code (exit 1 if any)")
     args = parser.parse_args(argv)
+    if args.check:
+        return check_committed(args.only)
     try:  # every mistake in the request is an argparse error (status 2) before anything runs
         params = parse_params(args.param)
         check_request(args.only, params)

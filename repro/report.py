@@ -70,7 +70,8 @@ def write_report(path: Path | None = None, run_log: Path | None = None) -> Path:
     if run_log.is_file():
         log = json.loads(run_log.read_text())
         runs = pd.DataFrame(log["notebooks"]).fillna("")
-        cols = [c for c in ("notebook", "status", "seconds", "jobs", "params", "code", "finished")
+        cols = [c for c in ("notebook", "status", "seconds", "jobs", "params", "code",
+                            "fingerprint", "finished")
                 if c in runs]
         parts += [f"Mode: **{log['mode']}**. The last run of each notebook (below, with its "
                   f"parallel jobs) took {runs['seconds'].sum() / 60:.1f} minutes in all; a "
