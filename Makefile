@@ -26,6 +26,17 @@ $(VENV)/.installed: pyproject.toml
 	touch $@
 
 setup: $(VENV)/.installed
+	@# RIPPER (notebooks 02, 03, 07) is Weka's JRip, run in Java from Debian's weka package:
+	@# installed here as root when missing; anyone else is told the command.
+	@if ! command -v java >/dev/null || [ ! -f "$${WEKA_JAR:-/usr/share/java/weka.jar}" ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	      --no-install-recommends weka default-jre-headless >/dev/null \
+	      || echo "note: installing weka failed; RIPPER needs it: apt-get install weka"; \
+	  else \
+	    echo "note: RIPPER runs Weka's JRip; install Java and Weka with: sudo apt-get install weka"; \
+	  fi; \
+	fi
 
 reproduce: setup
 	$(PY) -m repro.pipeline --mode full --jobs $(JOBS)

@@ -48,6 +48,7 @@ NOTEBOOK_PARAMETERS: dict[str, dict[str, tuple[str, object]]] = {
         "REPEAT_SEEDS": ("Optional[list[int]]", None),
         "EXACT_TIME_LIMIT": ("Optional[float]", None),
         "ILLUSTRATE": ("list[str]", ['pima', 'bupa']),
+        "RIPPER": ("str", "jrip"),
     },
     "03_two_level": {
         "QUICK": ("bool", False),
@@ -62,6 +63,7 @@ NOTEBOOK_PARAMETERS: dict[str, dict[str, tuple[str, object]]] = {
         "MAX_CLAUSES": ("int", 5),
         "MAX_ITER": ("int", 10),
         "LARGE_MAX_SAMPLES": ("int", 2000),
+        "RIPPER": ("str", "jrip"),
     },
     "04_screening": {
         "QUICK": ("bool", False),
@@ -137,6 +139,7 @@ NOTEBOOK_PARAMETERS: dict[str, dict[str, tuple[str, object]]] = {
         "BRCG_ITER_MAX": ("int", 100),
         "BRCG_TIME_MAX": ("float", 100),
         "CART_DEPTH": ("int", 3),
+        "RIPPER": ("str", "jrip"),
         "THETA": ("float", 1.0),
         "MAX_RULES": ("int", 10),
         "QUICK_PEERS": ("list[str]", ['BRCG', 'CART-d3', 'RF']),

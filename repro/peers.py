@@ -27,6 +27,8 @@ from sklearn.impute import SimpleImputer
 from sklearn.pipeline import Pipeline, make_pipeline
 from sklearn.preprocessing import OneHotEncoder, StandardScaler
 
+from repro.jrip import RIPPERS, make_ripper, weka_missing
+
 __all__ = ["BRCGClassifier", "RipperRules", "SkopeRulesPeer", "RuleFitPeer",
            "BoostedStumpsPeer", "TreePeer", "ForestPeer", "SVMPeer", "ThresholdRulesFirst",
            "peer_learners", "rulelab_learners", "OURS", "CEILING", "HYBRID", "family",
@@ -434,7 +436,8 @@ in every table, but not counted as rulelab's rule learners in :func:`winners` an
 
 def peer_learners(*, brcg_iter_max: int = 100, brcg_time_max: float = 100,
                   cart_depth: int = 3, random_state: int = 0,
-                  include: tuple[str, ...] | None = None) -> tuple[dict, dict]:
+                  include: tuple[str, ...] | None = None,
+                  ripper: str = "jrip") -> tuple[dict, dict]:
     """The peers of the benchmark, and a note for each one left out.
 
     Parameters
@@ -446,6 +449,10 @@ def peer_learners(*, brcg_iter_max: int = 100, brcg_time_max: float = 100,
     random_state : int, default=0
     include : tuple of str, optional
         Keep only these peers (names as returned).
+    ripper : {"jrip", "wittgenstein"}, default="jrip"
+        RIPPER as Cohen ran it (Weka's JRip on the raw values, :mod:`repro.jrip`; left out
+        with the install command when Java or Weka is missing) or wittgenstein's, which
+        bins every numeric feature first (:class:`RipperRules`).
 
     Returns
     -------
@@ -455,7 +462,8 @@ def peer_learners(*, brcg_iter_max: int = 100, brcg_time_max: float = 100,
     candidates = {
         "BRCG": ("aix360", lambda: BRCGClassifier(iter_max=brcg_iter_max,
                                                   time_max=brcg_time_max)),
-        "RIPPER": ("wittgenstein", lambda: RipperRules(random_state=random_state)),
+        "RIPPER": (("weka", lambda: make_ripper("jrip")) if ripper == "jrip" else
+                   ("wittgenstein", lambda: RipperRules(random_state=random_state))),
         "SkopeRules": ("imodels", lambda: SkopeRulesPeer(random_state=random_state)),
         "RuleFit": ("imodels", lambda: RuleFitPeer(random_state=random_state)),
         "imodels-Boosted": ("imodels", lambda: BoostedStumpsPeer(random_state=random_state)),
@@ -463,11 +471,16 @@ def peer_learners(*, brcg_iter_max: int = 100, brcg_time_max: float = 100,
         "RF": (None, lambda: ForestPeer(random_state=random_state)),
         "SVM": (None, lambda: SVMPeer()),
     }
+    if ripper not in RIPPERS:
+        raise ValueError(f"unknown RIPPER implementation {ripper!r}: use one of {RIPPERS}")
     methods, skipped = {}, {}
     for name, (module, make) in candidates.items():
         if include is not None and name not in include:
             continue
-        if module is not None and importlib.util.find_spec(module) is None:
+        if module == "weka" and weka_missing() is not None:
+            skipped[name] = weka_missing()
+            continue
+        if module not in (None, "weka") and importlib.util.find_spec(module) is None:
             skipped[name] = f"package '{module}' is not installed (pip install rulelab[bench])"
             continue
         methods[name] = make()

@@ -42,13 +42,14 @@ PARKINSONS_NAMES = {
 
 def paper2_methods(theta_grid, *, max_rules: int = 5, max_iter: int = 10, inner_cv: int = 3,
                    max_samples: int | None = None, n_thresholds: int = 10,
-                   random_state: int = 0) -> dict:
+                   random_state: int = 0, ripper: str = "jrip") -> dict:
     """The methods of Table 1: BCD, AM, OCRL, SC tuned over ``theta_grid`` by an inner CV
     (OCRL and SC with ``complexity = theta``, paper 1's ``lambda = 1/theta``), CART and RIPPER untuned.
 
     CART and RIPPER are the open stand-ins of paper 1's notebook
     (:func:`repro.rule_sets.paper1_baselines`: a scikit-learn tree with its defaults for
-    Matlab's ``classregtree``, wittgenstein's RIPPER); C5.0 and DList have no open equivalent.
+    Matlab's ``classregtree``, RIPPER as ``ripper`` says: Weka's JRip or wittgenstein's); C5.0
+    and DList have no open equivalent.
     """
     grid = [float(t) for t in theta_grid]   # every learner's complexity is theta (= 1 / lambda)
 
@@ -56,7 +57,7 @@ def paper2_methods(theta_grid, *, max_rules: int = 5, max_iter: int = 10, inner_
         return ThetaSearchCV(estimator, {param: values}, cv=inner_cv, max_samples=max_samples,
                              random_state=random_state)
 
-    baselines = paper1_baselines(random_state)
+    baselines = paper1_baselines(random_state, ripper=ripper)
     two = dict(form="dnf", max_rules=max_rules, max_iter=max_iter, n_thresholds=n_thresholds)
     return {
         "BCD": tuned(TwoLevelRules(method="bcd", **two), "complexity", grid),
