@@ -128,3 +128,38 @@ def test_repeated_splits_average_each_split_and_refuse_a_fixed_test_file(tmp_pat
     assert row.splits == 3 and row.best.count("|") == 2
     with pytest.raises(ValueError, match="a1a has its own test file"):
         ex.tuned_accuracy_splits("a1a", methods, splits=2)
+
+
+def _naive_claim(naive_seconds, naive_timed_out, grab_seconds=1.0):
+    from tests.test_grab_claims import TEXTS, _inputs
+    from repro.grab_claims import claims
+
+    inputs = _inputs([90.0, 90.0])
+    tto = inputs["tto"].copy()
+    for k, (secs, out) in enumerate(zip(naive_seconds, naive_timed_out), start=1):
+        at = (tto.method == "Grafting") & (tto.degree == k)
+        tto.loc[at, "seconds_to_target"] = secs
+        tto.loc[at, "timed_out"] = out
+    tto.loc[tto.method == "GRAB", "seconds_to_target"] = grab_seconds
+    t = tto.set_index(["C", "degree", "method"]).seconds_to_target.unstack()
+    naive_ratio = t["Grafting"].fillna(np.inf) / t["GRAB"]
+    rows = claims(TEXTS, **{**inputs, "tto": tto, "naive_ratio": naive_ratio},
+                  phi_sizes={1: 124, 2: 7627, 3: 319_000})
+    return next(r for r in rows if r["claim"] == "fig2_naive")
+
+
+def test_naive_claim_is_judged_where_the_search_matters():
+    # naive faster at k = 1, 2 (Phi is tiny there), slower at 3, not finishing from k = 4
+    row = _naive_claim([0.5, 0.8, 3.0, np.nan, np.nan], [False, False, False, True, True])
+    assert row["verdict"] == "holds"
+    assert "C=0.1: k = 4" in row["evidence"] and "C=0.1 k=3: 3.0x" in row["evidence"]
+    assert "(|Phi(d, k)| = 124, 7,627)" in row["evidence"]
+    assert "C=1.0 k=1: 0.5x" in row["evidence"]             # reported, not judged
+
+
+def test_naive_claim_fails_when_naive_finishes_everything_or_wins_at_high_degree():
+    finished = _naive_claim([2.0] * 5, [False] * 5)
+    assert finished["verdict"] == "does not hold"
+    assert "C=1.0: no degree" in finished["evidence"]
+    faster = _naive_claim([2.0, 2.0, 0.5, np.nan, np.nan], [False, False, False, True, True])
+    assert faster["verdict"] == "does not hold"
