@@ -163,3 +163,12 @@ def test_naive_claim_fails_when_naive_finishes_everything_or_wins_at_high_degree
     assert "C=1.0: no degree" in finished["evidence"]
     faster = _naive_claim([2.0, 2.0, 0.5, np.nan, np.nan], [False, False, False, True, True])
     assert faster["verdict"] == "does not hold"
+
+
+def test_naive_claim_is_not_testable_below_the_papers_degrees():
+    from tests.test_grab_claims import TEXTS, _inputs
+    from repro.grab_claims import claims
+
+    inputs = {**_inputs([90.0, 90.0]), "degrees": [1, 2, 3]}
+    row = next(r for r in claims(TEXTS, **inputs) if r["claim"] == "fig2_naive")
+    assert row["verdict"] == "not testable" and "QUICK" in row["evidence"]
