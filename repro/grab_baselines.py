@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import math
+import time
 import warnings
 
 import numpy as np
@@ -26,7 +27,12 @@ from rulelab.grab._bits import columns, flatten, pack_columns
 from rulelab.grab.binarize import CellBinarizer
 from rulelab.grab.wfim import TransactionMatrix, expand, frequent_itemsets, itemset_tuples, take_itemsets
 
-__all__ = ["ExpansionLinear", "LRFIM", "conjunction_matrix", "l1_linear"]
+__all__ = ["ExpansionLinear", "LRFIM", "conjunction_matrix", "l1_linear", "expansion_trace",
+           "LIBLINEAR_DEFAULT_TOL"]
+
+LIBLINEAR_DEFAULT_TOL = 1e-2
+"""LIBLINEAR's own default stopping tolerance for its L1-regularised solvers (``train -e``
+for ``-s 5`` and ``-s 6``); scikit-learn's ``LogisticRegression`` defaults to 1e-4 instead."""
 
 
 def conjunction_matrix(B, itemsets) -> sp.csc_matrix:
@@ -54,6 +60,70 @@ def l1_linear(loss: str, C: float, tol: float, fit_intercept: bool, max_iter: in
     raise ValueError(f"loss must be 'logistic' or 'l2hinge', got {loss!r}")
 
 
+def _objective(Z, ypm: np.ndarray, coef: np.ndarray, C: float, loss: str) -> float:
+    """G(w) of eq. (2) for the expanded design ``Z`` and labels ``ypm`` in {-1, +1}."""
+    f = Z @ coef
+    data = np.logaddexp(0, -ypm * f) if loss == "logistic" else np.maximum(0, 1 - ypm * f) ** 2
+    return float(C * data.sum() + np.abs(coef).sum())
+
+
+def expansion_trace(B, y, degree: int, C: float, *, loss: str = "logistic",
+                    tol: float = LIBLINEAR_DEFAULT_TOL, random_state=0,
+                    time_limit: float | None = None) -> dict:
+    """Expansion + LIBLINEAR with its objective over time, as grafting's trace records it.
+
+    LIBLINEAR reports no objective while it runs and cannot be warm-started through
+    scikit-learn, so the trace is rebuilt from runs capped at 1, 2, ... outer (Newton)
+    iterations, each from scratch on the same expansion with the same seed: the run
+    capped at ``i`` iterations repeats the first ``i`` iterations of the full run exactly
+    (the coordinate order comes from the seed), so its end point is where the full run
+    was after ``i`` iterations, and its time (expansion plus solve) is the time the full
+    run took to get there. The last point is the full run itself, stopped by ``tol``.
+    When the full run ends past ``time_limit`` the capped runs are skipped (a time-out
+    has no trace but its end).
+
+    Parameters
+    ----------
+    B : array of shape (n_rows, n_items)
+        0/1 design.
+    y : array of shape (n_rows,)
+        Labels in {-1, +1}.
+    degree, C, loss, tol, random_state
+        As for :class:`ExpansionLinear`.
+    time_limit : float, optional
+        Seconds after which the run counts as timed out.
+
+    Returns
+    -------
+    dict
+        ``objective`` (the full run's G(w)), ``n_nonzero``, ``n_iter`` (outer iterations),
+        ``seconds`` (expansion plus full solve), ``timed_out`` and ``trace``, a list of
+        (seconds, objective) after each outer iteration.
+    """
+    ypm = np.where(np.asarray(y) > 0, 1.0, -1.0)
+    t0 = time.perf_counter()
+    Z = expand(np.asarray(B, dtype=np.uint8), degree, flat=True)[0].tocsr()
+    expanded = time.perf_counter() - t0
+
+    def solve(max_iter):
+        start = time.perf_counter()
+        model = l1_linear(loss, C, tol, False, max_iter, random_state)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            model.fit(Z, ypm)
+        seconds = expanded + time.perf_counter() - start
+        coef = model.coef_.ravel()
+        return seconds, _objective(Z, ypm, coef, C, loss), coef, int(np.max(model.n_iter_))
+
+    seconds, objective, coef, n_iter = solve(1000)
+    timed_out = time_limit is not None and seconds > time_limit
+    trace = [] if timed_out else [solve(i)[:2] for i in range(1, n_iter)]
+    trace.append((seconds, objective))
+    return {"objective": objective, "n_nonzero": int(np.count_nonzero(coef)), "n_iter": n_iter,
+            "seconds": seconds, "timed_out": bool(timed_out),
+            "trace": [[float(t), float(v)] for t, v in trace]}
+
+
 class _BinaryInput:
     def _binary(self, X, fit):
         frame = check_frame(X)
@@ -69,7 +139,8 @@ class ExpansionLinear(_BinaryInput, ClassifierMixin, BaseEstimator):
     """Expansion + LIBLINEAR: eq. (2) over the explicitly expanded Phi(d, k).
 
     ``tol`` is LIBLINEAR's own stopping tolerance (for its L1 solvers: the projected
-    gradient's 1-norm relative to its value at w = 0); 1e-2 is LIBLINEAR's default for them.
+    gradient's 1-norm relative to its value at w = 0); the default is LIBLINEAR's own for
+    them, :data:`LIBLINEAR_DEFAULT_TOL` (scikit-learn's default, 1e-4, is stricter).
 
     Attributes
     ----------
@@ -81,7 +152,7 @@ class ExpansionLinear(_BinaryInput, ClassifierMixin, BaseEstimator):
         G(w) of eq. (2) at LIBLINEAR's solution.
     """
 
-    def __init__(self, degree=2, C=1.0, loss="logistic", tol=1e-2, max_iter=1000,
+    def __init__(self, degree=2, C=1.0, loss="logistic", tol=LIBLINEAR_DEFAULT_TOL, max_iter=1000,
                  random_state=0):
         self.degree = degree
         self.C = C
@@ -108,10 +179,7 @@ class ExpansionLinear(_BinaryInput, ClassifierMixin, BaseEstimator):
         self.coef_ = coef[nz]
         self.support_ = itemset_tuples(*take_itemsets(ptr, cols, nz))
         ypm = np.where(y == self.classes_[1], 1.0, -1.0)
-        f = Z @ coef
-        data = (np.logaddexp(0, -ypm * f) if self.loss == "logistic"
-                else np.maximum(0, 1 - ypm * f) ** 2)
-        self.objective_ = float(self.C * data.sum() + np.abs(coef).sum())
+        self.objective_ = _objective(Z, ypm, coef, self.C, self.loss)
         return self
 
     def decision_function(self, X):

@@ -49,7 +49,8 @@ def claims(texts: pd.Series, *, naive_ratio: pd.Series, tto: pd.DataFrame, degre
            spread: pd.Series, counts: pd.DataFrame,
            table1_missing: Sequence[str] = (),
            table1_capped: Mapping[str, int] | None = None,
-           fig2_repeats: int = 1) -> list[dict]:
+           fig2_repeats: int = 1, naive_search_from: int = 3,
+           phi_sizes: Mapping[int, int] | None = None) -> list[dict]:
     """Notebook 05's claims: one dict (claim, verdict, evidence) per claim.
 
     Parameters
@@ -72,6 +73,14 @@ def claims(texts: pd.Series, *, naive_ratio: pd.Series, tto: pd.DataFrame, degre
     fig2_repeats : int, default=1
         Timings of each short Fig. 2 run, the median kept
         (:func:`repro.grab_timing.time_methods_repeated`); the evidence says so.
+    naive_search_from : int, default=3
+        The smallest degree at which GRAB's speed against naive grafting is judged. Below
+        it Phi(d, k) is small (on a1a 124 conjunctions at k = 1, 7,627 at k = 2), a scan of
+        all of it costs what the itemset search does, and the two methods coincide; the
+        paper's evidence (Fig. 2's caption) is naive grafting not finishing from k = 4.
+        The ratios below it are reported, not judged.
+    phi_sizes : mapping of int to int, optional
+        |Phi(d, k)| by degree, quoted in the evidence.
     curves : DataFrame
         Fig. 3's accuracy against training size.
     fig3_degrees : list of int
@@ -100,18 +109,44 @@ def claims(texts: pd.Series, *, naive_ratio: pd.Series, tto: pd.DataFrame, degre
     timed = (f" (runs under {REPEAT_BELOW:g} s: the median of {fig2_repeats} timings)"
              if fig2_repeats > 1 else "")
     rows = []
-    # Fig. 2: naive grafting
-    # NaN where GRAB itself never reached the objective: no comparison there
-    faster_naive = bool((naive_ratio.dropna() >= 1).all())
+    # Fig. 2: naive grafting, as §5.1 and Fig. 2's caption state it: naive grafting does not
+    # finish in the time limit from k = 4 (one day), while GRAB finishes every degree, and
+    # GRAB is faster where the search matters (k >= naive_search_from); a naive run that
+    # never reached the common objective counts as infinitely slow (ratio inf)
+    naive = tto[tto.method == "Grafting"]
+    grab = tto[tto.method == "GRAB"]
+    stuck = naive[naive.timed_out.astype(bool)].groupby("C").degree.min()
+    first_out = {C: (int(stuck[C]) if C in stuck.index else None) for C in sorted(naive.C.unique())}
+    grab_all = bool(grab.reached.all()) if "reached" in grab else bool(
+        grab.seconds_to_target.notna().all())
+    judged = naive_ratio[[k >= naive_search_from for _, k in naive_ratio.index]].dropna()
+    faster_naive = bool((judged >= 1).all()) and len(judged) > 0
+    naive_stops = all(k is not None for k in first_out.values())
+    sizes = (" (|Phi(d, k)| = " + ", ".join(f"{phi_sizes[k]:,}" for k in sorted(phi_sizes)
+                                           if k < naive_search_from) + ")"
+             if phi_sizes else "")
     rows.append({
-        "claim": texts["fig2_naive"], "verdict": _verdict(faster_naive),
-        "evidence": f"naive (all of Phi(d, k)) / GRAB time to the same objective on {n_rows:,} "
-                    f"a1a rows{timed}, k = 1..{k_max}, C = 1: "
-                    + ", ".join(f"k={k}: " + ("never reached" if not np.isfinite(v) else f"{v:.1f}x")
-                                for (c, k), v in naive_ratio.items() if c == 1.0)
-                    + f"; naive never reached it (stopped above it or timed out at {time_limit} s) at "
-                    + (", ".join(f"C={c} k={k}" for (c, k), v in naive_ratio.items()
-                                 if not np.isfinite(v)) or "no degree")})
+        "claim": texts["fig2_naive"],
+        # the paper's evidence starts at k = 4 on all of a1a
+        "verdict": (_verdict(faster_naive and naive_stops and grab_all)
+                    if k_max >= 4 and full_rows else "not testable"),
+        "evidence": "naive grafting did not finish within our limit of "
+                    f"{time_limit:g} s (the paper: one day, from k = 4) from "
+                    + ", ".join(f"C={c}: " + (f"k = {k}" if k is not None else "no degree")
+                                for c, k in first_out.items())
+                    + ("; GRAB finished and reached the common objective at every degree"
+                       if grab_all else "; GRAB did not reach the common objective everywhere")
+                    + f"; naive / GRAB time to the same objective on {n_rows:,} a1a rows"
+                    f"{timed}, judged at k >= {naive_search_from}: "
+                    + ", ".join(f"C={c} k={k}: " + ("never reached" if not np.isfinite(v)
+                                                    else f"{v:.1f}x")
+                                for (c, k), v in judged.items())
+                    + f"; at k < {naive_search_from}{sizes} the two scans coincide and are "
+                    "reported, not judged: "
+                    + ", ".join(f"C={c} k={k}: {v:.1f}x" for (c, k), v in naive_ratio.items()
+                                if k < naive_search_from and np.isfinite(v))
+                    + ("" if k_max >= 4 and full_rows else f" (QUICK: {n_rows:,} rows, "
+                       f"k <= {k_max})")})
     # Fig. 2: Expansion + LIBLINEAR
     r = {k: liblinear_ratio(tto, k) for k in degrees}
     lib_wins_small = all(r[k] < 1 for k in (1, 2) if k in r)

@@ -83,6 +83,8 @@ NOTEBOOK_PARAMETERS: dict[str, dict[str, tuple[str, object]]] = {
         "FIG2_DEGREES": ("list[int]", [1, 2, 3, 4, 5, 6]),
         "FIG2_TIME_LIMIT": ("Optional[float]", 120),
         "FIG2_TOL": ("float", 0.0001),
+        "FIG2_LIBLINEAR_TOL": ("float", 0.01),
+        "FIG2_TARGET": ("str", "common"),
         "FIG2_REPEATS": ("int", 3),
         "FIG3_SIZES": ("dict[str, list[int]]",
             {'ijcnn1': [300, 1000, 3000, 10000], 'phishing': [300, 1000, 3000, 8844], 'a1a_all':
@@ -96,7 +98,8 @@ NOTEBOOK_PARAMETERS: dict[str, dict[str, tuple[str, object]]] = {
         "TABLE1_MAX_TRAIN": ("Union[int, dict[str, int], None]", {'ijcnn1': 10000}),
         "TABLE1_FOLDS": ("int", 5),
         "TABLE1_FIT_TIME_LIMIT": ("Optional[float]", 3600),
-        "LRFIM_MAX_SIZE": ("dict[str, int]", {'phishing': 3, 'madelon': 3, 'ijcnn1': 3}),
+        "LRFIM_MAX_SIZE": ("dict[str, int]", {'phishing': 3}),
+        "TABLE1_SPLITS": ("dict[str, int]", {'diabetes': 10, 'fourclass': 10, 'german.numer': 10}),
         "TABLE1_METHODS": ("Union[list[str], dict[str, list[str]], None]", None),
         "KEEP_EARLIER": ("bool", True),
         "TABLE2_RUNS": ("list[tuple[str, float, int]]",

@@ -15,7 +15,8 @@ def _tto(grab, liblinear, naive):
         for C in (0.1, 1.0):
             rows += [{"C": C, "degree": k, "method": "GRAB", "seconds_to_target": g},
                      {"C": C, "degree": k, "method": "LIBLINEAR", "seconds_to_target": l},
-                     {"C": C, "degree": k, "method": "Grafting", "seconds_to_target": n}]
+                     {"C": C, "degree": k, "method": "Grafting", "seconds_to_target": n,
+                      "timed_out": bool(np.isnan(n))}]
     return pd.DataFrame(rows)
 
 
