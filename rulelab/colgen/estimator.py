@@ -10,6 +10,8 @@ import pandas as pd
 from sklearn.model_selection import RepeatedStratifiedKFold, StratifiedKFold, check_cv
 from sklearn.utils._param_validation import Interval, StrOptions
 
+from ..cuts import refine_cuts as _refine_cuts
+from ..cuts import rule_objective
 from ..rules import CNF, DNF, Clause
 from ..rulesets import LP_PARAMETERS, _RuleSetBase
 from .pricing import price_exact  # noqa: F401  (compiled on import of the estimator)
@@ -172,11 +174,25 @@ class ColumnGenerationRules(_RuleSetBase):
         Seed of the inner cross-validation's folds.
     binarize : deprecated
         Use ``binarizer``: ``binarize=False`` is ``binarizer="passthrough"``.
+    refine_cuts : bool, default=True
+        After the rule set is chosen, move each numeric threshold to the best cut among the
+        training values under the same objective, one term at a time with the rest fixed,
+        merge nested terms on one feature and drop terms and clauses that no longer pay for
+        themselves (:func:`rulelab.cuts.refine_cuts`): the binariser's quantiles only
+        offer a few cut points, and a rule whose cut lies between two of them is learned
+        with the nearest. The complexity search itself runs on the grid. DEFAULT_REASON
 
     Attributes
     ----------
     rules_ : DNF or CNF
         The rule set; ``str(model)`` prints it in words.
+    grid_rules_ : DNF or CNF
+        The rule set on the binariser's cut points, as column generation chose it
+        (``rules_`` when ``refine_cuts=False``).
+    refined_objective_ : float or None
+        The training objective of ``rules_`` after ``refine_cuts`` (never above
+        ``objective_``, which with ``lower_bound_``, ``gap_`` and ``itemsets_`` describes
+        ``grid_rules_``); None without it.
     form_ : {"dnf", "cnf"}
         The form learned (chosen by the inner cross-validation for ``form="auto"``).
     chosen_complexity_ : float
@@ -234,6 +250,7 @@ class ColumnGenerationRules(_RuleSetBase):
         "complexity_path": ["array-like", None],
         "cv": [StrOptions({"auto"}), "cv_object"],
         "selection": [StrOptions({"one_se", "min"})],
+        "refine_cuts": ["boolean"],
     }
 
     def __init__(self, form: str = "auto", complexity="auto", term_cost: float = 1.0,
@@ -244,7 +261,7 @@ class ColumnGenerationRules(_RuleSetBase):
                  integer_time_limit: float = 3.0,
                  time_limit: float | None = None, complexity_path=None, cv="auto",
                  selection: str = "min", n_thresholds: int = 10, binarizer="auto",
-                 random_state=None, binarize=None):
+                 random_state=None, binarize=None, refine_cuts: bool = True):
         self.form = form
         self.complexity = complexity
         self.term_cost = term_cost
@@ -267,12 +284,13 @@ class ColumnGenerationRules(_RuleSetBase):
         self.binarizer = binarizer
         self.random_state = random_state
         self.binarize = binarize
+        self.refine_cuts = refine_cuts
 
     # ---- fitting ----------------------------------------------------------------------
     def fit(self, X, y, sample_weight=None):
         """Learn the rule set from ``X`` and binary ``y`` (optionally weighted samples)."""
         start = time.perf_counter()
-        A, y01, _ = self._validate_fit(X, y)
+        A, y01, frame = self._validate_fit(X, y)
         w = np.ones(y01.size) if sample_weight is None else np.asarray(sample_weight, float)
         if w.shape != (y01.size,) or not np.all(np.isfinite(w)) or (w < 0).any():
             raise ValueError("sample_weight must be a finite, non-negative array with one "
@@ -295,6 +313,13 @@ class ColumnGenerationRules(_RuleSetBase):
                              self.chosen_complexity_, weight,
                              self._remaining(start))
         self._store(result, A, target)
+        self.grid_rules_, self.refined_objective_ = self.rules_, None
+        if self.refine_cuts:
+            clause, term = self._costs(self.chosen_complexity_, weight)
+            options = dict(clause_cost=clause, term_cost=term,
+                           negative_weight=self.negative_weight)
+            self.rules_ = _refine_cuts(self.rules_, frame, y01, w, **options)
+            self.refined_objective_ = rule_objective(self.rules_, frame, y01, w, **options)
         return self
 
     def _problem(self, y01, w, form):
