@@ -130,7 +130,7 @@ def main() -> None:
             break
         print(f"{n:>12,} {r['seconds']:9.1f} {r['peak_gb']:14.2f} {r['error']:11.4f} "
               f"{r['rules']:6d} {r['terms']:6d}  {r['form']}, {r['complexity']:g}")
-        print(f"{'':>14}{r['rule']}")
+        print("    " + r["rule"].replace("\n", "\n    "))
 
 
 if __name__ == "__main__":

@@ -140,15 +140,18 @@ def _refinable(term: Term, X: pd.DataFrame) -> bool:
 def _readable_cut(lo: float, hi: float, integer: bool) -> float:
     """A threshold in ``[lo, hi)`` (both cuts ``x <= t`` and ``x > t`` then split the
     observed values ``lo`` and ``hi`` alike): for integer data the lower value (``age > 28``);
-    otherwise the midpoint, rounded to the fewest significant digits that keep it in the
-    middle half of the gap, so that it prints as it is (``0.5`` rather than ``0.50137``) and
-    keeps a margin to both neighbours."""
+    otherwise the midpoint, rounded to the fewest decimals that keep it in the middle half
+    of the gap, so that it prints as it is (``0.5`` rather than ``0.50137``, ``0`` rather
+    than ``0.0000040``) and keeps a margin to both neighbours."""
     if integer:
         return float(lo)
     mid = lo + (hi - lo) / 2
     low, high = lo + (hi - lo) / 4, hi - (hi - lo) / 4
-    for digits in range(1, 18):
-        t = float(f"{mid:.{digits}g}")
+    width = high - low
+    if not width > 0:
+        return float(lo)
+    for decimals in range(-int(math.floor(math.log10(width))) - 1, 18):
+        t = round(mid, decimals) + 0.0     # + 0.0: no negative zero
         if low <= t <= high and lo <= t < hi:
             return t
     return mid
@@ -225,9 +228,9 @@ def refine_cuts(rule: DNF | CNF, X: pd.DataFrame, y, sample_weight=None, *,
         Same type, clauses and order; threshold terms on new cuts, redundant terms merged,
         terms and clauses that do not pay for themselves dropped. Its
         :func:`rule_objective` is never above the input's. A new threshold lies between two
-        neighbouring training values: the midpoint of their gap, rounded to the fewest
-        significant digits that stay in the middle half of the gap; on an integer-valued
-        feature, the lower of the two values.
+        neighbouring training values (of the rows where it matters): the midpoint of their
+        gap, rounded to the fewest decimals that stay in the middle half of the gap; on an
+        integer-valued feature, the lower of the two values.
 
     Notes
     -----

@@ -395,11 +395,14 @@ class ColumnGenerationRules(_RuleSetBase):
         active = list(forms)
         for fold, (tr, va) in enumerate(splits):
             wrong_at = {}
+            # the fold's rows copied once, not once per form and cost (at a million rows
+            # the copies took as long as a fit's LPs)
+            A_tr, A_va = A[tr], A[va]
             for form in active:
                 target, weight = self._problem(y01[tr], w[tr], form)
                 # one live master along the path: each cost goes on from the last one's
                 # columns and LP basis
-                generator = self._generator(A[tr], target, weight, form)
+                generator = self._generator(A_tr, target, weight, form)
                 for c in path:
                     budget = self._remaining(start)
                     if budget is not None:
@@ -407,7 +410,7 @@ class ColumnGenerationRules(_RuleSetBase):
                     res = self._solve(generator, c, weight, budget, inner=True)
                     chosen = [res.pool[k] for k in np.flatnonzero(res.chosen)]
                     pools.setdefault((form, c), set()).update(chosen)
-                    fires = fires_any(A[va], chosen)
+                    fires = fires_any(A_va, chosen)
                     predicted = fires if form == "dnf" else ~fires
                     wrong = predicted != y01[va].astype(bool)
                     wrong_at[form, c] = wrong
