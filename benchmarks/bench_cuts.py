@@ -30,9 +30,9 @@ from joblib import Parallel, delayed
 from sklearn.model_selection import StratifiedKFold
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_scale import N_TEST, planted  # noqa: E402
+from bench_scale import N_TEST, planted
 
-from rulelab import ColumnGenerationRules, load_dataset  # noqa: E402
+from rulelab import ColumnGenerationRules, load_dataset
 
 DATASETS = ["ilpd", "ionosphere", "bupa", "magic", "musk2", "parkinsons", "pima", "sonar",
             "transfusion", "wdbc", "banknote"]

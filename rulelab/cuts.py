@@ -150,7 +150,7 @@ def _readable_cut(lo: float, hi: float, integer: bool) -> float:
     width = high - low
     if not width > 0:
         return float(lo)
-    for decimals in range(-int(math.floor(math.log10(width))) - 1, 18):
+    for decimals in range(-math.floor(math.log10(width)) - 1, 18):
         t = round(mid, decimals) + 0.0     # + 0.0: no negative zero
         if low <= t <= high and lo <= t < hi:
             return t

@@ -75,8 +75,8 @@ def test_the_objective_never_increases(seed):
     rule = _random_rule(rng)
     if seed >= 4:
         rule = CNF([Clause(tuple(t.negate() for t in c.terms), "or") for c in rule.clauses])
-    costs = dict(clause_cost=float(rng.uniform(0, 10)), term_cost=float(rng.uniform(0, 5)),
-                 negative_weight=float(rng.uniform(0.5, 2.0)))
+    costs = {"clause_cost": float(rng.uniform(0, 10)), "term_cost": float(rng.uniform(0, 5)),
+             "negative_weight": float(rng.uniform(0.5, 2.0))}
     before = rule_objective(rule, X, y, w, **costs)
     refined = refine_cuts(rule, X, y, w, **costs)
     assert rule_objective(refined, X, y, w, **costs) <= before + 1e-9
@@ -168,7 +168,7 @@ def test_the_estimator_refines_under_its_own_objective(form):
     y = y ^ (rng.random(len(X)) < 0.03)
     model = ColumnGenerationRules(form=form, complexity=0.005).fit(X, y)
     clause = term = 0.005 * len(X)
-    costs = dict(clause_cost=clause, term_cost=term)
+    costs = {"clause_cost": clause, "term_cost": term}
     # the grid rule scores exactly as column generation's integer program counted it
     assert rule_objective(model.grid_rules_, X, y, **costs) == pytest.approx(model.objective_)
     assert model.refined_objective_ == pytest.approx(rule_objective(model.rules_, X, y, **costs))

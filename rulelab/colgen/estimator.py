@@ -320,8 +320,8 @@ class ColumnGenerationRules(_RuleSetBase):
         self.grid_rules_, self.refined_objective_ = self.rules_, None
         if self.refine_cuts:
             clause, term = self._costs(self.chosen_complexity_, weight)
-            options = dict(clause_cost=clause, term_cost=term,
-                           negative_weight=self.negative_weight)
+            options = {"clause_cost": clause, "term_cost": term,
+                       "negative_weight": self.negative_weight}
             self.rules_ = _refine_cuts(self.rules_, frame, y01, w, **options)
             self.refined_objective_ = rule_objective(self.rules_, frame, y01, w, **options)
         return self
@@ -395,8 +395,8 @@ class ColumnGenerationRules(_RuleSetBase):
         active = list(forms)
         for fold, (tr, va) in enumerate(splits):
             wrong_at = {}
-            # the fold's rows copied once, not once per form and cost (at a million rows
-            # the copies took as long as a fit's LPs)
+            # the fold's rows copied once, not once per form and per cost: at a million rows
+            # each copy moves hundreds of megabytes
             A_tr, A_va = A[tr], A[va]
             for form in active:
                 target, weight = self._problem(y01[tr], w[tr], form)
