@@ -237,9 +237,11 @@ SETTINGS = {"auto": {}, "cnf": {"form": "cnf", "complexity": 0.01},
 
 @pytest.mark.parametrize("seed, setting", sorted(BINARY_RULES))
 def test_two_classes_learn_the_same_rules_as_before(seed, setting):
+    """The rule sets on the binariser's grid (``grid_rules_``, before cut refinement) are
+    those the learner gave before it learned more than two classes."""
     X, y = binary_problem(seed)
     model = fit(X, y, **SETTINGS[setting])
-    assert str(model.rules_) == BINARY_RULES[seed, setting]
+    assert str(model.grid_rules_) == BINARY_RULES[seed, setting]
     assert not hasattr(model, "class_fits_")
     assert np.array_equal(model.predict(X), model.rules_.evaluate(X).astype(int))
 
