@@ -35,7 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 
 __all__ = ["HOLDS", "DOES_NOT_HOLD", "TIE", "NOT_TESTABLE", "Comparison", "decide", "compare",
-           "compare_to_number", "compare_proportions", "all_of", "at_least", "tally",
+           "compare_to_number", "compare_proportions", "all_of", "at_least", "no_worse", "tally",
            "tolerance_note"]
 
 HOLDS, DOES_NOT_HOLD, TIE, NOT_TESTABLE = "holds", "does not hold", "tie", "not testable"
@@ -165,6 +165,15 @@ def all_of(comparisons: Iterable[Comparison | str]) -> str:
     if DOES_NOT_HOLD in v:
         return DOES_NOT_HOLD
     return HOLDS if all(x == HOLDS for x in v) else TIE
+
+
+def no_worse(comparisons: Iterable[Comparison | str]) -> str:
+    """A claim of "better or equal" in every comparison: a tie is "equal", which the
+    claim allows, so it holds unless one comparison is worse by more than its SE."""
+    v = [x for x in _verdicts(comparisons) if x != NOT_TESTABLE]
+    if not v:
+        return NOT_TESTABLE
+    return DOES_NOT_HOLD if DOES_NOT_HOLD in v else HOLDS
 
 
 def at_least(comparisons: Iterable[Comparison | str], needed: float) -> str:

@@ -93,3 +93,9 @@ def test_every_and_at_least_count_ties_as_undecided(verdicts, every, two):
 
 def test_the_tally_names_ties():
     assert v.tally(["holds", "tie", "does not hold", "tie"]) == "1 better, 2 within 1 SE, 1 worse"
+
+
+def test_better_or_equal_claims_count_a_tie_as_equal():
+    assert v.no_worse(["holds", "tie", "tie"]) == v.HOLDS
+    assert v.no_worse(["holds", "tie", "does not hold"]) == v.DOES_NOT_HOLD
+    assert v.no_worse([]) == v.NOT_TESTABLE
