@@ -12,14 +12,10 @@ import numpy as np
 import pandas as pd
 
 from repro.grab_timing import REPEAT_BELOW
-from repro.verdicts import (Comparison, all_of, at_least, compare_proportions, decide, tally,
-                            tolerance_note)
+from repro.verdicts import (TIMING_NOISE, Comparison, all_of, at_least, compare_proportions,
+                            compare_ratio, tally, tolerance_note)
 
 __all__ = ["liblinear_ratio", "best_degree", "claims", "TIMING_NOISE"]
-
-TIMING_NOISE = 1.5
-"""A time ratio between 1/1.5 and 1.5 is a tie: the same short run on a shared machine can
-take half again as long a minute later (our tolerance, see :mod:`repro.grab_timing`)."""
 
 # Fig. 2's degrees at which the paper's naive grafting ran out of its day
 _PAPER_NAIVE_DEGREES = (4, 5, 6)
@@ -30,10 +26,8 @@ def _verdict(ok: bool) -> str:
 
 
 def _ratio(ratio: float) -> Comparison:
-    """"The first method is faster" from a time ratio (slower / faster > 1 favours it),
-    compared on the log scale against :data:`TIMING_NOISE`."""
-    diff, se = float(np.log(ratio)) if ratio > 0 else -np.inf, float(np.log(TIMING_NOISE))
-    return Comparison(diff, se, decide(diff, se))
+    """"The first method is faster" from a time ratio (slower / faster > 1 favours it)."""
+    return compare_ratio(ratio)
 
 
 def _accuracy(wide: pd.DataFrame, n_test: Mapping[str, int], ours, theirs,

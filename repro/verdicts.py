@@ -23,6 +23,10 @@ A ``margin`` moves the line the claim must clear: a claim "within 1 point of B" 
 - 1". Where the margin is ours and not the paper's, the evidence must say "tolerance
 ours" (:func:`tolerance_note`).
 
+- :func:`compare_ratio`: a ratio of two times (slower / faster) from runs timed once or
+  a few times: no standard error exists, so a ratio within 1/``noise`` to ``noise``
+  (:data:`TIMING_NOISE`, ours) is a tie.
+
 A single value per side (one fold, one draw) has no measurable spread: the SE is taken as
 0, so the sign decides and an exact equality is a tie.
 """
@@ -35,7 +39,7 @@ from dataclasses import dataclass
 import numpy as np
 
 __all__ = ["HOLDS", "DOES_NOT_HOLD", "TIE", "NOT_TESTABLE", "Comparison", "decide", "compare",
-           "compare_to_number", "compare_proportions", "all_of", "at_least", "no_worse", "tally",
+           "compare_to_number", "compare_proportions", "compare_ratio", "TIMING_NOISE", "all_of", "at_least", "no_worse", "tally",
            "tolerance_note"]
 
 HOLDS, DOES_NOT_HOLD, TIE, NOT_TESTABLE = "holds", "does not hold", "tie", "not testable"
@@ -149,6 +153,24 @@ def compare_proportions(ours: float, theirs: float, n: int, *, higher_is_better:
     p, q = ours / scale, theirs / scale
     se = scale * float(np.sqrt((p * (1 - p) + q * (1 - q)) / n))
     diff = _sign(higher_is_better) * (ours - theirs) + margin
+    return Comparison(diff, se, decide(diff, se))
+
+
+TIMING_NOISE = 1.5
+"""Time ratios within 1/1.5-1.5 are ties (our tolerance): the same short run on a shared
+machine can take half again as long a minute later."""
+
+
+def compare_ratio(ratio: float, *, noise: float = TIMING_NOISE) -> Comparison:
+    """"The first is faster" from a time ratio (its rival's time over its own: above 1
+    favours it), compared on the log scale: a tie within 1/``noise`` to ``noise``. An
+    infinite ratio (the rival never finished) holds; 0 (it never finished) does not."""
+    if noise <= 1:
+        raise ValueError(f"noise must be a ratio above 1, got {noise}")
+    if np.isnan(ratio):
+        return Comparison(np.nan, np.nan, NOT_TESTABLE)
+    diff = float(np.log(ratio)) if ratio > 0 else -np.inf
+    se = float(np.log(noise))
     return Comparison(diff, se, decide(diff, se))
 
 

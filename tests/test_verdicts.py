@@ -99,3 +99,12 @@ def test_better_or_equal_claims_count_a_tie_as_equal():
     assert v.no_worse(["holds", "tie", "tie"]) == v.HOLDS
     assert v.no_worse(["holds", "tie", "does not hold"]) == v.DOES_NOT_HOLD
     assert v.no_worse([]) == v.NOT_TESTABLE
+
+
+def test_time_ratios_within_the_timing_noise_are_ties():
+    assert v.compare_ratio(1.2).verdict == v.TIE
+    assert v.compare_ratio(1 / 1.4).verdict == v.TIE
+    assert v.compare_ratio(168.0).verdict == v.HOLDS
+    assert v.compare_ratio(0.5).verdict == v.DOES_NOT_HOLD
+    assert v.compare_ratio(np.inf).verdict == v.HOLDS
+    assert v.compare_ratio(np.nan).verdict == v.NOT_TESTABLE
