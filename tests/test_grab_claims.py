@@ -75,7 +75,7 @@ def test_verdicts_follow_the_numbers():
     assert worse["table1_trees"]["verdict"] == "holds"
     assert "against DT: 1 better, 0 within 1 SE, 1 worse" in worse["table1_trees"]["evidence"]
     assert worse["table1_competitive"]["verdict"] == "does not hold"
-    assert "1 better, 0 within 1 SE, 1 worse of 2" in worse["table1_competitive"]["evidence"]
+    assert "less 1 point: 1 better, 0 within 1 SE, 1 worse of 2" in worse["table1_competitive"]["evidence"]
 
 
 def test_a_naive_time_ratio_near_one_at_the_papers_degrees_is_a_tie():
