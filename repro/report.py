@@ -85,10 +85,7 @@ def write_report(path: Path | None = None, run_log: Path | None = None) -> Path:
         table = pd.concat([pd.read_csv(p) for p in claims], ignore_index=True)
         counts = table["verdict"].value_counts()
         parts += ["## Claims", "",
-                  ", ".join(f"{counts.get(v, 0)} {v}" for v in VERDICTS) + ". A tie is a "
-                  "comparison whose difference is within its standard error (paired over "
-                  "folds or draws where the data are paired; against a paper's single "
-                  "number, the standard error of our mean).", "",
+                  ", ".join(f"{counts.get(v, 0)} {v}" for v in VERDICTS) + ". " + _TIE, "",
                   _markdown_table(table), ""]
     figures = sorted(figures_dir().glob("*.png"))
     if figures:
@@ -98,6 +95,10 @@ def write_report(path: Path | None = None, run_log: Path | None = None) -> Path:
     path.write_text("\n".join(parts))
     return path
 
+
+_TIE = ("A tie is a comparison whose difference is within its standard error (paired over "
+        "folds or draws where the data are paired; against a paper's single number, the "
+        "standard error of our mean).")
 
 _START, _END = "<!-- results:start -->", "<!-- results:end -->"
 

@@ -144,7 +144,6 @@ def claims_synthetic(left, right, crossing, exps_k) -> list[dict]:
     gaps = _gap_table(left)
     piv = left.pivot_table(index=["m", "seed"], columns="method", values="accuracy")
     for pen in ("l1", "l2"):
-        g = gaps[gaps["penalty"] == pen]
         # paired over the seeds: both methods see the same draw at each (m, seed)
         per_m = {m: compare(part[f"greedy {pen}"], part[f"{pen} logistic"])
                  for m, part in piv.groupby(level="m")}
@@ -266,8 +265,9 @@ def claims_text(sweep: pd.DataFrame, corpus: str, paper_t: float = 1.7) -> list[
         peak = max(inside, key=lambda x: g[x])
         ends = {x: compare(by_seed[peak], by_seed[x]) for x in (g.index[0], g.index[-1])}
         verdict = all_of(ends.values())
-        shape = "; t={:g} against t={:g}: {}, against t={:g}: {}".format(
-            peak, g.index[0], ends[g.index[0]].short(), g.index[-1], ends[g.index[-1]].short())
+        lo, hi = g.index[0], g.index[-1]
+        shape = (f"; t={peak:g} against t={lo:g}: {ends[lo].short()}, "
+                 f"against t={hi:g}: {ends[hi].short()}")
     else:
         verdict, shape = NOT_TESTABLE, "; the sweep does not hold 1.5-1.7 and both ends"
     out.append({"claim": f"{corpus}: accuracy rises as the threshold falls to about 1.5-1.7 "

@@ -38,9 +38,24 @@ from dataclasses import dataclass
 
 import numpy as np
 
-__all__ = ["HOLDS", "DOES_NOT_HOLD", "TIE", "NOT_TESTABLE", "Comparison", "decide", "compare",
-           "compare_to_number", "compare_proportions", "compare_ratio", "TIMING_NOISE", "all_of", "at_least", "no_worse", "tally",
-           "tolerance_note"]
+__all__ = [
+    "DOES_NOT_HOLD",
+    "HOLDS",
+    "NOT_TESTABLE",
+    "TIE",
+    "TIMING_NOISE",
+    "Comparison",
+    "all_of",
+    "at_least",
+    "compare",
+    "compare_proportions",
+    "compare_ratio",
+    "compare_to_number",
+    "decide",
+    "no_worse",
+    "tally",
+    "tolerance_note",
+]
 
 HOLDS, DOES_NOT_HOLD, TIE, NOT_TESTABLE = "holds", "does not hold", "tie", "not testable"
 
