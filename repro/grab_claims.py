@@ -12,12 +12,35 @@ import numpy as np
 import pandas as pd
 
 from repro.grab_timing import REPEAT_BELOW
+from repro.verdicts import (TIMING_NOISE, Comparison, all_of, at_least, compare_proportions,
+                            compare_ratio, tally, tolerance_note)
 
-__all__ = ["liblinear_ratio", "best_degree", "claims"]
+__all__ = ["liblinear_ratio", "best_degree", "claims", "TIMING_NOISE"]
+
+# Fig. 2's degrees at which the paper's naive grafting ran out of its day
 
 
 def _verdict(ok: bool) -> str:
     return "holds" if ok else "does not hold"
+
+
+def _ratio(ratio: float) -> Comparison:
+    """"The first method is faster" from a time ratio (slower / faster > 1 favours it)."""
+    return compare_ratio(ratio)
+
+
+def _accuracy(wide: pd.DataFrame, n_test: Mapping[str, int], ours, theirs,
+              margin: float = 0.0) -> dict[str, Comparison]:
+    """Per data set: accuracy ``ours`` against ``theirs`` (columns of ``wide``, or Series
+    over its rows) on that set's test rows, in percent, binomial SE."""
+    a = wide[ours] if isinstance(ours, str) else ours
+    b = wide[theirs] if isinstance(theirs, str) else theirs
+    return {d: compare_proportions(float(a[d]), float(b[d]), int(n_test[d]), percent=True,
+                                   margin=margin) for d in wide.index}
+
+
+def _gaps(comps: Mapping[str, Comparison]) -> str:
+    return ", ".join(f"{d}: {c.short(1)}" for d, c in comps.items())
 
 
 def liblinear_ratio(tto: pd.DataFrame, degree: int) -> float:
@@ -50,7 +73,9 @@ def claims(texts: pd.Series, *, naive_ratio: pd.Series, tto: pd.DataFrame, degre
            table1_missing: Sequence[str] = (),
            table1_capped: Mapping[str, int] | None = None,
            fig2_repeats: int = 1, naive_search_from: int = 3,
-           phi_sizes: Mapping[int, int] | None = None) -> list[dict]:
+           phi_sizes: Mapping[int, int] | None = None,
+           n_test: Mapping[str, int] | None = None,
+           best_in_text: Mapping[str, str] | None = None) -> list[dict]:
     """Notebook 05's claims: one dict (claim, verdict, evidence) per claim.
 
     Parameters
@@ -98,7 +123,19 @@ def claims(texts: pd.Series, *, naive_ratio: pd.Series, tto: pd.DataFrame, degre
     table1_capped : mapping of str to int, optional
         Table 1's data sets trained on fewer rows than they have (the paper: all), with the
         rows used; each Table 1 verdict names them.
+    n_test : mapping of str to int
+        Test rows of each Table 1 data set: two accuracies on one test set differ within
+        noise when the gap is inside their binomial standard error
+        (:func:`repro.verdicts.compare_proportions`), a tie.
+    best_in_text : mapping of str to str, optional
+        The method the paper's text names best per data set (``paper4_table1_accuracy``'s
+        ``best_in_text``); the L2-hinge claim is tested on the sets where it is GRAB
+        (L2-hinge).
     """
+    if n_test is None or set(side.index) - set(n_test):
+        raise ValueError("n_test must give the test rows of every Table 1 data set "
+                         f"({sorted(side.index)}): the verdicts compare accuracies within "
+                         "their binomial standard error")
     n_sets = len(side)
     capped = {d: n for d, n in (table1_capped or {}).items() if d in side.index}
     partial = (f"; {', '.join(table1_missing)} not yet run under this protocol, the verdict "
@@ -120,7 +157,8 @@ def claims(texts: pd.Series, *, naive_ratio: pd.Series, tto: pd.DataFrame, degre
     grab_all = bool(grab.reached.all()) if "reached" in grab else bool(
         grab.seconds_to_target.notna().all())
     judged = naive_ratio[[k >= naive_search_from for _, k in naive_ratio.index]].dropna()
-    faster_naive = bool((judged >= 1).all()) and len(judged) > 0
+    # GRAB faster where the search matters, a time ratio within the timing noise a tie
+    faster = all_of(_ratio(v) for v in judged.values) if len(judged) else "does not hold"
     naive_stops = all(k is not None for k in first_out.values())
     sizes = (" (|Phi(d, k)| = " + ", ".join(f"{phi_sizes[k]:,}" for k in sorted(phi_sizes)
                                            if k < naive_search_from) + ")"
@@ -128,7 +166,7 @@ def claims(texts: pd.Series, *, naive_ratio: pd.Series, tto: pd.DataFrame, degre
     rows.append({
         "claim": texts["fig2_naive"],
         # the paper's evidence starts at k = 4 on all of a1a
-        "verdict": (_verdict(faster_naive and naive_stops and grab_all)
+        "verdict": ((faster if naive_stops and grab_all else "does not hold")
                     if k_max >= 4 and full_rows else "not testable"),
         "evidence": "naive grafting did not finish within our limit of "
                     f"{time_limit:g} s (the paper: one day, from k = 4) from "
@@ -146,18 +184,24 @@ def claims(texts: pd.Series, *, naive_ratio: pd.Series, tto: pd.DataFrame, degre
                     + ", ".join(f"C={c} k={k}: {v:.1f}x" for (c, k), v in naive_ratio.items()
                                 if k < naive_search_from and np.isfinite(v))
                     + ("" if k_max >= 4 and full_rows else f" (QUICK: {n_rows:,} rows, "
-                       f"k <= {k_max})")})
+                       f"k <= {k_max})")
+                    + "; " + tolerance_note(f"a time ratio within {1 / TIMING_NOISE:.2f}-"
+                                            f"{TIMING_NOISE:g} is a tie")})
     # Fig. 2: Expansion + LIBLINEAR
     r = {k: liblinear_ratio(tto, k) for k in degrees}
-    lib_wins_small = all(r[k] < 1 for k in (1, 2) if k in r)
-    grab_wins_large = r[k_max] > 1
+    # LIBLINEAR faster at k = 1, 2 (GRAB / LIBLINEAR > 1), GRAB faster at the largest k
+    parts = [_ratio(1 / r[k] if r[k] > 0 else np.inf) for k in (1, 2)
+             if k in r and not np.isnan(r[k])]
+    parts += [] if np.isnan(r[k_max]) else [_ratio(r[k_max])]
     testable = k_max >= 5 and full_rows
     rows.append({
         "claim": texts["fig2_liblinear"],
-        "verdict": _verdict(lib_wins_small and grab_wins_large) if testable else "not testable",
+        "verdict": all_of(parts) if testable else "not testable",
         "evidence": f"LIBLINEAR / GRAB time to the same objective{timed} (mean over C in "
                     "{0.1, 1}): "
                     + ", ".join(f"k={k}: {_times(v)}" for k, v in r.items())
+                    + "; " + tolerance_note(f"a time ratio within {1 / TIMING_NOISE:.2f}-"
+                                            f"{TIMING_NOISE:g} is a tie")
                     + ("" if testable else " (QUICK: 2,000 rows, k <= 3)")})
     # Fig. 3: larger degrees pay off as m grows (stand-in data sets)
     small = best_degree(curves, "min").set_index("dataset")
@@ -171,36 +215,60 @@ def claims(texts: pd.Series, *, naive_ratio: pd.Series, tto: pd.DataFrame, degre
                         f" / k={int(large.degree[d])} at m={int(large.m[d])}" for d in small.index)
                     + f" (k <= {max(fig3_degrees)}); higher k wins at the largest m on "
                     f"{sum(grows.values())}/{len(grows)}"})
-    # Table 1: trees ("nearly consistently": at most one data set the other way, against each)
-    n_dt, n_rf = int(side["GRAB >= DT"].sum()), int(side["GRAB >= RF"].sum())
+    # Table 1: accuracies on one test set each; a gap within the binomial SE is a tie.
+    se_note = ("; accuracy gaps in points ± binomial SE on the test rows (within 1 SE: a tie)")
+    grab_best = wide[["GRAB (logistic)", "GRAB (L2-hinge)"]].max(axis=1)
+    # trees ("nearly consistently": at most one data set not better, against each)
+    dt, rf = _accuracy(wide, n_test, grab_best, "DT"), _accuracy(wide, n_test, grab_best, "RF")
     rows.append({
         "claim": texts["table1_trees"],
-        "verdict": _verdict(n_dt >= n_sets - 1 and n_rf >= n_sets - 1),
-        "evidence": f"the better GRAB variant >= DT on {n_dt}/{n_sets}, >= RF on {n_rf}/{n_sets} "
-                    f"data sets (paper's accuracies lost){partial}"})
-    # Table 1: competitive with SVC and XGBoost (within 1 point of the better of the two)
-    grab_best = wide[["GRAB (logistic)", "GRAB (L2-hinge)"]].max(axis=1)
-    gap = grab_best - wide[["SVC", "XGB"]].max(axis=1)
-    n_close = int((gap >= -1.0).sum())
-    n_best = int(wide.idxmax(axis=1).str.startswith("GRAB").sum())
+        "verdict": all_of([at_least(dt.values(), n_sets - 1), at_least(rf.values(), n_sets - 1)]),
+        "evidence": f"the better GRAB variant against DT: {tally(dt.values())}; against RF: "
+                    f"{tally(rf.values())} of {n_sets} data sets (paper's accuracies lost; "
+                    f"'nearly consistently' read as all but one, tolerance ours); gaps to RF "
+                    f"{_gaps(rf)}{se_note}{partial}"})
+    # competitive with SVC and XGBoost: "very competitive" read as within 1 point of the
+    # better of the two on most sets (the paper gives no number: the tolerance is ours)
+    close = _accuracy(wide, n_test, grab_best, wide[["SVC", "XGB"]].max(axis=1), margin=1.0)
     rows.append({
-        "claim": texts["table1_competitive"], "verdict": _verdict(n_close > n_sets / 2),
-        "evidence": f"the better GRAB variant within 1 point of max(SVC, XGB) on {n_close}/{n_sets} "
-                    f"data sets (gaps {', '.join(f'{d}: {g:+.1f}' for d, g in gap.round(1).items())}); "
-                    f"a GRAB variant is best on {n_best}/{n_sets}{partial}"})
-    # Table 1: LRFIM
-    n_lrfim = int((wide["GRAB (logistic)"] > wide["LRFIM"]).sum())
+        "claim": texts["table1_competitive"],
+        "verdict": at_least(close.values(), n_sets // 2 + 1),
+        "evidence": f"the better GRAB variant against max(SVC, XGB) less 1 point: "
+                    f"{tally(close.values())} of {n_sets} data sets ("
+                    + tolerance_note("'very competitive' read as within 1 point on most sets")
+                    + f"); gaps + 1 point: {_gaps(close)}{se_note}{partial}"})
+    # the paper's second claim of the sentence: L2-hinge best on 4 of its 10 sets, of which
+    # our sets hold those the text names (each tested against the best other method)
+    named = [d for d, m in (dict(best_in_text) if best_in_text is not None else {}).items()
+             if m == "GRAB (L2-hinge)" and d in wide.index]
+    others = wide.drop(columns="GRAB (L2-hinge)").max(axis=1)
+    hinge = {d: c for d, c in _accuracy(wide, n_test, "GRAB (L2-hinge)", others).items()
+             if d in named}
+    all_hinge = _accuracy(wide, n_test, "GRAB (L2-hinge)", others)
     rows.append({
-        "claim": texts["table1_lrfim"], "verdict": _verdict(n_lrfim > n_sets / 2),
-        "evidence": f"GRAB (logistic) more accurate than LRFIM on {n_lrfim}/{n_sets} data sets "
-                    f"(cod-rna and covtype.binary not available){partial}"})
+        "claim": texts["table1_hinge_best"],
+        "verdict": all_of(hinge.values()) if hinge else "not testable",
+        "evidence": f"GRAB (L2-hinge) more accurate than every other method on "
+                    f"{sum(c.verdict == 'holds' for c in all_hinge.values())} of {n_sets} "
+                    f"(within 1 SE of the best on "
+                    f"{sum(c.verdict == 'tie' for c in all_hinge.values())}); on the sets the "
+                    f"paper names ({', '.join(named) or 'none of ours'}), its gap to the best "
+                    f"other method: {_gaps(hinge) or '-'}{se_note}{partial}"})
+    # LRFIM: 7 of 10 in the paper, read as more than half of ours
+    lrfim = _accuracy(wide, n_test, "GRAB (logistic)", "LRFIM")
+    rows.append({
+        "claim": texts["table1_lrfim"], "verdict": at_least(lrfim.values(), n_sets // 2 + 1),
+        "evidence": f"GRAB (logistic) against LRFIM: {tally(lrfim.values())} of {n_sets} data "
+                    f"sets (cod-rna and covtype.binary not available; the paper's 7 of 10 read "
+                    f"as more than half of ours); gaps {_gaps(lrfim)}{se_note}{partial}"})
     # Table 2: tolerance
     ref_size = tol[tol.eps == tol.eps.min()].set_index("dataset")["|Phi_eps|"]
     changed = (tol["|Phi \\ Phi_eps|"] + tol["|Phi_eps \\ Phi|"]).groupby(tol.dataset).max()
     stable = bool((spread <= 1.0).all())
     rows.append({
         "claim": texts["table2"], "verdict": _verdict(stable and bool((changed > 0).any())),
-        "evidence": "test accuracy range over eps: "
+        "evidence": tolerance_note("'stays stable' read as a range of at most 1 point")
+                    + "; test accuracy range over eps: "
                     + ", ".join(f"{d}: {v:.2f} points" for d, v in spread.items())
                     + "; largest |Phi \\ Phi_eps| + |Phi_eps \\ Phi| against the tightest eps: "
                     + ", ".join(f"{d}: {int(changed[d])} (|Phi| = {int(ref_size[d])})"

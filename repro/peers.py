@@ -28,6 +28,7 @@ from sklearn.pipeline import Pipeline, make_pipeline
 from sklearn.preprocessing import OneHotEncoder, StandardScaler
 
 from repro.jrip import RIPPERS, make_ripper, weka_missing
+from repro.verdicts import all_of, compare, compare_ratio, no_worse
 
 __all__ = ["BRCGClassifier", "RipperRules", "SkopeRulesPeer", "RuleFitPeer",
            "BoostedStumpsPeer", "TreePeer", "ForestPeer", "SVMPeer", "ThresholdRulesFirst",
@@ -668,10 +669,11 @@ def plot_pareto(table: pd.DataFrame, size: str = "n_terms", ncols: int = 4):
     return fig
 
 
-def winners(table: pd.DataFrame) -> pd.DataFrame:
+def winners(table: pd.DataFrame, folds: pd.DataFrame | None = None) -> pd.DataFrame:
     """Per data set: rulelab's most accurate rule learner beside the most accurate rule peer
     (ceiling and hybrid models left out), their errors and rules, and which of the two wins
-    (equal mean errors are a tie)."""
+    (equal mean errors are a tie; with the per-fold ``folds``, so is a gap within its SE
+    paired over folds, :mod:`repro.verdicts`)."""
     rows = []
     for dataset, group in table.groupby("dataset", sort=False):
         ours = group[group["family"] == "rulelab"]
@@ -682,19 +684,43 @@ def winners(table: pd.DataFrame) -> pd.DataFrame:
         b = peers.loc[peers["error"].idxmin()]
         gap = a["error"] - b["error"]
         gap = 0.0 if abs(gap) < 1e-9 else gap  # equal fold errors summed in another order
+        se = 0.0
+        if folds is not None:
+            part = folds[(folds["dataset"] == dataset)
+                         & folds["method"].isin([a["method"], b["method"]])]
+            wide = part.pivot_table(index="fold", columns="method", values="error").dropna()
+            se = compare(wide[a["method"]], wide[b["method"]]).se
         rows.append({"dataset": dataset, "best_rulelab": a["method"], "rulelab_error": a["error"],
                      "rulelab_rules": a["n_rules"], "best_peer": b["method"],
                      "peer_error": b["error"], "peer_rules": b["n_rules"], "gap": gap,
-                     "winner": "rulelab" if gap < 0 else ("peer" if gap > 0 else "tie")})
+                     "gap_se": se,
+                     "winner": "tie" if abs(gap) <= se else ("rulelab" if gap < 0 else "peer")})
     return pd.DataFrame(rows)
 
 
-def moonshot(summary: pd.DataFrame, reference: str = "BRCG", speedup: float = 5.0) -> dict:
+def _error_not_worse(folds: pd.DataFrame | None, a: str, b: str, a_mean: float,
+                     b_mean: float):
+    """``a``'s error at or below ``b``'s: paired over (dataset, fold) when the per-fold
+    results are given (a difference within its SE is "at", which the claim allows);
+    the bare means otherwise. Returns (ok, evidence)."""
+    if folds is None:
+        return bool(a_mean <= b_mean), ""
+    wide = folds[folds["method"].isin([a, b])].pivot_table(
+        index=["dataset", "fold"], columns="method", values="error").dropna()
+    c = compare(wide[a], wide[b], higher_is_better=False)
+    return no_worse([c]) == "holds", f"; {b} minus {a} error {c.short()} (SE paired over folds)"
+
+
+def moonshot(summary: pd.DataFrame, reference: str = "BRCG", speedup: float = 5.0,
+             folds: pd.DataFrame | None = None) -> dict:
     """The benchmark's target, from :func:`benchmark_summary`.
 
     rulelab's most accurate rule learner (lowest mean error; hybrids left out) must reach the most accurate rule
     peer's mean error or lower, with no more rules on average, and fit at least
-    ``speedup`` times faster in total than ``reference`` (BRCG).
+    ``speedup`` times faster in total than ``reference`` (BRCG). With the per-fold
+    ``folds`` the errors are compared paired over folds (:mod:`repro.verdicts`: within
+    one SE is "reached"); the speed-up within :data:`repro.verdicts.TIMING_NOISE` of the
+    target is a tie.
     """
     ours = summary[summary["family"] == "rulelab"]
     peers = summary[summary["family"] == "peer"]
@@ -705,28 +731,53 @@ def moonshot(summary: pd.DataFrame, reference: str = "BRCG", speedup: float = 5.
     out = {"ours": a["method"], "ours_error": a["mean_error"], "ours_rules": a["mean_rules"],
            "ours_time": a["total_time"], "peer": b["method"], "peer_error": b["mean_error"],
            "peer_rules": b["mean_rules"], "datasets": int(a["datasets"])}
-    out["error_ok"] = bool(a["mean_error"] <= b["mean_error"])
+    out["error_ok"], out["error_evidence"] = _error_not_worse(
+        folds, a["method"], b["method"], a["mean_error"], b["mean_error"])
     out["rules_ok"] = bool(a["mean_rules"] <= b["mean_rules"])
     if reference in set(summary["method"]):
         ref_time = float(summary.loc[summary["method"] == reference, "total_time"].iloc[0])
         out["speedup"] = ref_time / a["total_time"]
-        out["speed_ok"] = bool(out["speedup"] >= speedup)
-        met = out["error_ok"] and out["rules_ok"] and out["speed_ok"]
-        out["verdict"] = "holds" if met else "does not hold"
+        out["speed_verdict"] = compare_ratio(out["speedup"] / speedup).verdict
+        out["speed_ok"] = out["speed_verdict"] == "holds"
+        out["verdict"] = all_of(["holds" if out["error_ok"] else "does not hold",
+                                 "holds" if out["rules_ok"] else "does not hold",
+                                 out["speed_verdict"]])
     else:
         out["speedup"], out["speed_ok"] = float("nan"), None
         out["verdict"] = "not testable"
     return out
 
 
+def _best_on(group: pd.DataFrame, folds: pd.DataFrame | None, dataset: str,
+             method: str) -> bool:
+    """``method`` the most accurate of ``group``'s rule learners on ``dataset`` (ties
+    count): against the best other, within one SE paired over folds when ``folds`` are
+    given, else by the mean."""
+    mine = group.loc[group["method"] == method, "error"].iloc[0]
+    others = group[group["method"] != method]
+    if others.empty:
+        return True
+    rival = others.loc[others["error"].idxmin()]
+    if folds is None:
+        return bool(mine <= rival["error"] + 1e-9)
+    part = folds[(folds["dataset"] == dataset) & folds["method"].isin([method, rival["method"]])]
+    wide = part.pivot_table(index="fold", columns="method", values="error").dropna()
+    return no_worse([compare(wide[method], wide[rival["method"]], higher_is_better=False)]) == "holds"
+
+
 def cg_targets(table: pd.DataFrame, summary: pd.DataFrame, *, error_of: str = "RuleFit",
                max_rules: float = 5.0, wins: int = 6, speedup: float = 20.0,
-               method: str = "CG", reference: str = "BRCG") -> dict:
+               method: str = "CG", reference: str = "BRCG",
+               folds: pd.DataFrame | None = None) -> dict:
     """The column-generation learner against its targets, from :func:`benchmark_table` and
     :func:`benchmark_summary`: mean error at or below ``error_of``'s with at most
     ``max_rules`` rules on average; the most accurate rule learner (rulelab's rule learners
     and the rule peers; ties count) on at least ``wins`` data sets; total fit time at most
     ``1/speedup`` of ``reference``'s. A missing method makes its part untestable (None).
+    With the per-fold ``folds``, errors are compared paired over folds and a data set is
+    won when no rule learner is more accurate by more than the SE (:mod:`repro.verdicts`);
+    the speed-up within :data:`repro.verdicts.TIMING_NOISE` of the target is a tie
+    (``speed_verdict``).
     """
     out: dict = {}
     rows = summary.set_index("method")
@@ -735,16 +786,16 @@ def cg_targets(table: pd.DataFrame, summary: pd.DataFrame, *, error_of: str = "R
     me = rows.loc[method]
     if error_of in rows.index:
         other = rows.loc[error_of]
-        out["error_ok"] = bool(me["mean_error"] <= other["mean_error"])
+        out["error_ok"], paired = _error_not_worse(folds, method, error_of, me["mean_error"],
+                                                   other["mean_error"])
         out["rules_ok"] = bool(me["mean_rules"] <= max_rules)
         out["evidence_error"] = (f"{method}: error {me['mean_error']:.4f}, "
                                  f"{me['mean_rules']:.1f} rules; {error_of}: error "
                                  f"{other['mean_error']:.4f}, {other['mean_rules']:.1f} rules "
-                                 f"({int(me['datasets'])} data sets)")
+                                 f"({int(me['datasets'])} data sets){paired}")
     rules = table[table["family"].isin(["rulelab", "peer"])]
     won = [d for d, g in rules.groupby("dataset", sort=True)
-           if method in set(g["method"]) and
-           g.loc[g["method"] == method, "error"].iloc[0] <= g["error"].min() + 1e-9]
+           if method in set(g["method"]) and _best_on(g, folds, d, method)]
     sets = rules.loc[rules["method"] == method, "dataset"].nunique()
     out["wins"] = len(won)
     out["wins_ok"] = len(won) >= wins
@@ -753,7 +804,8 @@ def cg_targets(table: pd.DataFrame, summary: pd.DataFrame, *, error_of: str = "R
     if reference in rows.index:
         ratio = rows.loc[reference, "total_time"] / me["total_time"]
         out["speedup"] = float(ratio)
-        out["speed_ok"] = bool(ratio >= speedup)
+        out["speed_verdict"] = compare_ratio(ratio / speedup).verdict
+        out["speed_ok"] = out["speed_verdict"] == "holds"
         out["evidence_speed"] = (f"{reference} / {method} total fit time = {ratio:.1f}x "
                                  f"({rows.loc[reference, 'total_time']:.0f} s / "
                                  f"{me['total_time']:.0f} s)")

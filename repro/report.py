@@ -16,7 +16,8 @@ import pandas as pd
 from repro.paths import ROOT, output_dir, output_root
 from repro.plotting import figures_dir
 
-VERDICTS = ("holds", "does not hold", "not testable")
+# "tie": the comparison's difference is within its standard error (repro.verdicts)
+VERDICTS = ("holds", "does not hold", "tie", "not testable")
 
 __all__ = ["record_claims", "results_dir", "write_report", "update_readme", "VERDICTS"]
 
@@ -31,7 +32,9 @@ def record_claims(notebook: str, claims: list[dict]) -> pd.DataFrame:
     """Save a notebook's claims as ``results/claims_<notebook>.csv`` and return them.
 
     Each claim is a dict with ``claim`` (the paper's statement), ``verdict`` (one of
-    :data:`VERDICTS`) and ``evidence`` (the numbers from this run that decide it).
+    :data:`VERDICTS`; a comparison's verdict comes from :mod:`repro.verdicts`, which calls
+    a difference within its standard error a tie) and ``evidence`` (the numbers from this
+    run that decide it).
     """
     frame = pd.DataFrame(claims, columns=["claim", "verdict", "evidence"])
     bad = set(frame["verdict"]) - set(VERDICTS)
@@ -83,7 +86,7 @@ def write_report(path: Path | None = None, run_log: Path | None = None) -> Path:
         table = pd.concat([pd.read_csv(p) for p in claims], ignore_index=True)
         counts = table["verdict"].value_counts()
         parts += ["## Claims", "",
-                  ", ".join(f"{counts.get(v, 0)} {v}" for v in VERDICTS) + ".", "",
+                  ", ".join(f"{counts.get(v, 0)} {v}" for v in VERDICTS) + ". " + _TIE, "",
                   _markdown_table(table), ""]
     figures = sorted(figures_dir().glob("*.png"))
     if figures:
@@ -93,6 +96,10 @@ def write_report(path: Path | None = None, run_log: Path | None = None) -> Path:
     path.write_text("\n".join(parts))
     return path
 
+
+_TIE = ("A tie is a comparison whose difference is within its standard error (paired over "
+        "folds or draws where the data are paired; against a paper's single number, the "
+        "standard error of our mean).")
 
 _START, _END = "<!-- results:start -->", "<!-- results:end -->"
 

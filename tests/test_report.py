@@ -17,15 +17,17 @@ def test_claims_flow_into_the_report_and_the_readme(isolated):
     report.record_claims("99_demo", [
         {"claim": "A beats B", "verdict": "holds", "evidence": "0.10 < 0.20"},
         {"claim": "C is fast", "verdict": "not testable", "evidence": "no timing in the paper"},
+        {"claim": "D beats E", "verdict": "tie", "evidence": "+0.001 ± 0.004"},
     ])
     text = report.write_report(path=isolated / "REPORT.md", run_log=isolated / "none.json").read_text()
-    assert "1 holds, 0 does not hold, 1 not testable." in text
+    assert "1 holds, 0 does not hold, 1 tie, 1 not testable." in text
     assert "| 99_demo | A beats B | holds | 0.10 < 0.20 |" in text
     readme = isolated / "README.md"
     readme.write_text("intro\n<!-- results:start -->\nstale text\n<!-- results:end -->\nrest\n")
     assert report.update_readme(readme)
     body = readme.read_text()
-    assert "| 99_demo | 1 | 0 | 1 |" in body and "stale text" not in body and body.endswith("rest\n")
+    assert "| notebook | holds | does not hold | tie | not testable |" in body
+    assert "| 99_demo | 1 | 0 | 1 | 1 |" in body and "stale text" not in body and body.endswith("rest\n")
     assert not report.update_readme(readme)  # a second refresh changes nothing
 
 

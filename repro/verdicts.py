@@ -1,0 +1,236 @@
+"""One rule for every verdict that compares numbers: a difference within its standard
+error is a tie.
+
+A claim of the form "A is better than B" holds when A's advantage exceeds one standard
+error of the difference, does not hold when A's disadvantage exceeds it, and is a **tie**
+otherwise: the data cannot tell the two apart, and a verdict either way would be noise.
+
+Where the standard error comes from:
+
+- :func:`compare`: both sides measured by us over the same folds, seeds or draws. Paired
+  (the default, when the i-th value of each side comes from the same fold or draw), the SE
+  is that of the mean of the per-fold differences; unpaired, the two SEs of the means
+  combined in quadrature.
+- :func:`compare_to_number`: against a paper's single published number, which has no
+  spread we can see. The SE is that of **our** mean only; the paper's number is taken as
+  exact (its own noise would only widen the tie).
+- :func:`compare_proportions`: two accuracies on one test set of ``n`` rows where only the
+  accuracies were kept (no per-row predictions to pair). The SE is the binomial one of
+  each accuracy combined in quadrature, which ignores the positive correlation of two
+  classifiers on the same rows: it errs towards calling a tie.
+
+A ``margin`` moves the line the claim must clear: a claim "within 1 point of B" is "A > B
+- 1". Where the margin is ours and not the paper's, the evidence must say "tolerance
+ours" (:func:`tolerance_note`).
+
+- :func:`compare_ratio`: a ratio of two times (slower / faster) from runs timed once or
+  a few times: no standard error exists, so a ratio within 1/``noise`` to ``noise``
+  (:data:`TIMING_NOISE`, ours) is a tie.
+
+A single value per side (one fold, one draw) has no measurable spread: the SE is taken as
+0, so the sign decides and an exact equality is a tie.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+__all__ = [
+    "DOES_NOT_HOLD",
+    "HOLDS",
+    "NOT_TESTABLE",
+    "TIE",
+    "TIMING_NOISE",
+    "Comparison",
+    "all_of",
+    "at_least",
+    "compare",
+    "compare_proportions",
+    "compare_ratio",
+    "compare_to_number",
+    "decide",
+    "no_worse",
+    "tally",
+    "tolerance_note",
+]
+
+HOLDS, DOES_NOT_HOLD, TIE, NOT_TESTABLE = "holds", "does not hold", "tie", "not testable"
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """A claim's comparison: ``diff`` is the advantage in the claim's direction (positive
+    favours the claim, the margin included), ``se`` its standard error."""
+
+    diff: float
+    se: float
+    verdict: str
+
+    def __str__(self) -> str:
+        return f"{self.diff:+.4g} ± {self.se:.2g} (SE): {self.verdict}"
+
+    def short(self, digits: int = 4) -> str:
+        """``+0.0123 ± 0.0045``: the advantage and its standard error."""
+        return f"{self.diff:+.{digits}f} ± {self.se:.{digits}f}"
+
+
+def decide(diff: float, se: float) -> str:
+    """holds if ``diff > se``, does not hold if ``diff < -se``, tie in between (both ends
+    included); not testable if either is NaN. An infinite ``diff`` (one side never
+    reached the target) decides by its sign."""
+    if np.isnan(diff) or (np.isnan(se) and np.isfinite(diff)):
+        return NOT_TESTABLE
+    if np.isinf(diff):
+        return HOLDS if diff > 0 else DOES_NOT_HOLD
+    if abs(diff) <= se:
+        return TIE
+    return HOLDS if diff > 0 else DOES_NOT_HOLD
+
+
+def _values(x, name: str) -> np.ndarray:
+    a = np.asarray(x, dtype=float).ravel()
+    a = a[~np.isnan(a)]
+    if a.size == 0:
+        raise ValueError(f"{name} holds no number: a comparison needs at least one value")
+    return a
+
+
+def _sem(a: np.ndarray) -> float:
+    return float(a.std(ddof=1) / np.sqrt(a.size)) if a.size > 1 else 0.0
+
+
+def _sign(higher_is_better: bool) -> float:
+    return 1.0 if higher_is_better else -1.0
+
+
+def compare(ours: Sequence[float], theirs: Sequence[float], *, paired: bool = True,
+            higher_is_better: bool = True, margin: float = 0.0) -> Comparison:
+    """Ours against theirs, both measured over folds, seeds or draws.
+
+    Parameters
+    ----------
+    ours, theirs : sequence of float
+        One value per fold (or draw); with ``paired`` the i-th values come from the same
+        fold and must be as many.
+    paired : bool, default=True
+        SE of the mean per-fold difference (paired) or of the difference of the two means
+        (independent samples).
+    higher_is_better : bool, default=True
+        False for errors, sample sizes and times: then lower is the claim's direction.
+    margin : float, default=0.0
+        How far ours may fall short of theirs and the claim still hold (``diff`` includes
+        it).
+    """
+    a, b = np.asarray(ours, dtype=float).ravel(), np.asarray(theirs, dtype=float).ravel()
+    if paired:
+        if a.shape != b.shape:
+            raise ValueError(f"paired comparison needs one value per fold on each side, got "
+                             f"{a.size} and {b.size}; pass paired=False for independent samples")
+        keep = ~(np.isnan(a) | np.isnan(b))
+        d = _values(a[keep] - b[keep], "ours - theirs")
+        diff, se = _sign(higher_is_better) * float(d.mean()), _sem(d)
+    else:
+        a, b = _values(a, "ours"), _values(b, "theirs")
+        diff = _sign(higher_is_better) * float(a.mean() - b.mean())
+        se = float(np.hypot(_sem(a), _sem(b)))
+    diff += margin
+    return Comparison(diff, se, decide(diff, se))
+
+
+def compare_to_number(ours: Sequence[float] | float, published: float, *,
+                      higher_is_better: bool = True, margin: float = 0.0,
+                      se: float | None = None) -> Comparison:
+    """Our per-fold values against a paper's single published number: the SE is that of
+    our mean (the paper's number has no spread we can see).
+
+    ``se`` gives our mean's SE directly when only the mean was kept (``ours`` then a
+    single number).
+    """
+    a = _values(ours, "ours")
+    own = _sem(a) if se is None else float(se)
+    diff = _sign(higher_is_better) * float(a.mean() - published) + margin
+    return Comparison(diff, own, decide(diff, own))
+
+
+def compare_proportions(ours: float, theirs: float, n: int, *, higher_is_better: bool = True,
+                        margin: float = 0.0, percent: bool = False) -> Comparison:
+    """Two proportions (accuracies) on the same ``n`` test rows, per-row results not kept.
+
+    SE ``sqrt(p1 (1 - p1) / n + p2 (1 - p2) / n)``; ``percent`` when the proportions (and
+    the margin, and so ``diff`` and ``se``) are in percent.
+    """
+    if n < 1:
+        raise ValueError(f"n must be the number of test rows (at least 1), got {n}")
+    scale = 100.0 if percent else 1.0
+    p, q = ours / scale, theirs / scale
+    se = scale * float(np.sqrt((p * (1 - p) + q * (1 - q)) / n))
+    diff = _sign(higher_is_better) * (ours - theirs) + margin
+    return Comparison(diff, se, decide(diff, se))
+
+
+TIMING_NOISE = 1.5
+"""Time ratios within 1/1.5-1.5 are ties (our tolerance): the same short run on a shared
+machine can take half again as long a minute later."""
+
+
+def compare_ratio(ratio: float, *, noise: float = TIMING_NOISE) -> Comparison:
+    """"The first is faster" from a time ratio (its rival's time over its own: above 1
+    favours it), compared on the log scale: a tie within 1/``noise`` to ``noise``. An
+    infinite ratio (the rival never finished) holds; 0 (it never finished) does not."""
+    if noise <= 1:
+        raise ValueError(f"noise must be a ratio above 1, got {noise}")
+    if np.isnan(ratio):
+        return Comparison(np.nan, np.nan, NOT_TESTABLE)
+    diff = float(np.log(ratio)) if ratio > 0 else -np.inf
+    se = float(np.log(noise))
+    return Comparison(diff, se, decide(diff, se))
+
+
+def _verdicts(comparisons: Iterable[Comparison | str]) -> list[str]:
+    return [c.verdict if isinstance(c, Comparison) else str(c) for c in comparisons]
+
+
+def all_of(comparisons: Iterable[Comparison | str]) -> str:
+    """A claim that must hold in every comparison ("on every data set"): does not hold if
+    one does not, holds if all do, a tie otherwise; not testable when there are none."""
+    v = [x for x in _verdicts(comparisons) if x != NOT_TESTABLE]
+    if not v:
+        return NOT_TESTABLE
+    if DOES_NOT_HOLD in v:
+        return DOES_NOT_HOLD
+    return HOLDS if all(x == HOLDS for x in v) else TIE
+
+
+def no_worse(comparisons: Iterable[Comparison | str]) -> str:
+    """A claim of "better or equal" in every comparison: a tie is "equal", which the
+    claim allows, so it holds unless one comparison is worse by more than its SE."""
+    v = [x for x in _verdicts(comparisons) if x != NOT_TESTABLE]
+    if not v:
+        return NOT_TESTABLE
+    return DOES_NOT_HOLD if DOES_NOT_HOLD in v else HOLDS
+
+
+def at_least(comparisons: Iterable[Comparison | str], needed: float) -> str:
+    """A claim that must hold in at least ``needed`` of the comparisons ("on 7 of 10"):
+    holds if that many hold, does not hold if that many cannot be reached even counting
+    every tie, a tie otherwise."""
+    v = _verdicts(comparisons)
+    won, tied = v.count(HOLDS), v.count(TIE)
+    if won >= needed:
+        return HOLDS
+    return TIE if won + tied >= needed else DOES_NOT_HOLD
+
+
+def tally(comparisons: Iterable[Comparison | str]) -> str:
+    """``"3 better, 1 tie, 2 worse"`` for a claim's evidence."""
+    v = _verdicts(comparisons)
+    return (f"{v.count(HOLDS)} better, {v.count(TIE)} within 1 SE, "
+            f"{v.count(DOES_NOT_HOLD)} worse")
+
+
+def tolerance_note(value: str) -> str:
+    """The words every verdict with a tolerance of our own choosing carries."""
+    return f"tolerance ours: {value}"

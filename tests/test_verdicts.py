@@ -1,0 +1,110 @@
+"""The one verdict rule: a difference within its standard error is a tie."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from repro import verdicts as v
+from repro.report import VERDICTS
+
+
+def test_a_difference_inside_one_se_is_a_tie_outside_it_a_verdict():
+    assert v.decide(0.0008, 0.004) == v.TIE
+    assert v.decide(-0.004, 0.004) == v.TIE      # the boundary belongs to the tie
+    assert v.decide(0.0081, 0.004) == v.HOLDS
+    assert v.decide(-0.0081, 0.004) == v.DOES_NOT_HOLD
+    assert v.decide(np.nan, 0.01) == v.NOT_TESTABLE
+    assert v.decide(np.inf, np.nan) == v.HOLDS   # one side never reached the target
+
+
+def test_every_verdict_of_the_rule_is_one_the_report_accepts():
+    assert {v.HOLDS, v.DOES_NOT_HOLD, v.TIE, v.NOT_TESTABLE} == set(VERDICTS)
+
+
+def test_paired_se_is_that_of_the_per_fold_differences():
+    ours = np.array([0.80, 0.70, 0.90, 0.60, 0.75])
+    theirs = ours - np.array([0.02, 0.03, 0.01, 0.02, 0.02])   # ours better on every fold
+    c = v.compare(ours, theirs, paired=True)
+    d = ours - theirs
+    assert c.diff == pytest.approx(d.mean())
+    assert c.se == pytest.approx(d.std(ddof=1) / np.sqrt(d.size))
+    assert c.verdict == v.HOLDS
+
+
+def test_the_same_numbers_unpaired_are_a_tie_because_the_folds_vary_more_than_the_gap():
+    ours = np.array([0.80, 0.70, 0.90, 0.60, 0.75])
+    theirs = ours - np.array([0.02, 0.03, 0.01, 0.02, 0.02])
+    c = v.compare(ours, theirs, paired=False)
+    assert c.se == pytest.approx(np.hypot(ours.std(ddof=1), theirs.std(ddof=1)) / np.sqrt(5))
+    assert c.verdict == v.TIE
+
+
+def test_lower_is_better_flips_the_direction():
+    errors_ours, errors_theirs = [0.10, 0.11, 0.12], [0.20, 0.21, 0.22]
+    assert v.compare(errors_ours, errors_theirs, higher_is_better=False).verdict == v.HOLDS
+    assert v.compare(errors_theirs, errors_ours, higher_is_better=False).verdict == v.DOES_NOT_HOLD
+
+
+def test_paired_comparison_refuses_unequal_lengths():
+    with pytest.raises(ValueError, match="paired=False"):
+        v.compare([1.0, 2.0], [1.0], paired=True)
+
+
+def test_against_a_published_number_the_se_is_that_of_our_mean():
+    folds = np.array([0.20, 0.24, 0.22, 0.26, 0.18])
+    se = folds.std(ddof=1) / np.sqrt(5)
+    assert v.compare_to_number(folds, 0.22 + 0.5 * se, higher_is_better=False).verdict == v.TIE
+    assert v.compare_to_number(folds, 0.22 + 2 * se, higher_is_better=False).verdict == v.HOLDS
+    c = v.compare_to_number(folds, 0.22 - 2 * se, higher_is_better=False)
+    assert c.verdict == v.DOES_NOT_HOLD and c.se == pytest.approx(se)
+
+
+def test_a_margin_moves_the_line_the_claim_must_clear():
+    # ours 1.5 points below theirs, "within 1 point" fails by 0.5; with SE 0.2 it does not hold
+    c = v.compare_to_number(80.0, 81.5, margin=1.0, se=0.2)
+    assert c.diff == pytest.approx(-0.5) and c.verdict == v.DOES_NOT_HOLD
+    assert v.compare_to_number(80.0, 81.5, margin=1.0, se=1.0).verdict == v.TIE
+
+
+def test_equal_accuracies_on_one_test_set_are_a_tie():
+    c = v.compare_proportions(55.83, 55.83, 600, percent=True)
+    assert c.diff == 0 and c.verdict == v.TIE
+    big = v.compare_proportions(0.90, 0.80, 1000)
+    assert big.se == pytest.approx(np.sqrt((0.9 * 0.1 + 0.8 * 0.2) / 1000))
+    assert big.verdict == v.HOLDS
+
+
+def test_a_single_draw_has_no_spread_so_the_sign_decides():
+    assert v.compare([0.82], [0.81]).verdict == v.HOLDS
+    assert v.compare([0.81], [0.81]).verdict == v.TIE
+
+
+@pytest.mark.parametrize("verdicts, every, two", [
+    (["holds", "holds", "holds"], "holds", "holds"),
+    (["holds", "tie", "tie"], "tie", "tie"),
+    (["holds", "tie", "does not hold"], "does not hold", "tie"),
+    (["does not hold", "does not hold", "tie"], "does not hold", "does not hold"),
+])
+def test_every_and_at_least_count_ties_as_undecided(verdicts, every, two):
+    assert v.all_of(verdicts) == every
+    assert v.at_least(verdicts, 2) == two
+
+
+def test_the_tally_names_ties():
+    assert v.tally(["holds", "tie", "does not hold", "tie"]) == "1 better, 2 within 1 SE, 1 worse"
+
+
+def test_better_or_equal_claims_count_a_tie_as_equal():
+    assert v.no_worse(["holds", "tie", "tie"]) == v.HOLDS
+    assert v.no_worse(["holds", "tie", "does not hold"]) == v.DOES_NOT_HOLD
+    assert v.no_worse([]) == v.NOT_TESTABLE
+
+
+def test_time_ratios_within_the_timing_noise_are_ties():
+    assert v.compare_ratio(1.2).verdict == v.TIE
+    assert v.compare_ratio(1 / 1.4).verdict == v.TIE
+    assert v.compare_ratio(168.0).verdict == v.HOLDS
+    assert v.compare_ratio(0.5).verdict == v.DOES_NOT_HOLD
+    assert v.compare_ratio(np.inf).verdict == v.HOLDS
+    assert v.compare_ratio(np.nan).verdict == v.NOT_TESTABLE
