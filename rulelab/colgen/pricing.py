@@ -13,8 +13,9 @@ superset ``T`` of ``S``::
 
 and the depth-first search over itemsets (:func:`rulelab.itemsets.lowest_cost_search`, the
 weighted itemset search of GRAB, Lee et al. 2020, with this bound in place of GRAB's
-gradient bound) prunes a subtree as soon as the bound reaches the pruning threshold. Only the rows that can change a reduced cost are
-searched: positives with ``mu_i > 0`` and negatives with ``v_i > 0``.
+gradient bound) prunes a subtree as soon as the bound reaches the pruning threshold. Only the
+rows that can change a reduced cost are searched: positives with ``mu_i > 0`` and negatives
+with ``v_i > 0``.
 
 Screening (in the spirit of Dash et al. 2014's dual tests): an item whose own positive dual
 mass cannot pay for one clause of one term, ``fixed + per_term - mu(P ∩ item) >= threshold``,

@@ -425,13 +425,14 @@ class TopKMiner:
         """The exact top K itemsets by ``|wfrq| > 1`` outside ``exclude_keys``.
 
         One WFIM call that keeps only the best K in a heap and raises its threshold to the
-        K-th best value found so far (:func:`rulelab.itemsets.traverse`, collector ``TOP_K``). No output cap
-        is needed and the result is the true top K among the features outside F, which
-        :meth:`search` only gives when it is not capped. The heap replaces the dynamic
-        threshold here: starting at 2**M and halving after a call that finds fewer than K
-        repeats a whole traversal each time the K-th value crosses a power of two, while
-        the heap's threshold reaches the K-th value within one traversal (on a1a at k = 5
-        the search took 20 % less time without the restarts). M is untouched.
+        K-th best value found so far (:func:`rulelab.itemsets.traverse`, collector
+        ``TOP_K``). No output cap is needed and the result is the true top K among the
+        features outside F, which :meth:`search` only gives when it is not capped. The
+        heap replaces the dynamic threshold here: starting at 2**M and halving after a call
+        that finds fewer than K repeats a whole traversal each time the K-th value crosses a
+        power of two, while the heap's threshold reaches the K-th value within one
+        traversal (on a1a at k = 5 the search took 20 % less time without the restarts). M
+        is untouched.
 
         With ``target`` > 0 the call also answers :meth:`reaches` for that target in the
         same traversal (the shared nodes are visited once). After the call ``self.seen``

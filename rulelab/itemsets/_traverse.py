@@ -33,9 +33,13 @@ The *collector* says what is kept of the passing itemsets:
   the top K), optionally measuring the running sum of the threshold collector at 1 in the
   same traversal.
 
-Nodes whose children are leaves read their transactions straight from their parent's
-occurrence lists instead of building a database that would be scanned once, and bound each
-leaf by inclusion-exclusion from its two parents before counting it.
+Under ``TOP_K`` the occurrence lists are delivered in the same sweep as the counts, and a
+node whose children are leaves reads its transactions straight from its parent's
+occurrence lists instead of building a database that would be scanned once, bounding each
+leaf by inclusion-exclusion from its two parents before counting it; ``THRESHOLD`` (whose
+plain counts would gain nothing from either) delivers in a second sweep and builds every
+database. The two differ in nothing else, and the order in which itemsets are met is the
+same under both.
 """
 
 from __future__ import annotations
@@ -310,8 +314,8 @@ def _make_kernel(topk, store_occ):
     counting kernel is otherwise slowed by the top-K code it never runs)."""
 
     @njit(cache=True, nogil=True)
-    def _kernel(indptr, indices, wpos, wneg, n_items, theta, max_size, mode, top_k, max_out, store,
-                codes, excl_sorted, target):
+    def _kernel(indptr, indices, wpos, wneg, n_items, theta, max_size, mode, top_k, max_out,
+                store, codes, excl_sorted, target):
         """The search of :func:`traverse`, for one collector (``topk``) and ``store_occ``."""
         m0 = indptr.shape[0] - 1
         nnz0 = indices.shape[0]
