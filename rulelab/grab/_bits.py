@@ -9,24 +9,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..itemsets import ctz, grow, pack_bitsets, popcount
 from .wfim import TransactionMatrix
 
 
 def pack_columns(db: TransactionMatrix) -> np.ndarray:
     """Item columns as bitsets: array (n_items, n_words) of uint64."""
     n_words = (db.n_rows + 63) // 64
-    return _pack(db.csc.indptr.astype(np.int64), db.csc.indices.astype(np.int64),
-                 db.n_items, n_words)
-
-
-@njit(cache=True)
-def _pack(indptr, indices, n_items, n_words):
-    bits = np.zeros((n_items, n_words), dtype=np.uint64)
-    for j in range(n_items):
-        for q in range(indptr[j], indptr[j + 1]):
-            i = indices[q]
-            bits[j, i >> 6] |= np.uint64(1) << np.uint64(i & 63)
-    return bits
+    return pack_bitsets(db.csc.indptr.astype(np.int64), db.csc.indices.astype(np.int64),
+                        db.n_items, n_words)
 
 
 def flatten(itemsets):
@@ -57,32 +48,11 @@ def decision(bits, n_rows, ptr, items, coef):
             x = acc[b]
             while x:
                 low = x & (~x + np.uint64(1))
-                r = (b << 6) + _ctz(low)
+                r = (b << 6) + ctz(low)
                 if r < n_rows:
                     f[r] += w
                 x ^= low
     return f
-
-
-# De Bruijn multiplication: the index of the lowest set bit of a word without a loop
-# (the top 6 bits of DEBRUIJN << i differ for every i, so they index a table)
-_DEBRUIJN = np.uint64(0x03F79D71B4CB0A89)
-_DEBRUIJN_INDEX = np.empty(64, dtype=np.int64)
-_DEBRUIJN_INDEX[[((int(_DEBRUIJN) << i) & (2**64 - 1)) >> 58 for i in range(64)]] = np.arange(64)
-
-
-@njit(cache=True, inline="always")
-def _ctz(low):
-    # index of the single set bit in `low`
-    return _DEBRUIJN_INDEX[(low * _DEBRUIJN) >> np.uint64(58)]
-
-
-@njit(cache=True, inline="always")
-def _popcount(x):
-    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return (x * np.uint64(0x0101010101010101)) >> np.uint64(56)
 
 
 @njit(cache=True)
@@ -115,17 +85,14 @@ def append_columns(bits, n_rows, ptr, items, rows, end):
             acc[n_words - 1] &= last
         cnt = 0
         for b in range(n_words):
-            cnt += _popcount(acc[b])
-        if o + cnt > rows.shape[0]:
-            grown = np.empty(max(2 * rows.shape[0], o + cnt), dtype=rows.dtype)
-            grown[:o] = rows[:o]
-            rows = grown
+            cnt += popcount(acc[b])
+        rows = grow(rows, o + cnt)
         for b in range(n_words):
             x = acc[b]
             base = b << 6
             while x:
                 low = x & (~x + np.uint64(1))
-                rows[o] = base + _ctz(low)
+                rows[o] = base + ctz(low)
                 o += 1
                 x ^= low
         col_ptr[c + 1] = o

@@ -56,7 +56,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import _cd, _mine
+from ..itemsets import group_rows
+from . import _cd
 from ._bits import append_columns, pack_columns
 from .naive import PhiScan
 from .wfim import (ExhaustiveSearch, TopKMiner, TransactionMatrix, _item_codes, binary_csr,
@@ -126,8 +127,8 @@ def graft(X, y, *, C: float = 1.0, loss: str = "logistic", max_size: int | None 
     # identical rows with the same label are one row that counts as often (the loss, its
     # gradient and the line search are sums over rows): a1a has 20 % repeats, which the
     # coordinate descent and the free columns then never touch
-    group, first, count = _mine.group_rows(csr.indptr, csr.indices,
-                                           (y > 0).astype(np.int64), _item_codes(csr.shape[1]))
+    group, first, count = group_rows(csr.indptr, csr.indices, (y > 0).astype(np.int64),
+                                     _item_codes(csr.shape[1]))
     # the rows are put in label order, positives first: every column's sorted row list then
     # splits into a positive and a negative run, which the coordinate descent loops over
     # without reading a label (f is returned in the caller's row order)

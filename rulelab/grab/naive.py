@@ -22,7 +22,8 @@ from math import comb
 import numpy as np
 from numba import njit
 
-from ._bits import _ctz, pack_columns
+from ..itemsets import ctz
+from ._bits import pack_columns
 from .wfim import Itemsets, TransactionMatrix, _weights
 
 __all__ = ["PhiScan", "phi_size"]
@@ -68,7 +69,7 @@ def _scan_first(bits, alpha, n_rows, first, k, codes, excl_sorted, out_vals, out
                 base = b << 6
                 while x:
                     low = x & (~x + np.uint64(1))
-                    g += alpha[base + _ctz(low)]
+                    g += alpha[base + ctz(low)]
                     x ^= low
             if abs(g) > 1.0:
                 key = np.uint64(0)

@@ -7,7 +7,7 @@ mixed signs it is not monotone, so the search follows the two-stage strategy of 
 Section 3.3: stage 1 enumerates, depth first, the itemsets whose weight over the
 *positive* rows exceeds theta (that part is monotone); stage 2 adds the negative rows back
 and keeps those whose full weighted frequency still exceeds theta. Both stages run in one
-compiled traversal (:mod:`rulelab.grab._mine`).
+compiled traversal (:func:`rulelab.itemsets.traverse`).
 
 Entry points
 ------------
@@ -35,7 +35,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from . import _mine
+from ..itemsets import COMPLETE, REACHED, THRESHOLD, TOP_K, reduce_db, traverse
 
 __all__ = ["Itemsets", "TransactionMatrix", "wfim", "count_itemsets", "frequent_itemsets",
            "expand", "TopKMiner", "ExhaustiveSearch", "wfim_bruteforce", "itemset_keys",
@@ -183,7 +183,7 @@ def _max_size(max_size, db: TransactionMatrix) -> int:
 def _reduce(db: TransactionMatrix, wpos, wneg, theta, mode, merge=True):
     """Drop zero-weight rows and hopeless items, merge identical rows, renumber items."""
     codes = db.codes[db.rank_items]
-    return _mine.reduce_db(db.rank_indptr, db.rank_indices, wpos, wneg, db.n_items,
+    return reduce_db(db.rank_indptr, db.rank_indices, wpos, wneg, db.n_items,
                            db.rank_items, float(theta), mode, merge, codes)
 
 
@@ -194,16 +194,12 @@ def _run(db, wpos, wneg, theta, max_size, mode, max_out, store, store_occ=False,
     indptr, indices, wp, wn, items = _reduce(db, wpos, wneg, theta, mode, merge=not store_occ)
     codes = db.codes[items] if items.size else np.zeros(1, dtype=np.uint64)
     cap = 0 if max_out is None else int(max_out)
-    if store_occ:
-        n_out, status, item_ptr, flat, values, pos, keys, occ_ptr, occ = _mine.mine(
-            indptr, indices, wp, wn, max(len(items), 1), float(theta), k, mode, cap, store,
-            codes, True)
-    else:
-        if excl_sorted is None:
-            excl_sorted = np.zeros(0, dtype=np.uint64)
-        n_out, status, item_ptr, flat, values, pos, keys, _ = _mine.mine_reduced(
-            indptr, indices, wp, wn, max(len(items), 1), float(theta), k, mode, cap, store,
-            codes, excl_sorted, float(target))
+    if excl_sorted is None:
+        excl_sorted = np.zeros(0, dtype=np.uint64)
+    n_out, status, item_ptr, flat, values, keys, occ_ptr, occ, *_ = traverse(
+        indptr, indices, wp, wn, max(len(items), 1), float(theta), k, mode, THRESHOLD, 0, cap,
+        bool(store), bool(store_occ), codes, excl_sorted, float(target))
+    if not store_occ:
         occ_ptr = occ = None
     return n_out, status, item_ptr, flat, values, keys, occ_ptr, occ, items
 
@@ -291,7 +287,7 @@ def wfim(X, weights, theta: float, max_size: int | None = None, *, absolute: boo
     n_out, status, item_ptr, flat, values, keys, _, _, items = _run(
         db, wpos, wneg, theta, max_size, 1 if absolute else 0, max_out, True)
     return Itemsets(_split(n_out, item_ptr, flat, items), values[:n_out].copy(),
-                    keys[:n_out].copy(), float(theta), status == _mine.COMPLETE)
+                    keys[:n_out].copy(), float(theta), status == COMPLETE)
 
 
 def count_itemsets(X, max_size: int | None = None, *, min_support: int = 1,
@@ -332,7 +328,7 @@ def frequent_itemsets(X, min_support: int = 1, max_size: int | None = None, *,
         lo = occ_ptr[first]
         occs = (occ_ptr[first:n_out + 1] - lo, occ[lo:occ_ptr[n_out]])
     return Itemsets(None, values[first:n_out].copy(), keys[first:n_out].copy(),
-                    float(min_support), status == _mine.COMPLETE, occs, ptr=ptr, cols=cols)
+                    float(min_support), status == COMPLETE, occs, ptr=ptr, cols=cols)
 
 
 def expand(X, max_size: int | None, *, min_support: int = 1, include_empty: bool = True,
@@ -420,27 +416,28 @@ class TopKMiner:
         indptr, indices, wp, wn, items = _reduce(self.db, wpos, wneg, 1.0, 1)
         codes = self.db.codes[items] if items.size else np.zeros(1, dtype=np.uint64)
         self.n_calls += 1
-        res = _mine.mine_reduced(indptr, indices, wp, wn, max(len(items), 1), 1.0, k, 1,
-                                 self.max_out, False, codes, excl, float(max(target, 1e-300)))
-        status, total = res[1], res[7]
-        return status == _mine.REACHED, float(total)
+        res = traverse(indptr, indices, wp, wn, max(len(items), 1), 1.0, k, 1, THRESHOLD, 0,
+                       self.max_out, False, False, codes, excl, float(max(target, 1e-300)))
+        status, total = res[1], res[9]
+        return status == REACHED, float(total)
 
     def top(self, weights, exclude_keys=None, target: float = 0.0):
         """The exact top K itemsets by ``|wfrq| > 1`` outside ``exclude_keys``.
 
         One WFIM call that keeps only the best K in a heap and raises its threshold to the
-        K-th best value found so far (:func:`rulelab.grab._mine.mine_topk`). No output cap
-        is needed and the result is the true top K among the features outside F, which
-        :meth:`search` only gives when it is not capped. The heap replaces the dynamic
-        threshold here: starting at 2**M and halving after a call that finds fewer than K
-        repeats a whole traversal each time the K-th value crosses a power of two, while
-        the heap's threshold reaches the K-th value within one traversal (on a1a at k = 5
-        the search took 20 % less time without the restarts). M is untouched.
+        K-th best value found so far (:func:`rulelab.itemsets.traverse`, collector
+        ``TOP_K``). No output cap is needed and the result is the true top K among the
+        features outside F, which :meth:`search` only gives when it is not capped. The
+        heap replaces the dynamic threshold here: starting at 2**M and halving after a call
+        that finds fewer than K repeats a whole traversal each time the K-th value crosses a
+        power of two, while the heap's threshold reaches the K-th value within one
+        traversal (on a1a at k = 5 the search took 20 % less time without the restarts). M
+        is untouched.
 
         With ``target`` > 0 the call also answers :meth:`reaches` for that target in the
         same traversal (the shared nodes are visited once). After the call ``self.seen``
         holds the sum of ``|wfrq| - 1`` over every itemset met with ``|wfrq| > 1``, the
-        excluded ones included (see :func:`rulelab.grab._mine.mine_topk`).
+        excluded ones included (see :func:`rulelab.itemsets.traverse`).
 
         Returns
         -------
@@ -455,10 +452,10 @@ class TopKMiner:
         indptr, indices, wp, wn, items = _reduce(self.db, wpos, wneg, 1.0, 1)
         codes = self.db.codes[items] if items.size else np.zeros(1, dtype=np.uint64)
         self.n_calls += 1
-        n, item_ptr, flat, values, keys, self.n_nodes, status, acc, self.seen = _mine.mine_topk(
-            indptr, indices, wp, wn, max(len(items), 1), 1.0, k, self.top_k, codes, excl,
-            float(target) if measure else 0.0, self.max_out)
-        reached, total = (status == _mine.REACHED, float(acc)) if measure else (False, 0.0)
+        n, status, item_ptr, flat, values, keys, _, _, self.n_nodes, acc, self.seen = traverse(
+            indptr, indices, wp, wn, max(len(items), 1), 1.0, k, 1, TOP_K, self.top_k,
+            self.max_out, False, False, codes, excl, float(target) if measure else 0.0)
+        reached, total = (status == REACHED, float(acc)) if measure else (False, 0.0)
         ptr, cols = _gather(n, item_ptr, flat, items)
         top = Itemsets(None, values, keys, 1.0, True, ptr=ptr, cols=cols)
         return top, reached, total
@@ -492,7 +489,7 @@ def _select(out, excl, top_k, theta):
     keys = keys[:n_out]
     idx = np.flatnonzero(~np.isin(keys, excl)) if excl.size else np.arange(n_out)
     vals = values[idx]
-    found = Itemsets(None, vals, keys[idx], theta, status == _mine.COMPLETE)
+    found = Itemsets(None, vals, keys[idx], theta, status == COMPLETE)
     # largest |wfrq| first, ties broken by key, also at the K-th place: the selection must
     # not depend on the order the miner met the itemsets in (at t = 0 every alpha_i is
     # +-C/2 and whole blocks of itemsets tie)

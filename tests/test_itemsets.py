@@ -1,0 +1,170 @@
+"""The itemset engine against brute-force enumeration on small random data.
+
+Each collector of :func:`rulelab.itemsets.traverse` (every itemset above a threshold in the
+three test modes, with and without occurrence lists and a target; the top K) and the
+lowest-cost search of :func:`rulelab.itemsets.lowest_cost_search` are checked against
+every subset of the items evaluated directly.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+import numpy as np
+import pytest
+
+from rulelab.itemsets import (COMPLETE, REACHED, THRESHOLD, TOP_K, lowest_cost_search,
+                              measure_root, pack_rows, traverse, weighted_layout)
+
+
+def random_db(seed, n_rows=40, n_items=7, density=0.45):
+    rng = np.random.default_rng(seed)
+    A = rng.random((n_rows, n_items)) < density
+    w = rng.normal(size=n_rows) * 2.0
+    return A, w
+
+
+def csr(A):
+    indptr = np.zeros(A.shape[0] + 1, dtype=np.int64)
+    indptr[1:] = np.cumsum(A.sum(axis=1))
+    indices = np.nonzero(A)[1].astype(np.int64)     # row-major: sorted within each row
+    return indptr, indices
+
+
+def codes(n_items, seed=7):
+    return np.random.default_rng(seed).integers(1, 2**63, size=n_items, dtype=np.uint64)
+
+
+def key(p, c):
+    k = np.uint64(0)
+    for j in p:
+        k ^= c[j]
+    return k
+
+
+def brute_force(A, w, max_size):
+    """{itemset: (wfrq, rows)} for every itemset of size <= max_size that occurs."""
+    out = {}
+    for size in range(max_size + 1):
+        for p in combinations(range(A.shape[1]), size):
+            rows = A[:, list(p)].all(axis=1) if p else np.ones(A.shape[0], bool)
+            if rows.any():
+                out[p] = (float(w[rows].sum()), np.flatnonzero(rows))
+    return out
+
+
+def run(A, w, theta, max_size, mode, collect=THRESHOLD, top_k=0, store_occ=False,
+        excl=(), target=0.0):
+    indptr, indices = csr(A)
+    c = codes(A.shape[1])
+    excl_sorted = np.sort(np.array([key(p, c) for p in excl], dtype=np.uint64))
+    res = traverse(indptr, indices, np.maximum(w, 0.0), np.maximum(-w, 0.0), A.shape[1],
+                   float(theta), max_size, mode, collect, top_k, 0, True, store_occ, c,
+                   excl_sorted, float(target))
+    n, status, item_ptr, items, values, keys = res[:6]
+    found = {tuple(sorted(items[item_ptr[i]:item_ptr[i + 1]].tolist())): values[i]
+             for i in range(n)}
+    assert len(found) == n          # every itemset is met once
+    for i, p in enumerate(found):
+        assert keys[i] == key(p, c)
+    return found, res
+
+
+def passes(v, theta, mode):
+    return v > theta if mode == 0 else abs(v) > theta
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("mode", [0, 1, 2])
+@pytest.mark.parametrize("max_size", [1, 2, 3, 7])
+def test_threshold_collector_finds_exactly_the_itemsets_above_theta(seed, mode, max_size):
+    A, w = random_db(seed)
+    theta = 1.5
+    found, res = run(A, w, theta, max_size, mode)
+    truth = {p: v for p, (v, _) in brute_force(A, w, max_size).items() if passes(v, theta, mode)}
+    assert found.keys() == truth.keys()
+    for p, v in truth.items():
+        assert found[p] == pytest.approx(v, abs=1e-9)
+    assert res[1] == COMPLETE
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_occurrence_lists_are_the_rows_that_contain_the_itemset(seed):
+    A, _ = random_db(seed, n_rows=30, n_items=6)
+    ones = np.ones(A.shape[0])
+    found, res = run(A, ones, 2.5, 3, 0, store_occ=True)
+    n, item_ptr, items, occ_ptr, occ = res[0], res[2], res[3], res[6], res[7]
+    truth = brute_force(A, ones, 3)
+    assert found.keys() == {p for p, (v, _) in truth.items() if v > 2.5}
+    for i in range(n):
+        p = tuple(sorted(items[item_ptr[i]:item_ptr[i + 1]].tolist()))
+        assert occ[occ_ptr[i]:occ_ptr[i + 1]].tolist() == truth[p][1].tolist()
+
+
+@pytest.mark.parametrize("seed", range(5))
+@pytest.mark.parametrize("top_k", [1, 5, 20])
+def test_top_k_collector_holds_the_k_largest_outside_the_excluded(seed, top_k):
+    A, w = random_db(seed, n_items=8)
+    truth = {p: v for p, (v, _) in brute_force(A, w, 3).items() if abs(v) > 1.0}
+    excl = sorted(truth, key=lambda p: -abs(truth[p]))[:3:2]      # the 1st and 3rd best
+    found, res = run(A, w, 1.0, 3, 1, collect=TOP_K, top_k=top_k, excl=excl)
+    rest = sorted((p for p in truth if p not in excl), key=lambda p: -abs(truth[p]))
+    assert set(found) == set(rest[:top_k])
+    assert np.all(np.diff(np.abs(res[4][:res[0]])) <= 0)          # largest first
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_target_stops_the_threshold_search_once_the_sum_is_reached(seed):
+    A, w = random_db(seed)
+    truth = [v for v, _ in brute_force(A, w, 3).values() if abs(v) > 1.0]
+    total = sum(abs(v) - 1.0 for v in truth)
+    _, res = run(A, w, 1.0, 3, 1, target=2 * total + 1.0)
+    assert res[1] == COMPLETE and res[9] == pytest.approx(total)
+    _, res = run(A, w, 1.0, 3, 1, target=total / 2)
+    assert res[1] == REACHED and total / 2 <= res[9] <= total + 1e-9
+    last = abs(res[4][res[0] - 1]) - 1.0
+    assert res[9] - last < total / 2          # it stopped at the output that crossed
+
+
+def lowest_costs(A, mu_pos, cost_neg, fixed, per_term, max_terms, n_columns, tau=0.0):
+    rows = np.flatnonzero((mu_pos > 0) | (cost_neg > 0))
+    order, layout, opw, onw = weighted_layout(rows, mu_pos, cost_neg)
+    bits = pack_rows(A.astype(np.uint8), order)
+    root = measure_root(bits, layout, opw, onw)
+    heap_val = np.full(n_columns, np.inf)
+    heap_items = np.zeros((n_columns, max_terms), dtype=np.int64)
+    heap_size = np.zeros(n_columns, dtype=np.int64)
+    heap_n = np.zeros(1, dtype=np.int64)
+    _, done = lowest_cost_search(bits, layout, opw, onw, root, 0, A.shape[1], max_terms,
+                                 float(fixed), float(per_term), float(tau), heap_val,
+                                 heap_items, heap_size, heap_n, 10**9, False)
+    assert done
+    k = int(heap_n[0])
+    return {tuple(sorted(heap_items[t, :heap_size[t]].tolist())): heap_val[t] for t in range(k)}
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("max_terms", [1, 2, 3])
+def test_lowest_cost_search_finds_the_brute_force_minimum(seed, max_terms):
+    rng = np.random.default_rng(seed)
+    A = rng.random((150, 8)) < 0.5
+    y = rng.random(150) < 0.5
+    # duals of a covering LP: most are 0 or one common value, a few are not
+    mu_pos = np.where(y, rng.choice([0.0, 1.0, 0.37], size=150, p=[0.3, 0.6, 0.1]), 0.0)
+    cost_neg = np.where(y, 0.0, 1.0)
+    fixed, per_term = 2.0, 1.0
+
+    def rc(p):
+        cov = A[:, list(p)].all(axis=1)
+        return fixed + per_term * len(p) + cost_neg[cov].sum() - mu_pos[cov].sum()
+
+    costs = {p: rc(p) for s in range(1, max_terms + 1) for p in combinations(range(8), s)
+             if A[:, list(p)].all(axis=1).any()}
+    found = lowest_costs(A, mu_pos, cost_neg, fixed, per_term, max_terms, n_columns=5)
+    best = min(costs.values())
+    if best >= 0.0:
+        assert found == {}
+    else:
+        assert min(found.values()) == pytest.approx(best)
+        for p, v in found.items():
+            assert v == pytest.approx(costs[p]) and v < 0.0
