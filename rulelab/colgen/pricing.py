@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from numba import njit
 
+from .._highs import quiet_highs
 from ..itemsets import (lowest_cost_search, measure_items, measure_root, pack_rows,
                         weighted_layout)
 
@@ -409,8 +410,7 @@ def price_milp(A: np.ndarray, mu_pos: np.ndarray, cost_neg: np.ndarray, *, fixed
     lo = np.concatenate([np.full(k, -highspy.kHighsInf), np.ones(neg.size), [1.0]])
     hi = np.concatenate([np.ones(k), np.full(neg.size, highspy.kHighsInf), [float(max_terms)]])
     cost = np.concatenate([np.full(m, per_term), np.where(is_pos, -pw, nw)])
-    h = highspy.Highs()
-    h.setOptionValue("output_flag", False)
+    h = quiet_highs()
     # HiGHS's MIP presolve does not watch the clock on these models (minutes past a 10 s
     # limit on MAGIC); without it the limit holds and small cases still solve to optimality.
     h.setOptionValue("presolve", "off")
