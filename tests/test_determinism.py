@@ -1,0 +1,91 @@
+"""Learners with limits give the same rules on a busy machine: their limits count work.
+
+Each learner with a limit is fitted twice on a problem where the limit binds, once as it
+is and once while two busy-loop processes compete for the cores; a limit counted in
+seconds would stop the second fit elsewhere and print other rules.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from contextlib import contextmanager
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from rulelab.colgen import ColumnGenerationRules
+
+pytestmark = pytest.mark.slow
+
+
+@contextmanager
+def busy_machine(n: int = 2):
+    """Two processes spinning on the CPU for the duration of the block."""
+    spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
+                for _ in range(n)]
+    try:
+        yield
+    finally:
+        for proc in spinners:
+            proc.kill()
+        for proc in spinners:
+            proc.wait()
+
+
+def _noisy_dnf_data(seed: int = 0, n: int = 600):
+    """A planted two-clause DNF over six numeric columns with 15 % of labels flipped, so
+    that the rule-set integer program has a gap for branch and bound to work on."""
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame(rng.random((n, 6)), columns=[f"x{j}" for j in range(6)])
+    y = ((X.x0 > 0.6) & (X.x1 < 0.5)) | ((X.x2 > 0.7) & (X.x3 > 0.3))
+    flip = rng.random(n) < 0.15
+    return X, (y ^ flip).astype(int)
+
+
+def _fit_twice(make):
+    """``make()`` fitted once as it is and once on a busy machine."""
+    quiet = make()
+    with busy_machine():
+        loaded = make()
+    return quiet, loaded
+
+
+def test_column_generation_same_rules_on_a_busy_machine():
+    X, y = _noisy_dnf_data()
+
+    def make():
+        # a small exact budget and no branching beyond the root: both limits bind
+        return ColumnGenerationRules(form="dnf", complexity=0.002, exact_budget=0.05,
+                                     integer_node_limit=0, integer_solution_limit=None,
+                                     random_state=0).fit(X, y)
+
+    quiet, loaded = _fit_twice(make)
+    assert {"exact_budget", "integer_node_limit"} <= set(quiet.limits_hit_)
+    assert loaded.limits_hit_ == quiet.limits_hit_
+    assert str(loaded) == str(quiet)
+    assert loaded.objective_ == quiet.objective_
+    assert loaded.history_["lp_value"].tolist() == quiet.history_["lp_value"].tolist()
+
+
+def test_column_generation_defaults_use_no_clock():
+    """The defaults stop on counts only: no clock limit is set."""
+    params = ColumnGenerationRules().get_params()
+    assert all(params[name] is None for name in params if name.endswith("time_limit"))
+    assert params["integer_node_limit"] is not None
+
+
+def test_limits_hit_names_the_limit_that_bound():
+    X, y = _noisy_dnf_data(seed=1, n=300)
+    free = ColumnGenerationRules(form="dnf", complexity=0.05, exact_budget=None,
+                                 integer_node_limit=None, integer_solution_limit=None,
+                                 random_state=0).fit(X, y)
+    # a large clause cost: a short certified run whose integer solve needs no branching
+    assert free.limits_hit_ == ()
+    assert free.proved_optimal_
+    capped = ColumnGenerationRules(form="dnf", complexity=0.002, exact_budget=None,
+                                   integer_node_limit=None, integer_solution_limit=None,
+                                   max_rounds=2, random_state=0).fit(X, y)
+    assert capped.limits_hit_ == ("max_rounds",)
+    assert capped.stop_reason_ == "max_rounds"
