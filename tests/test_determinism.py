@@ -15,7 +15,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
+from rulelab import OneRule
 from rulelab.colgen import ColumnGenerationRules
+from rulelab.grab import CBMClassifier
+from rulelab.twolevel import TwoLevelRules
 
 pytestmark = pytest.mark.slow
 
@@ -67,6 +70,24 @@ def test_column_generation_same_rules_on_a_busy_machine():
     assert str(loaded) == str(quiet)
     assert loaded.objective_ == quiet.objective_
     assert loaded.history_["lp_value"].tolist() == quiet.history_["lp_value"].tolist()
+
+
+@pytest.mark.parametrize("make", [
+    # rounds of block coordinate descent and of alternating minimisation (max_iter binds)
+    lambda: TwoLevelRules(method="bcd", max_rules=3, complexity=0.5, max_iter=2,
+                          random_state=0),
+    lambda: TwoLevelRules(method="am", max_rules=3, complexity=0.5, max_iter=2,
+                          random_state=0),
+    # grafting rounds (max_iter binds long before the tolerance)
+    lambda: CBMClassifier(max_terms=2, max_iter=3),
+    # the exact 0/1 clause by HiGHS's branch and bound, with no clock limit by default
+    lambda: OneRule(exact=True),
+], ids=["bcd", "am", "grab", "1rule-exact"])
+def test_other_learners_same_rules_on_a_busy_machine(make):
+    X, y = _noisy_dnf_data()
+    quiet, loaded = _fit_twice(lambda: make().fit(X, y))
+    assert str(loaded) == str(quiet)
+    np.testing.assert_array_equal(loaded.predict(X), quiet.predict(X))
 
 
 def test_column_generation_defaults_use_no_clock():
