@@ -71,7 +71,8 @@ class ColumnGenerationResult:
         The limits that stopped something in the run, by parameter name (each once, in
         the order they first bound): ``"exact_budget"`` (an exact search cut short or
         skipped), ``"pricing_time_limit"``, ``"max_rounds"``, ``"time_limit"``,
-        ``"integer_node_limit"``, ``"integer_solution_limit"``, ``"integer_time_limit"``. Empty: nothing was cut short.
+        ``"integer_node_limit"``, ``"integer_solution_limit"``, ``"integer_time_limit"``.
+        Empty: nothing was cut short.
     """
 
     pool: list
@@ -203,7 +204,9 @@ def column_generation(A: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | 
         screening=screening, beam_width=beam_width, exact_max_items=exact_max_items,
         pricing_time_limit=pricing_time_limit, exact_budget=exact_budget, integer=integer,
         integer_time_limit=integer_time_limit, integer_node_limit=integer_node_limit,
-        integer_solution_limit=integer_solution_limit, integer_gap=integer_gap, time_limit=time_limit, heuristic_first=heuristic_first, close_gap=close_gap, max_gap_columns=max_gap_columns)
+        integer_solution_limit=integer_solution_limit, integer_gap=integer_gap,
+        time_limit=time_limit, heuristic_first=heuristic_first, close_gap=close_gap,
+        max_gap_columns=max_gap_columns)
 
 
 class ColumnGenerator:
@@ -265,7 +268,8 @@ class ColumnGenerator:
             pricing_time_limit: float | None = None, exact_budget: float | None = None,
             integer: str = "milp",
             integer_time_limit: float | None = None, integer_node_limit: int | None = None,
-            integer_solution_limit: int | None = None, integer_gap: float = 1e-6, time_limit: float | None = None, heuristic_first: bool | str = "auto",
+            integer_solution_limit: int | None = None, integer_gap: float = 1e-6,
+            time_limit: float | None = None, heuristic_first: bool | str = "auto",
             close_gap: bool = True, max_gap_columns: int = 2000) -> ColumnGenerationResult:
         """Column generation at this complexity cost from the columns generated so far;
         the options are those of :func:`column_generation`."""
