@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from rulelab import OneRule
+from rulelab import OneRule, SetCoverRules
 from rulelab.colgen import ColumnGenerationRules
 from rulelab.grab import CBMClassifier
 from rulelab.twolevel import TwoLevelRules
@@ -110,3 +110,14 @@ def test_limits_hit_names_the_limit_that_bound():
                                    max_rounds=2, random_state=0).fit(X, y)
     assert capped.limits_hit_ == ("max_rounds",)
     assert capped.stop_reason_ == "max_rounds"
+
+
+def test_clause_learners_say_when_their_clock_limit_bound():
+    X, y = _noisy_dnf_data()
+    free = OneRule(exact=True).fit(X, y)
+    assert free.lp_.status == "optimal" and free.limits_hit_ == ()
+    # a limit far below what the MILP needs stops it (the status and limits_hit_ agree)
+    cut = OneRule(exact=True, n_thresholds=50, lp_time_limit=1e-3).fit(X, y)
+    assert cut.lp_.status == "time_limit"
+    assert cut.limits_hit_ == ("lp_time_limit",)
+    assert SetCoverRules(max_rules=2).fit(X, y).limits_hit_ == ()
