@@ -61,9 +61,11 @@ LEARNERS = _learners
 # The explorer fits column generation with the complexity the slider sets (no inner
 # cross-validation) and less search than a benchmark fit, so that a slider move refits
 # in a second or two on these sets: a quarter second of exact pricing work (the rounds
-# then go on by beam search, so the rule set carries no optimality certificate) and one
-# second for the integer solve.
-CG_LIMITS = {"exact_budget": 0.25, "integer_time_limit": 1.0}
+# then go on by beam search, so the rule set carries no optimality certificate) and an
+# integer solve that stops at HiGHS's first solution better than the greedy rounding (or
+# after 100 nodes). Both are counts, not seconds, so the tour's table is the same on every
+# machine.
+CG_LIMITS = {"exact_budget": 0.25, "integer_node_limit": 100, "integer_solution_limit": 1}
 
 # The controls each learner's factory above reads; the others are disabled while it is
 # chosen (tests/test_explorer.py checks this against the factories).

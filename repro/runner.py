@@ -113,10 +113,19 @@ def _run_task(dataset: str, method: str, estimator, fold: int, train, test, X, y
         "error": float(np.mean(pred != y.iloc[test].to_numpy())),
         "train_error": float(np.mean(np.asarray(model.predict(X.iloc[train])) != y.iloc[train].to_numpy())),
         "n_rules": n_rules, "n_terms": n_terms, "fit_time": fit_time,
+        "limits_hit": _limits_hit(model),
     }
     if path is not None:
         write_record(path, record)
     return record
+
+
+def _limits_hit(model) -> str | None:
+    """The work or clock limits that stopped something in the fit (the learner's
+    ``limits_hit_``, comma-separated; "" for none); None for a learner that does not say."""
+    final = model.steps[-1][1] if hasattr(model, "steps") else model
+    hit = getattr(final, "limits_hit_", None)
+    return None if hit is None else ", ".join(hit)
 
 
 def cross_validate(methods: Mapping[str, object], datasets: Sequence[str], *, n_splits: int = 10,
@@ -152,7 +161,8 @@ def cross_validate(methods: Mapping[str, object], datasets: Sequence[str], *, n_
     -------
     pandas.DataFrame
         One row per (dataset, method, fold): error, train_error, n_rules, n_terms,
-        fit_time, and ``cached`` (True where the record was read from the cache; its
+        fit_time, ``limits_hit`` (which of the learner's limits bound, see
+        :func:`_limits_hit`), and ``cached`` (True where the record was read from the cache; its
         fit_time is then the time measured when it was computed, never the read).
     """
     tasks, records = [], []

@@ -90,7 +90,9 @@ class OneRule(RuleClassifierBase):
     solver : str, default="highs"
         ``"highs"`` (HiGHS directly) or the name of an installed cvxpy solver.
     lp_time_limit : float, optional
-        Seconds allowed to each LP/MILP solve (not the whole fit).
+        Seconds allowed to each LP/MILP solve (not the whole fit). A clock limit, off by
+        default: where it binds the clause depends on the machine, and ``limits_hit_``
+        says so.
     random_state : int, optional
         Seed of randomized rounding.
     screening : {None, "basic", "enhanced"}, default=None
@@ -158,6 +160,16 @@ class OneRule(RuleClassifierBase):
         wrapper = DNF if self.form == "and" else CNF
         self.rules_ = wrapper([self.rule_], then=self.positive_label_)
         return self
+
+    @property
+    def limits_hit_(self) -> tuple:
+        """``("lp_time_limit",)`` when that clock limit stopped the solve, else ``()``."""
+        return _limits_hit([self.lp_])
+
+
+def _limits_hit(lps) -> tuple:
+    """The limits that stopped any of the clause solves ``lps`` (their statuses say)."""
+    return ("lp_time_limit",) if any(lp.status == "time_limit" for lp in lps) else ()
 
 
 def _sklearn_input_checks(X) -> None:
@@ -364,6 +376,12 @@ class SetCoverRules(_RuleSetBase):
         self.clauses_ = list(self.rules_.clauses)
         return self
 
+    @property
+    def limits_hit_(self) -> tuple:
+        """``("lp_time_limit",)`` when that clock limit stopped any clause's solve, else
+        ``()``."""
+        return _limits_hit(self.lps_)
+
 
 class BoostedRules(_RuleSetBase):
     """Weighted vote of AND-clauses learned by boosting (RuB; paper 1, Algorithm 1).
@@ -483,3 +501,9 @@ class BoostedRules(_RuleSetBase):
         self.rules_ = WeightedRuleSet(clauses, confidences,
                                       then=self.positive_label_).simplified()
         return self
+
+    @property
+    def limits_hit_(self) -> tuple:
+        """``("lp_time_limit",)`` when that clock limit stopped any clause's solve, else
+        ``()``."""
+        return _limits_hit(self.lps_)

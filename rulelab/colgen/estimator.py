@@ -145,10 +145,11 @@ class ColumnGenerationRules(_RuleSetBase):
     exact_max_items : int, optional
         Wider data than this many binarised columns is priced by beam search (the fit
         says so in ``pricing_used_``); None: always exact.
-    pricing_time_limit : float or None, default=10
+    pricing_time_limit : float or None, default=None
         Seconds per exact search; a search cut short falls back to beam search, and the
-        fit then has no certified bound (wide data such as Musk's 3,320 binarised
-        columns). None: no limit.
+        fit then has no certified bound. A clock limit, off by default: ``exact_budget``
+        already bounds the exact search by its count of work, and a clock limit would make
+        the rule set depend on the machine's speed and load wherever it bound.
     exact_budget : float or None, default=1
         Seconds of exact search in the final fit, counted in work rather than on the
         clock (see :data:`~.solver.EXACT_WORK_PER_SECOND`), so that the fit does not
@@ -158,20 +159,25 @@ class ColumnGenerationRules(_RuleSetBase):
         beam search, and the bound is the best Lagrangian bound of the exact rounds (see
         ``lower_bound_``). None: exact to the end. On notebook 07's 110 folds, 1 s of
         exact search gave the same mean test error as 5 s (0.1665 against 0.1668).
-    integer_time_limit : float or None, default=3
-        Seconds for each integer solve (HiGHS starts from the greedy rounding of the LP,
-        so the rule set is never worse than that). This is a clock limit: where it binds,
-        the rule set depends on how far HiGHS got, and so on the machine's speed and load.
-        On notebook 07's 110 folds it bound on 16 (Musk 7, MAGIC 3, Bupa 3, and one each on
-        Parkinsons, Pima and WDBC; one host, two fits at a time); the other folds finished
-        within it. Past it the solve improves slowly: on Musk's first fold, 60 s lowered the
-        objective by 4 % from the 3 s solution without proving it optimal; on MAGIC's first
-        fold the 3 s solution was optimal, proved after 7 s. None: no limit, so that the
-        rule set does not depend on the clock (the exact search's ``exact_budget`` is
-        counted in work, and ends it long before ``pricing_time_limit``), at the cost of
-        minutes or more on data the size of Musk.
+    integer_node_limit : int or None, default=1000
+        Branch-and-bound nodes for each integer solve (HiGHS's ``mip_max_nodes``). HiGHS
+        starts from the greedy rounding of the LP, so the rule set is never worse than
+        that. A count of work, not of seconds, so that where it binds the rule set is the
+        same on every machine and under any load. None: no limit.
+    integer_solution_limit : int or None, default=2
+        Improving solutions each integer solve may find beyond its start (HiGHS's
+        ``mip_max_improving_sols``), also a count. The node count does not limit HiGHS's
+        root node (its cuts and heuristics), which on wide data such as Musk's runs for
+        minutes while its heuristics find their best solutions in the first seconds; this
+        limit ends the solve there. A solve it stops on a solution whose gap is closed
+        still counts as optimal. None: no limit.
+    integer_time_limit : float or None, default=None
+        Seconds for each integer solve, on top of the counts above. A clock limit: where
+        it binds, the rule set depends on how far HiGHS got, and so on the machine's speed
+        and load. None: no clock limit.
     time_limit : float, optional
-        Seconds for the whole fit (the complexity search included).
+        Seconds for the whole fit (the complexity search included); a clock limit, off by
+        default.
     complexity_path : sequence of float, optional
         The path of ``complexity="auto"``.
     cv : "auto", int, cross-validation generator or iterable, default="auto"
@@ -245,7 +251,15 @@ class ColumnGenerationRules(_RuleSetBase):
         The pricing methods the final fit used: with exact pricing, ``"beam"`` rounds are
         the cheap first try of each round (the certificate is still exact), and
         ``"beam fallback"`` rounds are those where the data was wider than
-        ``exact_max_items`` or the exact search hit ``pricing_time_limit``.
+        ``exact_max_items`` or the exact search hit ``exact_budget`` or
+        ``pricing_time_limit``.
+    limits_hit_ : tuple of str
+        The limits that stopped something in the final fit, by parameter name, each once:
+        ``"exact_budget"``, ``"pricing_time_limit"``, ``"max_rounds"``, ``"time_limit"``,
+        ``"integer_node_limit"``, ``"integer_solution_limit"``,
+        ``"integer_time_limit"``. Empty when nothing was cut short. The clock limits
+        (``*time_limit``) are the ones that make a fit depend on the machine. More than
+        two classes: every class's limits together.
     cv_results_ : DataFrame or None
         For ``"auto"``: every form and complexity tried with its mean validation error,
         its standard error over the folds, the mean size, the number of folds it was
@@ -281,6 +295,8 @@ class ColumnGenerationRules(_RuleSetBase):
         "pricing_time_limit": [Interval(Real, 0, None, closed="neither"), None],
         "exact_budget": [Interval(Real, 0, None, closed="neither"), None],
         "integer_time_limit": [Interval(Real, 0, None, closed="neither"), None],
+        "integer_node_limit": [Interval(Integral, 0, None, closed="left"), None],
+        "integer_solution_limit": [Interval(Integral, 1, None, closed="left"), None],
         "complexity_path": ["array-like", None],
         "cv": [StrOptions({"auto"}), "cv_object"],
         "selection": [StrOptions({"one_se", "min"})],
@@ -293,8 +309,9 @@ class ColumnGenerationRules(_RuleSetBase):
                  max_terms: int = 4, negative_weight: float = 1.0, columns_per_round: int = 10,
                  max_rounds: int = 100, pricing: str = "exact", screening: bool = True,
                  beam_width: int = 10, exact_max_items: int | None = None,
-                 pricing_time_limit: float | None = 10.0, exact_budget: float | None = 1.0,
-                 integer_time_limit: float = 3.0,
+                 pricing_time_limit: float | None = None, exact_budget: float | None = 1.0,
+                 integer_node_limit: int | None = 1000, integer_solution_limit: int | None = 2,
+                 integer_time_limit: float | None = None,
                  time_limit: float | None = None, complexity_path=None, cv="auto",
                  selection: str = "min", n_thresholds: int = 10, binarizer="auto",
                  random_state=None, binarize=None, refine_cuts: bool = True):
@@ -311,6 +328,8 @@ class ColumnGenerationRules(_RuleSetBase):
         self.exact_max_items = exact_max_items
         self.pricing_time_limit = pricing_time_limit
         self.exact_budget = exact_budget
+        self.integer_node_limit = integer_node_limit
+        self.integer_solution_limit = integer_solution_limit
         self.integer_time_limit = integer_time_limit
         self.time_limit = time_limit
         self.complexity_path = complexity_path
@@ -376,6 +395,9 @@ class ColumnGenerationRules(_RuleSetBase):
         self.rules_, self.class_fits_ = fit_ordered_rule_sets(
             self, A, np.asarray(y_index, dtype=np.int64), w, self.classes_, self.terms_,
             fallback, self._remaining(start))
+        hits = self.class_fits_.get("limits_hit", pd.Series([], dtype=object))
+        self.limits_hit_ = tuple(dict.fromkeys(
+            name for names in hits if isinstance(names, tuple) for name in names))
         return self
 
     def _problem(self, y01, w, form):
@@ -411,6 +433,8 @@ class ColumnGenerationRules(_RuleSetBase):
             exact_max_items=self.exact_max_items, pricing_time_limit=self.pricing_time_limit,
             exact_budget=self.exact_budget,
             integer="greedy" if inner else "milp", integer_time_limit=self.integer_time_limit,
+            integer_node_limit=self.integer_node_limit,
+            integer_solution_limit=self.integer_solution_limit,
             time_limit=time_limit, close_gap=not inner)
 
     def _remaining(self, start: float) -> float | None:
@@ -518,6 +542,7 @@ class ColumnGenerationRules(_RuleSetBase):
             self.history_) else ()
         self.stop_reason_ = result.stop_reason
         self.integer_status_ = result.integer_status
+        self.limits_hit_ = result.limits_hit
 
     def certificate(self) -> str:
         """One paragraph: the rule set's objective, the bound and what proves it."""

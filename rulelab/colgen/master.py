@@ -191,18 +191,34 @@ class RuleSetMaster:
         return chosen
 
     def solve_integer(self, time_limit: float | None = None, start: np.ndarray | None = None,
-                      mip_gap: float = 1e-6) -> tuple[np.ndarray, float, str]:
+                      mip_gap: float = 1e-6, node_limit: int | None = None,
+                      solution_limit: int | None = None) -> tuple[np.ndarray, float, str]:
         """The integer program over the pool, one row per group of positives (a fresh
         HiGHS model; the LP stays as it is).
 
-        Returns the 0/1 selection, its objective and HiGHS's status (``"optimal"`` or
-        ``"time_limit"``, the best solution found so far).
+        ``node_limit`` caps HiGHS's branch-and-bound nodes (``mip_max_nodes``) and
+        ``solution_limit`` the improving solutions it may find (``mip_max_improving_sols``;
+        the start does not count): counts, so where they bind the rule set is the same on
+        every machine and under any load. ``time_limit`` (seconds) is a clock limit and
+        makes the result depend on the machine where it binds.
+
+        Returns the 0/1 selection, its objective and how the solve ended: ``"optimal"``
+        (the gap closed), ``"node_limit"``, ``"solution_limit"`` or ``"time_limit"`` (then
+        the best solution found so far).
         """
         hs = self._hs
         h = quiet_highs()
         h.setOptionValue("mip_rel_gap", float(mip_gap))
+        # HiGHS's branch and bound is deterministic for a given seed; the seed is set
+        # explicitly so that a changed default cannot change the rule sets. (Its thread
+        # count is a process-wide setting: changing it on one model makes the solve fail.)
+        h.setOptionValue("random_seed", 0)
         if time_limit is not None:
             h.setOptionValue("time_limit", max(float(time_limit), 0.1))
+        if node_limit is not None:
+            h.setOptionValue("mip_max_nodes", int(node_limit))
+        if solution_limit is not None:
+            h.setOptionValue("mip_max_improving_sols", int(solution_limit))
         group_weight, col_groups = np.asarray(self.group_weight), self.col_groups
         n_col, n_grp = self.n_columns, group_weight.size
         inf = hs.kHighsInf
@@ -230,7 +246,18 @@ class RuleSetMaster:
         chosen = sol > 0.5
         if start is not None and self.objective(start) < self.objective(chosen):
             chosen = np.asarray(start, bool)  # HiGHS stopped before reaching its start
-        return chosen, self.objective(chosen), "optimal" if status == "optimal" else "time_limit"
+        info = h.getInfo()
+        if status == "optimal" or (status == "solution limit reached"
+                                   and 0 <= info.mip_gap <= mip_gap):
+            ended = "optimal"   # a solution limit can stop HiGHS on an optimal solution
+        elif status == "solution limit reached" and node_limit is not None and \
+                int(info.mip_node_count) >= int(node_limit):
+            ended = "node_limit"
+        elif status == "solution limit reached" and solution_limit is not None:
+            ended = "solution_limit"
+        else:
+            ended = "time_limit" if time_limit is not None else status
+        return chosen, self.objective(chosen), ended
 
     def _full_solution(self, chosen: np.ndarray, n_grp: int, col_groups):
         """A feasible start for the MILP: the clause selection and its slacks."""

@@ -77,7 +77,7 @@ def _fit_one_class(template, A: np.ndarray, target: np.ndarray, weight: np.ndarr
     return _ClassFit(list(model.itemsets_), {
         **summary, "complexity": model.chosen_complexity_, "objective": model.objective_,
         "lower_bound": model.lower_bound_, "proved_optimal": model.proved_optimal_,
-        "n_columns": model.n_columns_})
+        "n_columns": model.n_columns_, "limits_hit": model.limits_hit_})
 
 
 def fit_ordered_rule_sets(template, A: np.ndarray, y_index: np.ndarray, weight: np.ndarray,
@@ -113,7 +113,8 @@ def fit_ordered_rule_sets(template, A: np.ndarray, y_index: np.ndarray, weight: 
         ``default``.
     summary : DataFrame
         One row per class in the order: rows it was learned on, its positives and
-        negatives there, its rules, and its binary fit's complexity, objective and bound.
+        negatives there, its rules, and its binary fit's complexity, objective, bound and
+        the limits that bound it (``limits_hit``).
     """
     start = time.perf_counter()
     cv = template.cv

@@ -24,7 +24,7 @@ from .master import RuleSetMaster
 from .pricing import MAX_NODES, _searched_rows, price_beam, price_exact, price_milp
 
 __all__ = ["ColumnGenerationResult", "ColumnGenerator", "column_generation",
-           "PRICING_METHODS", "EXACT_WORK_PER_SECOND"]
+           "PRICING_METHODS", "EXACT_WORK_PER_SECOND", "GAP_BUDGET_FACTOR"]
 
 PRICING_METHODS = ("exact", "beam", "milp")
 _TOL = 1e-7  # below HiGHS's dual feasibility tolerance: a column this close to 0 is not improving
@@ -40,6 +40,9 @@ EXACT_WORK_PER_SECOND = 6e8
 first fold of notebook 07: about 60 ns an itemset on Sonar's 3 words, 70 ns on
 Ionosphere's 5, 490 ns on MAGIC's 270 (Musk's wide items cost more)."""
 _NODE_OVERHEAD_WORDS = 32
+GAP_BUDGET_FACTOR = 10
+"""The enumeration that closes the gap after a certified LP may do this many times
+``exact_budget``'s work: it is one search, run once, and proves the rule set optimal."""
 
 
 @dataclass
@@ -64,6 +67,12 @@ class ColumnGenerationResult:
         The rule set was proved optimal among all DNFs of the clause length.
     history : list of dict
         One entry per round: LP value, columns, best reduced cost, pricing method.
+    limits_hit : tuple of str
+        The limits that stopped something in the run, by parameter name (each once, in
+        the order they first bound): ``"exact_budget"`` (an exact search cut short or
+        skipped), ``"pricing_time_limit"``, ``"max_rounds"``, ``"time_limit"``,
+        ``"integer_node_limit"``, ``"integer_solution_limit"``, ``"integer_time_limit"``.
+        Empty: nothing was cut short.
     """
 
     pool: list
@@ -76,6 +85,7 @@ class ColumnGenerationResult:
     integer_status: str = "optimal"
     stop_reason: str = ""
     seconds: float = 0.0
+    limits_hit: tuple = ()
 
     @property
     def gap(self) -> float | None:
@@ -108,7 +118,8 @@ def column_generation(A: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | 
                       pricing_time_limit: float | None = None,
                       exact_budget: float | None = None,
                       integer: str = "milp", integer_time_limit: float | None = None,
-                      integer_gap: float = 1e-6,
+                      integer_node_limit: int | None = None,
+                      integer_solution_limit: int | None = None, integer_gap: float = 1e-6,
                       time_limit: float | None = None,
                       initial_pool=(), heuristic_first: bool | str = "auto",
                       close_gap: bool = True,
@@ -141,20 +152,30 @@ def column_generation(A: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | 
         Above this many items the exact search is replaced by beam search (the result
         says so in ``history``); None: always exact.
     pricing_time_limit : float, optional
-        Seconds per exact search; once a search is cut short, the rest of the run is
-        priced by beam search (and ends without a certified bound).
+        Seconds per exact search (and per MILP pricing call); once a search is cut short,
+        the rest of the run is priced by beam search (and ends without a certified bound).
+        A clock limit: where it binds, the run depends on the machine's speed and load.
     exact_budget : float, optional
         Seconds of exact search in the whole run, counted in work (itemsets evaluated,
         weighted by the words they measure) at ``EXACT_WORK_PER_SECOND`` per second, so
         that the run does not depend on the machine's speed or load; once spent, the
         rounds go on by beam search (the LP's slow tail, where each exact search proves
         little more). The run then keeps the best Lagrangian bound of its exact rounds as
-        ``lower_bound``.
+        ``lower_bound``. The enumeration that closes the gap (``close_gap``) gets
+        ``GAP_BUDGET_FACTOR`` times this much work of its own.
     integer : {"milp", "greedy"}, default="milp"
         The rule set from the generated columns: HiGHS's MILP (started from the greedy
         rounding), or the greedy rounding of the LP solution alone (fast, no proof).
     integer_time_limit : float, optional
-        Seconds for each integer solve.
+        Seconds for each integer solve (a clock limit).
+    integer_node_limit : int, optional
+        Branch-and-bound nodes for each integer solve (HiGHS's ``mip_max_nodes``): a
+        count of work, so the rule set does not depend on the machine where it binds.
+    integer_solution_limit : int, optional
+        Improving solutions each integer solve may find beyond its start (HiGHS's
+        ``mip_max_improving_sols``), also a count. HiGHS's root node (cuts, heuristics)
+        is not limited by the node count and can run for minutes on wide data; the
+        solution count ends it once it has improved on the start.
     integer_gap : float, default=1e-6
         Relative optimality gap at which HiGHS may stop the integer solve.
     time_limit : float, optional
@@ -182,8 +203,10 @@ def column_generation(A: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | 
         columns_per_round=columns_per_round, max_rounds=max_rounds, pricing=pricing,
         screening=screening, beam_width=beam_width, exact_max_items=exact_max_items,
         pricing_time_limit=pricing_time_limit, exact_budget=exact_budget, integer=integer,
-        integer_time_limit=integer_time_limit, integer_gap=integer_gap, time_limit=time_limit,
-        heuristic_first=heuristic_first, close_gap=close_gap, max_gap_columns=max_gap_columns)
+        integer_time_limit=integer_time_limit, integer_node_limit=integer_node_limit,
+        integer_solution_limit=integer_solution_limit, integer_gap=integer_gap,
+        time_limit=time_limit, heuristic_first=heuristic_first, close_gap=close_gap,
+        max_gap_columns=max_gap_columns)
 
 
 class ColumnGenerator:
@@ -244,7 +267,8 @@ class ColumnGenerator:
             screening: bool = True, beam_width: int = 10, exact_max_items: int | None = None,
             pricing_time_limit: float | None = None, exact_budget: float | None = None,
             integer: str = "milp",
-            integer_time_limit: float | None = None, integer_gap: float = 1e-6,
+            integer_time_limit: float | None = None, integer_node_limit: int | None = None,
+            integer_solution_limit: int | None = None, integer_gap: float = 1e-6,
             time_limit: float | None = None, heuristic_first: bool | str = "auto",
             close_gap: bool = True, max_gap_columns: int = 2000) -> ColumnGenerationResult:
         """Column generation at this complexity cost from the columns generated so far;
@@ -261,6 +285,7 @@ class ColumnGenerator:
         A, y, master, seen = self.A, self.y, self.master, self.seen
         pos_rows, cost_neg = self.pos_rows, self.cost_neg
         history: list[dict] = []
+        hit: dict[str, None] = {}   # the limits that bound, in order (an ordered set)
         certified, stop = False, "max_rounds"
         timed_out = False   # an exact search hit its time limit: beam search from then on
         exact_work = 0.0   # work of the exact searches so far (EXACT_WORK_PER_SECOND)
@@ -292,6 +317,16 @@ class ColumnGenerator:
                            screening, beam_width, exact_max_items, pricing_time_limit,
                            beam_first, timed_out, spent, max_nodes)
             timed_out = timed_out or (found.method == "exact" and not found.exact)
+            if found.method == "exact" and not found.exact:
+                # cut short by its node count (the budget) or else by the clock
+                hit["exact_budget" if found.nodes >= max_nodes and budget is not None
+                    else "pricing_time_limit"] = None
+            elif found.method == "beam fallback" and (spent or found.note == _CUT_BY_BUDGET):
+                hit["exact_budget"] = None
+            elif found.method == "beam fallback" and found.note == _CUT_BY_CLOCK:
+                hit["pricing_time_limit"] = None
+            elif found.method == "milp" and not found.exact and pricing_time_limit is not None:
+                hit["pricing_time_limit"] = None
             if found.method == "exact":
                 exact_work += found.nodes * node_work
                 if found.exact and c_min > 0:
@@ -318,6 +353,8 @@ class ColumnGenerator:
             if time_limit is not None and time.perf_counter() - start > time_limit:
                 stop = "time_limit"
                 break
+        if stop in ("max_rounds", "time_limit"):
+            hit[stop] = None
         # the LP over every column added (a time limit or max_rounds stops right after adding)
         lp_value, x_lp, _ = master.solve()
         remaining = (None if time_limit is None
@@ -328,7 +365,10 @@ class ColumnGenerator:
             objective, status = master.objective(chosen), "greedy"
         else:
             chosen, objective, status = master.solve_integer(limit, start=master.greedy(x_lp),
-                                                             mip_gap=integer_gap)
+                                                             mip_gap=integer_gap,
+                                                             node_limit=integer_node_limit,
+                                                             solution_limit=integer_solution_limit)
+            _note_integer(hit, status, integer_time_limit, time_limit)
         proved = False
         lower = lp_value if certified else (None if bound is None else min(bound, lp_value))
         if certified and status == "optimal":
@@ -336,10 +376,19 @@ class ColumnGenerator:
                 proved = True
             elif close_gap:
                 gap = objective - lp_value
+                # its own allowance of work (the rounds may have spent theirs), counted
+                # per itemset and word of all the rows it may search
+                gap_nodes = (MAX_NODES if budget is None else int(min(
+                    GAP_BUDGET_FACTOR * budget // ((y.size + 63) // 64 + _NODE_OVERHEAD_WORDS),
+                    MAX_NODES)))
                 found = price_exact(A, mu_pos, cost_neg, n_columns=max_gap_columns,
                                     threshold=gap - 1e-9, screening=True, merge_equal=False,
                                     positives=y, time_limit=pricing_time_limit,
-                                    enumerate_all=True, **options)
+                                    max_nodes=gap_nodes, enumerate_all=True, **options)
+                if not found.exact and len(found.itemsets) < max_gap_columns:
+                    # cut short by a limit, not by finding too many columns to enumerate
+                    hit["exact_budget" if found.nodes >= gap_nodes and budget is not None
+                        else "pricing_time_limit"] = None
                 if found.exact:
                     self.add(found.itemsets)
                     remaining = None if time_limit is None else max(
@@ -347,7 +396,9 @@ class ColumnGenerator:
                     before = chosen.tolist() + [False] * (master.n_columns - chosen.size)
                     chosen, objective, status = master.solve_integer(
                         _min_limit(integer_time_limit, remaining), start=np.array(before),
-                        mip_gap=integer_gap)
+                        mip_gap=integer_gap, node_limit=integer_node_limit,
+                        solution_limit=integer_solution_limit)
+                    _note_integer(hit, status, integer_time_limit, time_limit)
                     proved = status == "optimal"
                 history.append({"round": len(history), "lp_value": lp_value,
                                 "n_columns": len(self.pool), "best_reduced_cost": found.best,
@@ -357,7 +408,8 @@ class ColumnGenerator:
                                 "note": f"{len(found.itemsets)} columns below the gap {gap:.4g}"})
         return ColumnGenerationResult(list(self.pool), np.asarray(chosen, bool),
                                       float(objective), lp_value, lower, proved, history,
-                                      status, stop, time.perf_counter() - start)
+                                      status, stop, time.perf_counter() - start,
+                                      tuple(hit))
 
 
 def _price(pricing, A, mu_pos, cost_neg, seen, options, n_columns, screening, beam_width,
@@ -389,10 +441,24 @@ def _price(pricing, A, mu_pos, cost_neg, seen, options, n_columns, screening, be
     found = price_exact(A, mu_pos, cost_neg, n_columns=n_columns, screening=screening,
                         time_limit=time_limit, max_nodes=max_nodes, **options)
     if not found.exact and found.best >= -_TOL:
+        by_nodes = found.nodes >= max_nodes
         found = price_beam(A, mu_pos, cost_neg, **beam)
         found.method = "beam fallback"
-        found.note = "exact search cut short by its time limit or the exact budget"
+        found.note = _CUT_BY_BUDGET if by_nodes else _CUT_BY_CLOCK
     return found
+
+
+_CUT_BY_BUDGET = "exact search cut short by the exact budget"
+_CUT_BY_CLOCK = "exact search cut short by its time limit"
+
+
+def _note_integer(hit: dict, status: str, integer_time_limit, time_limit) -> None:
+    """Record which limit, if any, stopped an integer solve."""
+    if status in ("node_limit", "solution_limit"):
+        hit[f"integer_{status}"] = None
+    elif status == "time_limit":
+        # the solve's clock limit is the smaller of its own and what is left of the run's
+        hit["integer_time_limit" if integer_time_limit is not None else "time_limit"] = None
 
 
 def _min_limit(a, b):
