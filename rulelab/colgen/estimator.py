@@ -43,8 +43,7 @@ def _race_forms(wrong_at: dict, cost: np.ndarray, forms: list, path) -> list:
     same validation rows: a form whose weighted error is higher by more than ``RACE_Z``
     standard errors of the paired difference (McNemar's test: only the rows on which the
     two rule sets disagree count) is dropped, and its rest of the path is not fitted. A
-    close race keeps both forms; a clear loser costs one split instead of all (on MAGIC's
-    first outer fold the DNF path loses and is fitted on one of the three splits).
+    close race keeps both forms; a clear loser costs one split instead of all.
     """
     total = float(cost.sum())
     loss = {key: float(cost[wrong].sum()) for key, wrong in wrong_at.items()}
@@ -127,11 +126,9 @@ class ColumnGenerationRules(_RuleSetBase):
     term_cost : float, default=1.0
         Cost of each term, as a multiple of the clause cost.
     max_terms : int, default=4
-        Most terms in a clause. On notebook 07's eleven sets (110 folds) the mean test
-        error is 0.1605 with 4 and 0.1660 with 3; on its nine small sets 0.173 with 4,
-        0.180 with 3 and 0.181 with 5 (5 is best on Ionosphere and Pima, 3 on Sonar and
-        MAGIC). Choosing 3 or 5 by the inner cross-validation gave 0.1714 on the eleven:
-        the validation errors of a few hundred samples do not tell the lengths apart.
+        Most terms in a clause. Fixed rather than chosen by the inner cross-validation,
+        whose validation errors on a few hundred samples do not tell the lengths apart
+        (the comparison is in ``benchmarks/bench_colgen.py`` and the CHANGELOG).
     negative_weight : float, default=1.0
         Cost of a false positive relative to a false negative.
     columns_per_round : int, default=10
@@ -154,11 +151,9 @@ class ColumnGenerationRules(_RuleSetBase):
         Seconds of exact search in the final fit, counted in work rather than on the
         clock (see :data:`~.solver.EXACT_WORK_PER_SECOND`), so that the fit does not
         depend on the machine's speed or load. Column generation's last rounds improve
-        the LP by little while each exact search grows dearer (Sonar: the last 4 % of the
-        LP value took 15 rounds and 25 s); once the budget is spent the rounds go on by
-        beam search, and the bound is the best Lagrangian bound of the exact rounds (see
-        ``lower_bound_``). None: exact to the end. On notebook 07's 110 folds, 1 s of
-        exact search gave the same mean test error as 5 s (0.1665 against 0.1668).
+        the LP by little while each exact search grows dearer; once the budget is spent
+        the rounds go on by beam search, and the bound is the best Lagrangian bound of the
+        exact rounds (see ``lower_bound_``). None: exact to the end.
     integer_node_limit : int or None, default=1000
         Branch-and-bound nodes for each integer solve (HiGHS's ``mip_max_nodes``). HiGHS
         starts from the greedy rounding of the LP, so the rule set is never worse than
@@ -167,9 +162,8 @@ class ColumnGenerationRules(_RuleSetBase):
     integer_solution_limit : int or None, default=2
         Improving solutions each integer solve may find beyond its start (HiGHS's
         ``mip_max_improving_sols``), also a count. The node count does not limit HiGHS's
-        root node (its cuts and heuristics), which on wide data such as Musk's runs for
-        minutes while its heuristics find their best solutions in the first seconds; this
-        limit ends the solve there. A solve it stops on a solution whose gap is closed
+        root node (its cuts and heuristics), which on wide data can run long after its
+        heuristics found their best solutions; this limit ends the solve there. A solve it stops on a solution whose gap is closed
         still counts as optimal. None: no limit.
     integer_time_limit : float or None, default=None
         Seconds for each integer solve, on top of the counts above. A clock limit: where

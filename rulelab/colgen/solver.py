@@ -28,17 +28,15 @@ __all__ = ["ColumnGenerationResult", "ColumnGenerator", "column_generation",
 
 PRICING_METHODS = ("exact", "beam", "milp")
 _TOL = 1e-7  # below HiGHS's dual feasibility tolerance: a column this close to 0 is not improving
-# Seconds per simplex iteration and group of positives (the LP's variables) over seconds per
-# itemset and 64-row word of the exact search: about 100 where measured (MAGIC, first fold:
-# an LP solve of 2,500 iterations over 8,000 groups took 2.5 s, an exact search of 10^6
-# itemsets on 270 words 0.3 s). Work counts, not clock times, decide the pricing order, so
-# a fit does not depend on the load.
+# The cost of a simplex iteration per group of positives (the LP's variables) over the cost
+# of an itemset per 64-row word of the exact search (benchmarks/bench_colgen.py measures
+# both). Work counts, not clock times, decide the pricing order, so a fit does not depend
+# on the load.
 _LP_WORK_PER_SEARCH_WORK = 100.0
 EXACT_WORK_PER_SECOND = 6e8
-"""Exact-search work in about a second of one current core. An itemset's work is the
-64-row words it measures plus ``_NODE_OVERHEAD_WORDS`` for its bookkeeping; measured on the
-first fold of notebook 07: about 60 ns an itemset on Sonar's 3 words, 70 ns on
-Ionosphere's 5, 490 ns on MAGIC's 270 (Musk's wide items cost more)."""
+"""Exact-search work in about a second of one current core (``benchmarks/bench_colgen.py``
+measures it). An itemset's work is the 64-row words it measures plus
+``_NODE_OVERHEAD_WORDS`` for its bookkeeping."""
 _NODE_OVERHEAD_WORDS = 32
 GAP_BUDGET_FACTOR = 10
 """The enumeration that closes the gap after a certified LP may do this many times
@@ -189,8 +187,8 @@ def column_generation(A: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | 
         last LP solve (itemsets times words of searched rows against simplex iterations
         times groups of positives, scaled by their cost per unit; counts, so the fit is
         deterministic). Exact columns are the most improving ones, so where the search is
-        cheap and the LP is not (MAGIC) they reach the same LP value in far fewer rounds;
-        on wide data (Musk) the search is the dearer part.
+        cheap and the LP is not (many rows, few columns) they reach the same LP value in
+        far fewer rounds; on wide data the search is the dearer part.
     close_gap : bool, default=True
         After a certified LP, enumerate the conjunctions whose reduced cost is below the
         gap and solve again, to prove the rule set optimal (skipped when more than

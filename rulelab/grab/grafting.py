@@ -125,8 +125,8 @@ def graft(X, y, *, C: float = 1.0, loss: str = "logistic", max_size: int | None 
     if csr.shape[0] != y.shape[0]:
         raise ValueError(f"X has {csr.shape[0]} rows but y has {y.shape[0]} labels")
     # identical rows with the same label are one row that counts as often (the loss, its
-    # gradient and the line search are sums over rows): a1a has 20 % repeats, which the
-    # coordinate descent and the free columns then never touch
+    # gradient and the line search are sums over rows): binary data repeat rows often, and
+    # the coordinate descent and the free columns then never touch the repeats
     group, first, count = group_rows(csr.indptr, csr.indices, (y > 0).astype(np.int64),
                                      _item_codes(csr.shape[1]))
     # the rows are put in label order, positives first: every column's sorted row list then
@@ -230,7 +230,7 @@ def graft(X, y, *, C: float = 1.0, loss: str = "logistic", max_size: int | None 
             need = tol * V0 - V_free
             free_excess = _excess(g_free)
             # once the last bound came within 2x of `need`, measure in the same traversal
-            # (about 15 % dearer than the top K alone, far cheaper than a second call)
+            # (a little dearer than the top K alone, far cheaper than a second call)
             likely = need > 0 and last_lower < 2.0 * need
             top, reached, total = searcher.top(alpha, keys, target=need if likely else 0.0)
             top_excess = _excess(top.values)
