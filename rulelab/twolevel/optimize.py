@@ -280,11 +280,12 @@ def bcd(Xa, y, W0, cost, *, max_iter: int = 20, update: str = "greedy", lp_optio
             keys.append(key)
             if key not in cache and all(key != t[0] for t in todo):
                 todo.append((key, rows, r))
-        job = _lp_candidates if reuse_lps else clause_candidates
-        fitted = _parallel(n_jobs if len(todo) > 1 else None)(
-            delayed(job)(Xa, y, rows, cost, lp_options) if reuse_lps else
-            delayed(job)(Xa, y, rows, W[r], cost, lp_options)
-            for _, rows, r in todo)
+        if reuse_lps:
+            jobs = (delayed(_lp_candidates)(Xa, y, rows, cost, lp_options) for _, rows, _ in todo)
+        else:
+            jobs = (delayed(clause_candidates)(Xa, y, rows, W[r], cost, lp_options)
+                    for _, rows, r in todo)
+        fitted = _parallel(n_jobs if len(todo) > 1 else None)(jobs)
         for (key, _, _), (cands, k) in zip(todo, fitted):
             cache[key] = cands
             result.n_lp += k
