@@ -116,7 +116,11 @@ def clause_candidates(Xa: np.ndarray, y: np.ndarray, rows: np.ndarray, w_current
 def _lp_candidates(Xa, y, rows, cost, lp_options) -> tuple[list[np.ndarray], int]:
     """The candidates of :func:`clause_candidates` that come from the LPs, and the number
     of LPs solved. They depend on the subproblem (``rows``) only, not on the current
-    clause, so BCD and AM solve each distinct subproblem once per fit."""
+    clause, so BCD and AM solve each distinct subproblem once per fit.
+
+    Each LP is built and solved from scratch, not re-solved from a previous basis: these
+    LPs often have many optimal points, both roundings depend on which one the solver
+    returns, and a warm start returns another one, so it would change the rules."""
     A, yy = Xa[rows], np.asarray(y)[rows].astype(bool)
     found, w = _rounded(A, yy, cost, lp_options)
     n_lp = 1
