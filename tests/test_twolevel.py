@@ -13,7 +13,7 @@ from rulelab import TwoLevelRules
 from rulelab.rules import DNF, Clause, Term
 from rulelab.twolevel import format_rule
 from rulelab.twolevel.objective import augment, clause_costs, clause_sums, hamming_objective
-from rulelab.twolevel.optimize import assign_negatives
+from rulelab.twolevel.optimize import am, assign_negatives, bcd, init_weights, lp_kwargs
 from tests.conftest import load_or_skip
 
 
@@ -115,6 +115,31 @@ def test_am_objective_never_increases(seed):
     model = TwoLevelRules(method="am", max_rules=3, complexity=0.3, init="random",
                           random_state=seed).fit(X, y)
     assert np.all(np.diff(model.objective_path_) <= 1e-9)
+
+
+@pytest.mark.parametrize("method", ["bcd", "am"])
+@pytest.mark.parametrize("form", ["cnf", "dnf"])
+@pytest.mark.parametrize("init", ["setcover", "random"])
+@pytest.mark.parametrize("seed", range(3))
+def test_reused_clause_lps_give_the_reference_path_rules(method, form, init, seed):
+    """Solving each clause subproblem's LPs once per fit (the default) offers the same
+    candidates as re-solving them at every change of the clause (the reference path), so
+    the clauses, the objective path and the iterations are identical, with no more LPs."""
+    rng = np.random.default_rng(seed)
+    X = with_negations(rng.integers(0, 2, size=(200, 7))).to_numpy()
+    y = (((X[:, 0] & X[:, 1]) | (X[:, 2] & X[:, 10]) | X[:, 4]) ^ (rng.random(200) < 0.15))
+    y = y.astype(np.uint8)
+    if form == "dnf":   # as TwoLevelRules(form="dnf") does: the CNF of the complements
+        X, y = 1 - X, 1 - y
+    Xa, cost, opts = augment(X), clause_costs(X.shape[1], 0.5), lp_kwargs()
+    W0, _ = init_weights(Xa, y, 4, cost, init, opts, np.random.default_rng(seed))
+    fit = bcd if method == "bcd" else am
+    fast = fit(Xa, y, W0, cost, max_iter=10, lp_options=opts, reuse_lps=True)
+    reference = fit(Xa, y, W0, cost, max_iter=10, lp_options=opts, reuse_lps=False)
+    assert np.array_equal(fast.W, reference.W)
+    assert fast.objective_path == reference.objective_path
+    assert (fast.n_iter, fast.converged) == (reference.n_iter, reference.converged)
+    assert fast.n_lp <= reference.n_lp
 
 
 @pytest.mark.parametrize("method", ["bcd", "am"])

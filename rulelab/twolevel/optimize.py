@@ -109,26 +109,43 @@ def clause_candidates(Xa: np.ndarray, y: np.ndarray, rows: np.ndarray, w_current
     would disable can still lower F(W). The caller decides by F(W) (BCD) or by the
     clause's subproblem objective (AM, :func:`fit_clause`).
     """
+    fitted, n_lp = _lp_candidates(Xa, y, rows, cost, lp_options)
+    return _with_fixed(w_current, fitted), n_lp
+
+
+def _lp_candidates(Xa, y, rows, cost, lp_options) -> tuple[list[np.ndarray], int]:
+    """The candidates of :func:`clause_candidates` that come from the LPs, and the number
+    of LPs solved. They depend on the subproblem (``rows``) only, not on the current
+    clause, so BCD and AM solve each distinct subproblem once per fit.
+
+    Each LP is built and solved from scratch, not re-solved from a previous basis: these
+    LPs often have many optimal points, both roundings depend on which one the solver
+    returns, and a warm start returns another one, so it would change the rules."""
     A, yy = Xa[rows], np.asarray(y)[rows].astype(bool)
-    n_cols = A.shape[1]
-    disabled = np.zeros(n_cols, dtype=bool)
-    disabled[0] = True
-    found = [np.asarray(w_current, dtype=bool), disabled, np.zeros(n_cols, dtype=bool)]
-    rounded, w = _rounded(A, yy, cost, lp_options)
-    found += rounded
+    found, w = _rounded(A, yy, cost, lp_options)
     n_lp = 1
     if w is None or w[0] > _TOL:
         enabled, _ = _rounded(A[:, 1:], yy, cost[1:], lp_options)
         found += [np.concatenate([[False], c]) for c in enabled]
         n_lp += 1
+    return found, n_lp
+
+
+def _with_fixed(w_current, fitted) -> list[np.ndarray]:
+    """The current clause, the disabled and the always-false clause, then ``fitted``:
+    canonical, without repeats, in that order (BCD and AM keep the first on ties)."""
+    n_cols = len(w_current)
+    disabled = np.zeros(n_cols, dtype=bool)
+    disabled[0] = True
+    found = [np.asarray(w_current, dtype=bool), disabled, np.zeros(n_cols, dtype=bool)]
     out, seen = [], set()
-    for c in found:
+    for c in found + list(fitted):
         c = canonical(c)
         key = np.packbits(c).tobytes()
         if key not in seen:
             seen.add(key)
             out.append(c)
-    return out, n_lp
+    return out
 
 
 def fit_clause(Xa: np.ndarray, y: np.ndarray, rows: np.ndarray, w_current: np.ndarray,
@@ -137,9 +154,14 @@ def fit_clause(Xa: np.ndarray, y: np.ndarray, rows: np.ndarray, w_current: np.nd
     :func:`clause_candidates` on the clause's subproblem, the current clause on ties, so
     the subproblem objective never increases."""
     candidates, n_lp = clause_candidates(Xa, y, rows, w_current, cost, lp_options)
+    return _best_on_subproblem(Xa, y, rows, candidates, cost), n_lp
+
+
+def _best_on_subproblem(Xa, y, rows, candidates, cost) -> np.ndarray:
+    """The candidate with the lowest subproblem objective, the first on ties."""
     A, yy = Xa[rows], np.asarray(y)[rows].astype(bool)
     values = [clause_subobjective(A, yy, w, cost) for w in candidates]
-    return candidates[int(np.argmin(values))].copy(), n_lp    # argmin keeps the first on ties
+    return candidates[int(np.argmin(values))].copy()    # argmin keeps the first on ties
 
 
 def canonical(w: np.ndarray) -> np.ndarray:
@@ -216,7 +238,7 @@ def _parallel(n_jobs):
 
 
 def bcd(Xa, y, W0, cost, *, max_iter: int = 20, update: str = "greedy", lp_options: dict,
-        rng=None, n_jobs=None) -> TwoLevelResult:
+        rng=None, n_jobs=None, reuse_lps: bool = True) -> TwoLevelResult:
     """Block coordinate descent (section 3.1): update one clause at a time, others fixed.
 
     For clause r, the negatives some other clause already rejects are don't-cares; the
@@ -226,6 +248,13 @@ def bcd(Xa, y, W0, cost, *, max_iter: int = 20, update: str = "greedy", lp_optio
     ``"cyclic"`` and ``"random"`` try one clause per iteration. An update is accepted only
     if it lowers F(W), so the objective path never increases. Greedy stops when no clause
     improves; cyclic/random after ``R`` tries in a row without improvement.
+
+    A clause's LPs depend only on its subproblem (which negatives are kept), and after an
+    update the updated clause's subproblem is unchanged, so with ``reuse_lps`` (default)
+    each distinct subproblem's LPs are solved once per fit and their candidates are
+    offered again with the clause's new current weights. ``reuse_lps=False`` re-solves
+    them whenever the clause or its subproblem changed (the reference path: same
+    candidates, more LPs).
     """
     if update not in ("greedy", "cyclic", "random"):
         raise ValueError(f"update must be 'greedy', 'cyclic' or 'random', not {update!r}")
@@ -236,7 +265,7 @@ def bcd(Xa, y, W0, cost, *, max_iter: int = 20, update: str = "greedy", lp_optio
     S = clause_sums(Xa, W)
     F = hamming_objective(Xa, y, W, cost, S)
     result = TwoLevelResult(W, [F])
-    cache: dict = {}   # (r, subproblem rows, current clause) -> refit, reused across iterations
+    cache: dict = {}   # subproblem -> its LP candidates (or, reference path, a refit)
     stale = 0
     for it in range(max_iter):
         if update == "greedy":
@@ -248,13 +277,19 @@ def bcd(Xa, y, W0, cost, *, max_iter: int = 20, update: str = "greedy", lp_optio
         keys, todo = [], []
         for r in blocks:
             rows = pos | ~_others_reject(S, r)
-            key = (r, np.packbits(rows).tobytes(), np.packbits(W[r]).tobytes())
+            if reuse_lps:
+                key = np.packbits(rows).tobytes()
+            else:
+                key = (r, np.packbits(rows).tobytes(), np.packbits(W[r]).tobytes())
             keys.append(key)
             if key not in cache and all(key != t[0] for t in todo):
                 todo.append((key, rows, r))
-        fitted = _parallel(n_jobs if len(todo) > 1 else None)(
-            delayed(clause_candidates)(Xa, y, rows, W[r], cost, lp_options)
-            for _, rows, r in todo)
+        if reuse_lps:
+            jobs = (delayed(_lp_candidates)(Xa, y, rows, cost, lp_options) for _, rows, _ in todo)
+        else:
+            jobs = (delayed(clause_candidates)(Xa, y, rows, W[r], cost, lp_options)
+                    for _, rows, r in todo)
+        fitted = _parallel(n_jobs if len(todo) > 1 else None)(jobs)
         for (key, _, _), (cands, k) in zip(todo, fitted):
             cache[key] = cands
             result.n_lp += k
@@ -262,7 +297,7 @@ def bcd(Xa, y, W0, cost, *, max_iter: int = 20, update: str = "greedy", lp_optio
         # that is what lets BCD enable a clause the subproblem's LP would leave disabled.
         best_F, best_r, best_w = F, None, None
         for r, key in zip(blocks, keys):
-            for w in cache[key]:
+            for w in (_with_fixed(W[r], cache[key]) if reuse_lps else cache[key]):
                 if np.array_equal(w, W[r]):
                     continue
                 value = _objective_with(Xa, y, W, S, r, w, cost)
@@ -309,11 +344,13 @@ def assign_negatives(S_neg: np.ndarray, X_neg: np.ndarray) -> np.ndarray:
     return assign
 
 
-def am(Xa, y, W0, cost, *, max_iter: int = 20, lp_options: dict, n_jobs=None) -> TwoLevelResult:
+def am(Xa, y, W0, cost, *, max_iter: int = 20, lp_options: dict, n_jobs=None,
+       reuse_lps: bool = True) -> TwoLevelResult:
     """Alternating minimisation (section 3.2): (a) with W fixed, set the ideal outputs
     (positives 1 everywhere; each negative 0 on its clause from :func:`assign_negatives`,
     don't-care elsewhere); (b) with them fixed, refit all R clauses independently, in
-    parallel. Stops when an iteration does not lower F(W)."""
+    parallel. Stops when an iteration does not lower F(W). ``reuse_lps`` as in
+    :func:`bcd`: a subproblem met again (same clause rows) reuses its LP candidates."""
     pos = np.asarray(y).astype(bool)
     W = np.asarray(W0, dtype=bool).copy()
     R = W.shape[0]
@@ -321,16 +358,29 @@ def am(Xa, y, W0, cost, *, max_iter: int = 20, lp_options: dict, n_jobs=None) ->
     F = hamming_objective(Xa, y, W, cost, S)
     result = TwoLevelResult(W, [F])
     neg_idx = np.flatnonzero(~pos)
+    cache: dict = {}   # subproblem rows -> its LP candidates
     for it in range(max_iter):
         assign = assign_negatives(S[neg_idx], Xa[neg_idx])
-        jobs = []
+        subproblems = []
         for r in range(R):
             rows = pos.copy()
             rows[neg_idx[assign == r]] = True
-            jobs.append(delayed(fit_clause)(Xa, y, rows, W[r], cost, lp_options))
-        fitted = _parallel(n_jobs)(jobs)
-        W_new = np.array([w for w, _ in fitted], dtype=bool).reshape(W.shape)
-        result.n_lp += sum(k for _, k in fitted)
+            subproblems.append((rows, np.packbits(rows).tobytes()))
+        if reuse_lps:
+            todo = list({key: rows for rows, key in subproblems if key not in cache}.items())
+            solved = _parallel(n_jobs)(delayed(_lp_candidates)(Xa, y, rows, cost, lp_options)
+                                       for _, rows in todo)
+            for (key, _), (cands, k) in zip(todo, solved):
+                cache[key] = cands
+                result.n_lp += k
+            new = [_best_on_subproblem(Xa, y, rows, _with_fixed(W[r], cache[key]), cost)
+                   for r, (rows, key) in enumerate(subproblems)]
+        else:
+            fitted = _parallel(n_jobs)(delayed(fit_clause)(Xa, y, rows, W[r], cost, lp_options)
+                                       for r, (rows, _) in enumerate(subproblems))
+            new = [w for w, _ in fitted]
+            result.n_lp += sum(k for _, k in fitted)
+        W_new = np.array(new, dtype=bool).reshape(W.shape)
         result.n_iter = it + 1
         S_new = clause_sums(Xa, W_new)
         F_new = hamming_objective(Xa, y, W_new, cost, S_new)
