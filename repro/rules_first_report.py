@@ -128,7 +128,7 @@ def plot_fig3(sweeps: dict[str, pd.DataFrame], paper_t: float | None = None):
             ax.axhline(b.mean(), color=colors[variant], ls="--", label=f"{name} baseline")
         t = chosen_threshold(sweep)
         if np.isfinite(t):
-            ax.axvline(t, color="0.3", lw=0.8, ls=":", label=f"chosen by CV: {t:g}")
+            ax.axvline(t, color="0.3", lw=0.8, ls=":", label=f"chosen t: {t:g}")
         if paper_t is not None:
             ax.axvspan(1.5, 1.7, color="0.85", zorder=0, label="paper's best (1.5-1.7)")
         ax.set(xlabel="candidate threshold t (negative; positive uses ratio x t)",

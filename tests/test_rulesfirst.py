@@ -259,25 +259,34 @@ def test_a_candidate_threshold_binds_only_above_the_bound_the_filters_set():
     assert n(bound + 1.0) < n(None)
 
 
-def test_on_the_tweets_every_threshold_of_the_sweep_binds():
-    """§7.2 as defined: 4 negative / 16 positive tweets, purity 0.75 / 0.9, threshold t for
-    negative rules and 4t for positive ones; on SemEval's training tweets each step of the
-    notebook's grid removes candidates (through the positive rules below t = 1.73)."""
+def test_on_the_tweets_every_threshold_binds_and_only_the_score_reading_moves_negatives():
+    """§7.2 at its 4:1 balance: 4 negative / 16 positive tweets, purity 0.75 / 0.9, t for
+    negative rules and 4t for positive ones. After the support floors ("filters") each
+    step of the notebook's grid removes candidates, but below t = 1.73 only positive ones;
+    with t in place of the floors ("score") negative candidates change there too."""
     from repro import rules_first_text as tx
 
     try:
-        s = tx._splits("semeval2017_task4a", 0)
+        s = tx._splits("semeval2017_task4a", 0, pos_per_neg=4.0)
     except Exception as err:  # pragma: no cover - data not available
         pytest.skip(f"benchmark data not available: {err}")
     X = make_stem_vectorizer().fit_transform(s.dev_text.iloc[:3000])
     y = (s.dev_y[:3000] == "positive").astype(int)
     cfg = tx.CORPORA["semeval2017_task4a"]
-    counts = [len(select_candidates(coverage_matrix(X), y, [0, 1],
-                                    min_support=list(cfg["min_support"]),
-                                    min_purity=list(cfg["min_purity"]),
-                                    threshold=[t, cfg["pos_ratio"] * t]))
-              for t in (1.0, 1.3, 1.5, 1.7, 2.0, 2.5)]
-    assert all(a > b for a, b in zip(counts, counts[1:])), counts
+
+    def cand(t, support):
+        return select_candidates(coverage_matrix(X), y, [0, 1], min_support=support,
+                                 min_purity=list(cfg["min_purity"]),
+                                 threshold=[t, cfg["pos_ratio"] * t])
+
+    grid = (1.0, 1.3, 1.5, 1.7, 2.0, 2.5)
+    for support in (list(cfg["min_support"]), [1, 1]):
+        counts = [len(cand(t, support)) for t in grid]
+        assert all(a > b for a, b in zip(counts, counts[1:])), counts
+    neg = {support: [int((cand(t, list(support)).label == 0).sum()) for t in (1.0, 1.5)]
+           for support in (cfg["min_support"], (1, 1))}
+    assert neg[cfg["min_support"]][0] == neg[cfg["min_support"]][1]
+    assert neg[(1, 1)][0] > neg[(1, 1)][1]
 
 
 def test_exact_search_picks_a_planted_rule_where_the_fast_search_picks_noise():
