@@ -140,7 +140,7 @@ def _balanced_draw(pool: np.ndarray, labels: np.ndarray, n_dev: int, n_test: int
         raise ValueError(f"pos_per_neg must be positive, got {ratio!r}")
     ones = rng.permutation(pool[labels == 1])
     zeros = rng.permutation(pool[labels == 0])
-    n1 = [int(round(n * ratio / (1 + ratio))) for n in (n_dev, n_test)]
+    n1 = [round(n * ratio / (1 + ratio)) for n in (n_dev, n_test)]
     n0 = [n_dev - n1[0], n_test - n1[1]]
     if sum(n1) > len(ones) or sum(n0) > len(zeros):
         raise ValueError(f"{name} has {len(ones)} label-1 and {len(zeros)} label-0 rows; "

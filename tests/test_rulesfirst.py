@@ -1,5 +1,6 @@
 """Rules-first classifiers (Cohen et al. 2019): planted rules found, rules decide first."""
 
+import itertools
 import warnings
 
 import numpy as np
@@ -282,7 +283,7 @@ def test_on_the_tweets_every_threshold_binds_and_only_the_score_reading_moves_ne
     grid = (1.0, 1.3, 1.5, 1.7, 2.0, 2.5)
     for support in (list(cfg["min_support"]), [1, 1]):
         counts = [len(cand(t, support)) for t in grid]
-        assert all(a > b for a, b in zip(counts, counts[1:])), counts
+        assert all(a > b for a, b in itertools.pairwise(counts)), counts
     neg = {support: [int((cand(t, list(support)).label == 0).sum()) for t in (1.0, 1.5)]
            for support in (cfg["min_support"], (1, 1))}
     assert neg[cfg["min_support"]][0] == neg[cfg["min_support"]][1]
@@ -294,7 +295,7 @@ def test_exact_search_picks_a_planted_rule_where_the_fast_search_picks_noise():
     samples), the current base makes a noise feature look best; refitting the base for each
     candidate, as §7 does, shows the planted rule is."""
     X, y, planted = make_rules_first(300, d=100, k=4, p=0.06, random_state=0)
-    kw = dict(min_purity=0.0, max_rules=1, early_stopping=False, random_state=0)
+    kw = {"min_purity": 0.0, "max_rules": 1, "early_stopping": False, "random_state": 0}
     fast = GreedyRuleClassifier(search="fast", **kw).fit(X, y)
     exact = GreedyRuleClassifier(**kw).fit(X, y)
     assert exact.search == "exact"  # the paper's protocol is the default
@@ -312,7 +313,7 @@ def test_exact_search_takes_the_candidate_a_brute_force_refit_finds_best():
     model = GreedyRuleClassifier(min_purity=0.0, max_rules=1, early_stopping=False,
                                  warm_start=False, random_state=0).fit(X, y)
     perm = check_random_state(0).permutation(len(y))
-    n_ev = int(round(len(y) / 3))
+    n_ev = round(len(y) / 3)
     ev, tr = np.sort(perm[:n_ev]), np.sort(perm[n_ev:])
     template = model._template()
 
@@ -333,7 +334,7 @@ def test_exact_search_takes_the_candidate_a_brute_force_refit_finds_best():
 
 def test_warm_and_cold_refits_choose_the_same_rules():
     X, y, _ = make_rules_first(600, d=60, k=6, p=0.04, random_state=1)
-    kw = dict(min_purity=0.0, max_rules=4, early_stopping=False, random_state=0)
+    kw = {"min_purity": 0.0, "max_rules": 4, "early_stopping": False, "random_state": 0}
     warm = GreedyRuleClassifier(**kw).fit(X, y)
     cold = GreedyRuleClassifier(warm_start=False, **kw).fit(X, y)
     assert warm.rules_.feature_indices == cold.rules_.feature_indices
