@@ -50,7 +50,7 @@ def test_generator_labels_follow_rules_then_the_halfspace():
 @pytest.mark.slow
 def test_greedy_l2_finds_planted_rules_and_beats_plain_l2(realizable):
     X, y, Xt, yt, planted = realizable
-    model = GreedyRuleClassifier(penalty="l2", random_state=0).fit(X, y)
+    model = GreedyRuleClassifier(penalty="l2", early_stopping=False, random_state=0).fit(X, y)
     chosen = set(model.rules_.feature_indices)
     # Every rule it picks is planted, and it finds at least 18 of the 20.
     assert chosen <= set(planted.tolist())
@@ -63,7 +63,7 @@ def test_greedy_l2_finds_planted_rules_and_beats_plain_l2(realizable):
 @pytest.mark.slow
 def test_greedy_l1_finds_planted_rules_and_beats_plain_l1(realizable):
     X, y, Xt, yt, planted = realizable
-    model = GreedyRuleClassifier(penalty="l1", random_state=0).fit(X, y)
+    model = GreedyRuleClassifier(penalty="l1", early_stopping=False, random_state=0).fit(X, y)
     assert set(model.rules_.feature_indices) <= set(planted.tolist())
     assert len(model.rules_) >= 18
     assert model.score(Xt, yt) > make_linear("l1").fit(X, y).score(Xt, yt)
@@ -122,8 +122,8 @@ def test_candidates_match_brute_force_support_purity_and_score():
 
 def test_exact_and_fast_search_find_the_same_planted_rules():
     X, y, planted = make_rules_first(600, d=30, k=4, p=0.05, mu=0.0, random_state=5)
-    fast = GreedyRuleClassifier(random_state=0).fit(X, y)
-    exact = GreedyRuleClassifier(search="exact", random_state=0).fit(X, y)
+    fast = GreedyRuleClassifier(search="fast", early_stopping=False, random_state=0).fit(X, y)
+    exact = GreedyRuleClassifier(early_stopping=False, random_state=0).fit(X, y)
     assert set(fast.rules_.feature_indices) == set(exact.rules_.feature_indices) == set(planted.tolist())
 
 
