@@ -225,7 +225,7 @@ def claims_text(sweep: pd.DataFrame, corpus: str, paper_t: float = 1.7,
     see :func:`chosen_threshold`)."""
     test = sweep[sweep["fold"] < 0]
     t = chosen_threshold(sweep, how)
-    chosen_by = "evaluation tweets" if how == "evaluation" else "cross-validation"
+    chosen_by = "evaluation data" if how == "evaluation" else "cross-validation"
     out = []
     for variant in ("linear", "nn"):
         v = test[test["variant"] == variant]
