@@ -29,42 +29,47 @@ def _data(m, seed, n_test, **gen):
 
 
 def _m_unit(m: int, seed: int, n_test: int, C: float, max_rules: int,
-            base_rows: str = "uncovered") -> list[dict]:
+            base_rows: str = "uncovered", search: str = "exact") -> list[dict]:
     X, y, Xt, yt, planted = _data(m, seed, n_test)
     out = []
     for penalty in ("l1", "l2"):
         base = make_linear(penalty, C, random_state=seed).fit(X, y)
         out.append({"m": m, "seed": seed, "method": f"{penalty} logistic",
                     "accuracy": base.score(Xt, yt), "n_rules": 0, "planted_found": 0})
+        # §7.1 selects "the k rule features": |K| = max_rules, no early stop (candidates
+        # are exact rules, so fewer are taken only when fewer exist in the sample).
         g = GreedyRuleClassifier(penalty=penalty, C=C, max_rules=max_rules,
+                                 early_stopping=False, search=search,
                                  base_rows=base_rows, random_state=seed).fit(X, y)
         found = len(set(g.rules_.feature_indices) & set(planted.tolist()))
         out.append({"m": m, "seed": seed, "method": f"greedy {penalty}",
                     "accuracy": g.score(Xt, yt), "n_rules": len(g.rules_),
-                    "planted_found": found, "base_rows": base_rows})
+                    "planted_found": found, "base_rows": base_rows, "search": search})
     return out
 
 
 def accuracy_vs_m(ms, n_seeds: int = 20, *, n_test: int = 2000, C: float = 1.0,
-                  max_rules: int = 20, base_rows: str = "uncovered", n_jobs: int = 1,
-                  progress: bool = True) -> pd.DataFrame:
+                  max_rules: int = 20, base_rows: str = "uncovered", search: str = "exact",
+                  n_jobs: int = 1, progress: bool = True) -> pd.DataFrame:
     """Test accuracy of greedy l1/l2 and l1/l2 logistic regression for each training size.
 
     One unit per (m, seed): a fresh realisation of the paper's data (d = 400, k = 20,
     p = 1/60, mu = -0.02), a 2,000-sample test set from an independent seed. ``base_rows``
-    is the greedy's reading of §7 (:class:`rulelab.GreedyRuleClassifier`).
+    is the greedy's reading of §7 and ``search`` how it scores a candidate
+    (:class:`rulelab.GreedyRuleClassifier`; "exact" refits the base per candidate, §7).
 
     Returns
     -------
     DataFrame with columns m, seed, method, accuracy, n_rules, planted_found.
     """
     tasks = [{"m": int(m), "seed": s, "n_test": n_test, "C": C, "max_rules": max_rules,
-              "base_rows": base_rows} for m in ms for s in range(n_seeds)]
+              "base_rows": base_rows, "search": search} for m in ms for s in range(n_seeds)]
     return pd.DataFrame(run_units(_m_unit, tasks, "rulesfirst/fig2_left", n_jobs=n_jobs,
                                   progress=progress))
 
 
-def _rules_unit(m: int, seed: int, n_test: int, C: float, ks: list[int]) -> list[dict]:
+def _rules_unit(m: int, seed: int, n_test: int, C: float, ks: list[int],
+                search: str = "exact") -> list[dict]:
     X, y, Xt, yt, planted = _data(m, seed, n_test)
     out = []
     for penalty in ("l1", "l2"):
@@ -73,11 +78,11 @@ def _rules_unit(m: int, seed: int, n_test: int, C: float, ks: list[int]) -> list
             # take features that are not rules once the planted ones are used up.
             g = GreedyRuleClassifier(penalty=penalty, C=C, max_rules=max(ks),
                                      min_purity=min_purity, early_stopping=False,
-                                     random_state=seed).fit(X, y)
+                                     search=search, random_state=seed).fit(X, y)
             for k in ks:
                 model = truncate_rules(g, k, X, y)
                 out.append({"m": m, "seed": seed, "method": f"greedy {penalty}",
-                            "candidates": candidates, "n_rules": k,
+                            "candidates": candidates, "n_rules": k, "search": search,
                             "rules_used": len(model.rules_),
                             "accuracy": model.score(Xt, yt),
                             "planted_found": len(set(model.rules_.feature_indices)
@@ -86,14 +91,16 @@ def _rules_unit(m: int, seed: int, n_test: int, C: float, ks: list[int]) -> list
 
 
 def accuracy_vs_rules(ks, m: int = 1000, n_seeds: int = 20, *, n_test: int = 2000,
-                      C: float = 1.0, n_jobs: int = 1, progress: bool = True) -> pd.DataFrame:
+                      C: float = 1.0, search: str = "exact", n_jobs: int = 1,
+                      progress: bool = True) -> pd.DataFrame:
     """Test accuracy of greedy l1/l2 with exactly |K| rules, for each |K| in ``ks``.
 
     One greedy search per (seed, penalty) with ``max(ks)`` rules; each |K| keeps the first
-    |K| rules and refits the base (see :func:`truncate_rules`).
+    |K| rules and refits the base (see :func:`truncate_rules`). ``search`` as in
+    :func:`accuracy_vs_m`.
     """
-    tasks = [{"m": int(m), "seed": s, "n_test": n_test, "C": C, "ks": [int(k) for k in ks]}
-             for s in range(n_seeds)]
+    tasks = [{"m": int(m), "seed": s, "n_test": n_test, "C": C, "ks": [int(k) for k in ks],
+              "search": search} for s in range(n_seeds)]
     return pd.DataFrame(run_units(_rules_unit, tasks, "rulesfirst/fig2_right", n_jobs=n_jobs,
                                   progress=progress))
 
@@ -118,11 +125,12 @@ def oracle_accuracy(X, y, Xt, yt, planted, penalty="l2", C=1.0) -> float:
 
 
 def _sc_unit(k: int, d: int, m: int, seed: int, coverage: float, n_test: int,
-             C: float) -> list[dict]:
+             C: float, search: str = "exact") -> list[dict]:
     gen = {"d": d, "k": k, "p": rule_probability(k, coverage), "mu": 0.0}
     X, y, Xt, yt, planted = _data(m, seed, n_test, **gen)
     base = make_linear("l2", C).fit(X, y)
-    greedy = GreedyRuleClassifier(penalty="l2", C=C, max_rules=k, random_state=seed).fit(X, y)
+    greedy = GreedyRuleClassifier(penalty="l2", C=C, max_rules=k, early_stopping=False,
+                                  search=search, random_state=seed).fit(X, y)
     row = {"k": k, "d": d, "B": float(np.sqrt(d)), "m": m, "seed": seed}
     return [
         {**row, "method": "ERM stand-in (rules known)",
@@ -133,8 +141,8 @@ def _sc_unit(k: int, d: int, m: int, seed: int, coverage: float, n_test: int,
 
 
 def sample_complexity(configs, ms, n_seeds: int = 5, *, coverage: float = 0.285,
-                      n_test: int = 2000, C: float = 1.0, n_jobs: int = 1,
-                      progress: bool = True) -> pd.DataFrame:
+                      n_test: int = 2000, C: float = 1.0, search: str = "exact",
+                      n_jobs: int = 1, progress: bool = True) -> pd.DataFrame:
     """Test error of ERM stand-in, convex relaxation and greedy over a grid of (k, d, m).
 
     ``configs`` is a list of (k, d): k rule features, each with the probability that makes
@@ -144,7 +152,7 @@ def sample_complexity(configs, ms, n_seeds: int = 5, *, coverage: float = 0.285,
     halfspace, so B = sqrt(d) is the analogue of the paper's norm bound.
     """
     tasks = [{"k": int(k), "d": int(d), "m": int(m), "seed": s, "coverage": coverage,
-              "n_test": n_test, "C": C} for k, d in configs for m in ms for s in range(n_seeds)]
+              "n_test": n_test, "C": C, "search": search} for k, d in configs for m in ms for s in range(n_seeds)]
     return pd.DataFrame(run_units(_sc_unit, tasks, "rulesfirst/table1_sample_complexity", n_jobs=n_jobs,
                                   progress=progress))
 

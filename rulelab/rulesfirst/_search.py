@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import numpy as np
 import scipy.sparse as sp
+from sklearn.base import clone
+from sklearn.linear_model import LogisticRegression
 
-from ._base import base_proba
+from ._base import base_proba, fit_base
 
-__all__ = ["_State", "_col", "base_proba"]
+__all__ = ["_State", "_col", "_rule_loss", "_warm_init", "base_proba", "fit_warm"]
 
 
 class _State:
@@ -80,3 +82,29 @@ def _col(X, j: int) -> np.ndarray:
     col = X[:, j]
     col = col.toarray() if sp.issparse(col) else np.asarray(col)
     return col.ravel() > 0
+
+
+def _warm_init(current, keep_now: np.ndarray, keep: np.ndarray):
+    """The current base's coefficients on the columns ``keep`` (a subset of ``keep_now``,
+    the columns it was fitted on), to start a refit from; None where that is not possible
+    (no logistic regression, or liblinear, which cannot warm-start)."""
+    if (not isinstance(current, LogisticRegression) or current.solver == "liblinear"
+            or not hasattr(current, "coef_")):
+        return None
+    pos = np.searchsorted(keep_now, keep)
+    return current.classes_, current.coef_[:, pos], current.intercept_
+
+
+def fit_warm(template, X, y: np.ndarray, default: int, init=None):
+    """:func:`fit_base`, but a logistic regression starts from ``init`` (classes,
+    coefficients, intercept) when the classes agree.
+
+    The problem is strictly convex (l2) or convex (l1), so the start changes only how many
+    iterations the solver takes to reach the optimum, not which optimum it reaches (up to
+    the solver's tolerance).
+    """
+    if init is None or not np.array_equal(np.unique(y), init[0]):
+        return fit_base(template, X, y, default)
+    model = clone(template).set_params(warm_start=True)
+    model.coef_, model.intercept_ = init[1].copy(), init[2].copy()
+    return model.fit(X, y)
