@@ -14,7 +14,7 @@ import time
 
 from threadpoolctl import threadpool_limits
 
-from rulelab import GreedyRuleClassifier, make_rules_first
+from rulelab import RulesFirstClassifier, make_rules_first
 from rulelab.rulesfirst._base import make_linear
 
 
@@ -36,7 +36,7 @@ def main() -> None:
             for search in ("fast", "exact"):
                 if search == "exact" and m > 1000:
                     continue  # one refit per candidate and step: minutes at this size
-                g, t = _timed(GreedyRuleClassifier(search=search, random_state=0), X, y)
+                g, t = _timed(RulesFirstClassifier(search=search, random_state=0), X, y)
                 hits = len(set(g.rules_.feature_indices) & set(planted.tolist()))
                 print(f"{m:>6} {'greedy l2 ' + search:<16} {t:>8.2f} {t / t_base:>7.1f} "
                       f"{len(g.rules_):>6} {hits:>8} {g.score(Xt, yt):>9.3f}")

@@ -36,7 +36,7 @@ def _learners() -> dict[str, Callable]:
     out = {
         "1Rule": lambda **k: rulelab.OneRule(complexity=1 / k["lam"]),
         "RuSC": lambda **k: rulelab.SetCoverRules(complexity=1 / k["lam"], max_rules=k["rules"]),
-        "RuB": lambda **k: rulelab.BoostedRules(complexity=1 / k["lam"], n_estimators=k["rules"]),
+        "RuB": lambda **k: rulelab.BoostedLPRules(complexity=1 / k["lam"], n_estimators=k["rules"]),
         "BCD (DNF)": lambda **k: rulelab.TwoLevelRules(
             form="dnf", method="bcd", complexity=k["theta"], max_rules=k["rules"]),
         "AM (DNF)": lambda **k: rulelab.TwoLevelRules(
@@ -47,10 +47,10 @@ def _learners() -> dict[str, Callable]:
     if hasattr(rulelab, "ColumnGenerationRules"):
         out["CG"] = lambda **k: rulelab.ColumnGenerationRules(
             form=k["form"], complexity=k["complexity"], max_terms=k["max_terms"], **CG_LIMITS)
-    if hasattr(rulelab, "GreedyRuleClassifier"):
+    if hasattr(rulelab, "RulesFirstClassifier"):
         # Notebook 07's rules-first model: exact single-threshold rules first, an L1
         # logistic regression on the threshold features the rules leave (fast: liblinear).
-        out["Rules-first"] = lambda **k: rulelab.GreedyRuleClassifier(
+        out["Rules-first"] = lambda **k: rulelab.RulesFirstClassifier(
             penalty="l1", C=k["C"], max_rules=k["rules"],
             binarizer=rulelab.FeatureBinarizer(), random_state=0)
     return out

@@ -389,7 +389,7 @@ class SVMPeer(_Peer):
 class ThresholdRulesFirst(_Peer):
     """rulelab's rules-first classifier (Cohen et al. 2019) on threshold features.
 
-    :class:`rulelab.GreedyRuleClassifier` is meant for sparse binary data (words); here it
+    :class:`rulelab.RulesFirstClassifier` is meant for sparse binary data (words); here it
     sees the 0/1 threshold features of :class:`rulelab.FeatureBinarizer`, picks exact
     single-threshold rules first and leaves the other samples to an L1 logistic
     regression. Its complexity counts the rules (one term each) plus the logistic model as
@@ -407,13 +407,13 @@ class ThresholdRulesFirst(_Peer):
         from sklearn.linear_model import LogisticRegression
 
         from rulelab.binarize import FeatureBinarizer
-        from rulelab.rulesfirst import GreedyRuleClassifier
+        from rulelab.rulesfirst import RulesFirstClassifier
 
         # The L1 model is passed whole (``l1_ratio=1``), the current scikit-learn spelling.
         base = LogisticRegression(C=self.C, l1_ratio=1.0, solver="liblinear", max_iter=1000,
                                   random_state=self.random_state)
         return [("binarize", FeatureBinarizer(n_thresholds=self.n_thresholds)),
-                ("model", GreedyRuleClassifier(base_estimator=base, max_rules=self.max_rules,
+                ("model", RulesFirstClassifier(base_estimator=base, max_rules=self.max_rules,
                                                random_state=self.random_state))]
 
     def complexity_(self) -> tuple[float, float]:
@@ -509,7 +509,7 @@ def rulelab_learners(*, max_rules: int = 10, theta: float = 1.0, max_iter: int =
     makers = {
         "1Rule": lambda: rulesets.OneRule(),
         "RuSC": lambda: rulesets.SetCoverRules(max_rules=max_rules),
-        "RuB": lambda: rulesets.BoostedRules(n_estimators=5),
+        "RuB": lambda: rulesets.BoostedLPRules(n_estimators=5),
         "BCD": lambda: TwoLevelRules(method="bcd", **two),
         "AM": lambda: TwoLevelRules(method="am", **two),
         "GRAB": _grab_maker(grab_degree),

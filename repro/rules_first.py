@@ -13,7 +13,7 @@ import pandas as pd
 
 from rulelab.rulesfirst._base import make_linear
 from repro.runner import run_units
-from rulelab.rulesfirst.greedy import GreedyRuleClassifier, truncate_rules
+from rulelab.rulesfirst.greedy import RulesFirstClassifier, truncate_rules
 from rulelab.rulesfirst.synthetic import make_rules_first, rule_probability
 
 __all__ = ["accuracy_vs_m", "accuracy_vs_rules", "sample_complexity", "crossing_m",
@@ -38,7 +38,7 @@ def _m_unit(m: int, seed: int, n_test: int, C: float, max_rules: int,
                     "accuracy": base.score(Xt, yt), "n_rules": 0, "planted_found": 0})
         # §7.1 selects "the k rule features": |K| = max_rules, no early stop (candidates
         # are exact rules, so fewer are taken only when fewer exist in the sample).
-        g = GreedyRuleClassifier(penalty=penalty, C=C, max_rules=max_rules,
+        g = RulesFirstClassifier(penalty=penalty, C=C, max_rules=max_rules,
                                  early_stopping=False, search=search,
                                  base_rows=base_rows, random_state=seed).fit(X, y)
         found = len(set(g.rules_.feature_indices) & set(planted.tolist()))
@@ -56,7 +56,7 @@ def accuracy_vs_m(ms, n_seeds: int = 20, *, n_test: int = 2000, C: float = 1.0,
     One unit per (m, seed): a fresh realisation of the paper's data (d = 400, k = 20,
     p = 1/60, mu = -0.02), a 2,000-sample test set from an independent seed. ``base_rows``
     is the greedy's reading of §7 and ``search`` how it scores a candidate
-    (:class:`rulelab.GreedyRuleClassifier`; "exact" refits the base per candidate, §7).
+    (:class:`rulelab.RulesFirstClassifier`; "exact" refits the base per candidate, §7).
 
     Returns
     -------
@@ -76,7 +76,7 @@ def _rules_unit(m: int, seed: int, n_test: int, C: float, ks: list[int],
         for candidates, min_purity in (("exact rules", 1.0), ("all features", 0.0)):
             # |K| is forced (no early stop). With every feature a candidate the greedy must
             # take features that are not rules once the planted ones are used up.
-            g = GreedyRuleClassifier(penalty=penalty, C=C, max_rules=max(ks),
+            g = RulesFirstClassifier(penalty=penalty, C=C, max_rules=max(ks),
                                      min_purity=min_purity, early_stopping=False,
                                      search=search, random_state=seed).fit(X, y)
             for k in ks:
@@ -129,7 +129,7 @@ def _sc_unit(k: int, d: int, m: int, seed: int, coverage: float, n_test: int,
     gen = {"d": d, "k": k, "p": rule_probability(k, coverage), "mu": 0.0}
     X, y, Xt, yt, planted = _data(m, seed, n_test, **gen)
     base = make_linear("l2", C).fit(X, y)
-    greedy = GreedyRuleClassifier(penalty="l2", C=C, max_rules=k, early_stopping=False,
+    greedy = RulesFirstClassifier(penalty="l2", C=C, max_rules=k, early_stopping=False,
                                   search=search, random_state=seed).fit(X, y)
     row = {"k": k, "d": d, "B": float(np.sqrt(d)), "m": m, "seed": seed}
     return [

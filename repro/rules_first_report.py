@@ -251,7 +251,7 @@ def claims_text(sweep: pd.DataFrame, corpus: str, paper_t: float = 1.7,
     see :func:`chosen_threshold`)."""
     test = sweep[sweep["fold"] < 0]
     t = chosen_threshold(sweep, how)
-    chosen_by = "evaluation data" if how == "evaluation" else "cross-validation"
+    chosen_by = "the evaluation data" if how == "evaluation" else "cross-validation"
     out = []
     for variant in ("linear", "nn"):
         v = test[test["variant"] == variant]
@@ -266,7 +266,7 @@ def claims_text(sweep: pd.DataFrame, corpus: str, paper_t: float = 1.7,
         c = compare(ours, base.reindex(ours.index))
         name = "l2" if variant == "linear" else "NN"
         out.append({"claim": f"{corpus}: greedy {name} beats the {name} baseline "
-                             f"(at the threshold chosen on the {chosen_by})",
+                             f"(at the threshold chosen by {chosen_by})",
                     "verdict": c.verdict,
                     "evidence": f"greedy {ours.mean():.4f} at t={at_t:g} vs baseline "
                                 f"{base.mean():.4f}: {c.short()} (SE paired over "
@@ -296,5 +296,5 @@ def claims_text(sweep: pd.DataFrame, corpus: str, paper_t: float = 1.7,
         out.append({"claim": f"{corpus}: cross-validation on the evaluation data chooses "
                              f"t = {paper_t:g}",
                     "verdict": "holds" if abs(t - paper_t) < 1e-9 else "does not hold",
-                    "evidence": f"the {chosen_by} choose t = {t:g}"})
+                    "evidence": f"t = {t:g}, chosen by {chosen_by}"})
     return out

@@ -24,7 +24,7 @@ from sklearn.neural_network import MLPClassifier
 
 from rulelab.rulesfirst._base import make_linear
 from repro.runner import run_units
-from rulelab.rulesfirst.greedy import GreedyRuleClassifier
+from rulelab.rulesfirst.greedy import RulesFirstClassifier
 from repro.tweets import make_stem_vectorizer, text_splits
 
 __all__ = ["CORPORA", "READINGS", "make_base", "make_greedy", "threshold_sweep", "fit_final",
@@ -66,10 +66,10 @@ def make_base(variant: str, seed: int, C: float = 1.0):
 
 def make_greedy(corpus: str, threshold: float, variant: str, seed: int, feature_names,
                 max_rules: int = 100, C: float = 1.0, base_rows: str = "uncovered",
-                reading: str = "filters", search: str = "exact") -> GreedyRuleClassifier:
+                reading: str = "filters", search: str = "exact") -> RulesFirstClassifier:
     """The rules-first model of §7.2 for one candidate threshold t.
 
-    ``base_rows`` and ``search`` are :class:`rulelab.GreedyRuleClassifier`'s; ``reading``
+    ``base_rows`` and ``search`` are :class:`rulelab.RulesFirstClassifier`'s; ``reading``
     is how t combines with the support floors (:data:`READINGS`). The base classifier is
     trained at every step (§7), for the MLP as for the logistic regression.
     """
@@ -78,7 +78,7 @@ def make_greedy(corpus: str, threshold: float, variant: str, seed: int, feature_
     cfg = CORPORA[corpus]
     neg, pos = LABELS
     support = cfg["min_support"] if reading == "filters" else (1, 1)
-    return GreedyRuleClassifier(
+    return RulesFirstClassifier(
         base_estimator=make_base(variant, seed, C), max_rules=max_rules,
         eval_fraction=0.25,  # 3K training + 1K evaluation out of the 4K development set
         base_rows=base_rows, search=search,

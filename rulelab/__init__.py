@@ -23,13 +23,13 @@ from .rulesets import OneRule
 __all__ += ["FeatureBinarizer", "Term", "Clause", "DNF", "CNF", "OneRule"]
 
 from .rules import WeightedRuleSet
-from .rulesets import BoostedRules, SetCoverRules
+from .rulesets import BoostedLPRules, SetCoverRules
 
-__all__ += ["SetCoverRules", "BoostedRules", "WeightedRuleSet"]
+__all__ += ["SetCoverRules", "BoostedLPRules", "WeightedRuleSet"]
 
-from .rulesfirst import BoostRule, GreedyRuleClassifier, make_rules_first
+from .rulesfirst import BoostRule, RulesFirstClassifier, make_rules_first
 
-__all__ += ["GreedyRuleClassifier", "BoostRule", "make_rules_first"]
+__all__ += ["RulesFirstClassifier", "BoostRule", "make_rules_first"]
 
 from .twolevel import TwoLevelRules
 
@@ -50,10 +50,14 @@ __all__ += ["ColumnGenerationRules"]
 from .rulesfirst import GreedyRule
 
 ESTIMATORS = {cls.__name__: cls for cls in (
-    OneRule, SetCoverRules, BoostedRules, TwoLevelRules, ColumnGenerationRules, CBMClassifier,
-    GreedyRuleClassifier, GreedyRule, BoostRule)}
+    OneRule, SetCoverRules, BoostedLPRules, TwoLevelRules, ColumnGenerationRules, CBMClassifier,
+    RulesFirstClassifier, GreedyRule, BoostRule)}
 """Every public learner by name. All derive from :class:`rulelab._base.LearnerBase` (one
 input contract) and are tested together by scikit-learn's estimator checks and one battery
 of awkward inputs."""
 
 __all__ += ["GreedyRule", "ESTIMATORS"]
+
+from ._deprecated import BoostedRules, GreedyRuleClassifier  # former names, removed in 0.3
+
+__all__ += ["BoostedRules", "GreedyRuleClassifier"]

@@ -7,7 +7,7 @@ Morgan) over the binarised features; they differ in how clauses are combined:
 * :class:`OneRule` -- a single clause;
 * :class:`SetCoverRules` -- separate-and-conquer: learn a clause, remove the training samples
   it fires on, repeat; the result is a DNF (paper 1, section 4);
-* :class:`BoostedRules` -- confidence-rated boosting (Cohen & Singer 1999) with the weighted
+* :class:`BoostedLPRules` -- confidence-rated boosting (Cohen & Singer 1999) with the weighted
   LP objective of eq. (11), exactly as Algorithm 1; the result is a weighted vote.
 """
 
@@ -25,7 +25,7 @@ from ._base import (BINARIZER, DEPRECATED, DEPRECATED_BINARIZE, RuleClassifierBa
 from .lp import learn_clause
 from .rules import CNF, DNF, Clause, WeightedRuleSet
 
-__all__ = ["OneRule", "SetCoverRules", "BoostedRules"]
+__all__ = ["OneRule", "SetCoverRules", "BoostedLPRules"]
 
 
 #: The parameters every clause-LP learner shares (scikit-learn's declaration).
@@ -383,7 +383,7 @@ class SetCoverRules(_RuleSetBase):
         return _limits_hit(self.lps_)
 
 
-class BoostedRules(_RuleSetBase):
+class BoostedLPRules(_RuleSetBase):
     """Weighted vote of AND-clauses learned by boosting (RuB; paper 1, Algorithm 1).
 
     Round ``t`` learns a clause with the weighted LP of eq. (11) (sample weights ``d_t``),

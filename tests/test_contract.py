@@ -17,7 +17,7 @@ from rulelab._base import LearnerBase
 # exercised by their own tests.
 FAST = {"TwoLevelRules": dict(max_rules=2, max_iter=3),
         "ColumnGenerationRules": dict(complexity=0.01, form="dnf"),
-        "CBMClassifier": dict(max_iter=20), "GreedyRuleClassifier": dict(random_state=0)}
+        "CBMClassifier": dict(max_iter=20), "RulesFirstClassifier": dict(random_state=0)}
 
 # scikit-learn checks a learner fails on purpose, with the reason.
 EXPECTED_FAILURES = {
@@ -293,7 +293,7 @@ def test_one_binarizer_argument_takes_either_binariser_or_passthrough(name):
         warnings.simplefilter("ignore")
         passthrough.fit(binary, Y)
     assert passthrough.binarizer_ is None
-    if name in ("GreedyRuleClassifier", "GreedyRule", "BoostRule"):
+    if name in ("RulesFirstClassifier", "GreedyRule", "BoostRule"):
         return   # numeric columns are features as they are
     with pytest.raises(ValueError, match="passthrough"):
         make(name).set_params(binarizer="passthrough").fit(X, Y)
@@ -311,11 +311,11 @@ def test_deprecated_binarize_still_works_and_says_what_replaces_it(old, new):
 
 @pytest.mark.parametrize("learner, old, new", [
     ("TwoLevelRules", {"max_clauses": 2}, {"max_rules": 2}),
-    ("BoostedRules", {"n_rounds": 2}, {"n_estimators": 2}),
+    ("BoostedLPRules", {"n_rounds": 2}, {"n_estimators": 2}),
 ])
 def test_renamed_parameters_keep_their_old_name_for_a_while(learner, old, new):
     """One name per idea across learners (``max_rules`` as in SetCoverRules and
-    GreedyRuleClassifier, ``n_estimators`` as in BoostRule and scikit-learn): the former
+    RulesFirstClassifier, ``n_estimators`` as in BoostRule and scikit-learn): the former
     names still work, with a FutureWarning that names the new one."""
     cls = ESTIMATORS[learner]
     with pytest.warns(FutureWarning, match=f"use {next(iter(new))}="):
@@ -356,3 +356,16 @@ def test_former_parameter_names_warn_naming_the_release_that_removes_them(learne
         before = cls(**old, **extra).fit(X, Y)
     after = cls(**new, **extra).fit(X, Y)
     assert str(before.rules_) == str(after.rules_)
+
+
+@pytest.mark.parametrize("old, new", [("GreedyRuleClassifier", "RulesFirstClassifier"),
+                                      ("BoostedRules", "BoostedLPRules")])
+def test_former_class_names_warn_and_learn_the_same_rules(old, new):
+    """Class names say which algorithm they are: the rules-first classifier of paper 5 section
+    7, and paper 1's boosting of LP clauses (RuB), apart from paper 5's GreedyRule and
+    BoostRule; the former names still work for a release."""
+    import rulelab
+
+    with pytest.warns(FutureWarning, match=f"{old} is deprecated in 0.2.*use {new}"):
+        before = getattr(rulelab, old)().fit(X, Y)
+    assert str(before.rules_) == str(fitted(new).rules_)

@@ -10,7 +10,7 @@ import pytest
 from sklearn.datasets import load_breast_cancer
 
 import rulelab
-from rulelab import BoostedRules, OneRule, SetCoverRules
+from rulelab import BoostedLPRules, OneRule, SetCoverRules
 from rulelab._registry import DATASETS
 from rulelab.rules import CNF, DNF, Clause, Term, rule_from_dict
 from tests.conftest import data_dir
@@ -56,7 +56,7 @@ def test_one_rule_probability_is_the_laplace_training_precision(cancer):
 
 def test_boosted_probability_is_the_logistic_link_of_the_margin(cancer):
     X, y = cancer
-    model = BoostedRules().fit(X, y)
+    model = BoostedLPRules().fit(X, y)
     margin = model.rules_.score(X)
     assert np.allclose(model.predict_proba(X)[:, 1], 1 / (1 + np.exp(-2 * margin)))
     assert np.array_equal(model.predict(X), (margin > 0).astype(int))
@@ -95,7 +95,7 @@ def test_sql_query_and_json_exports_predict_like_the_model(name):
 
 def test_weighted_rule_set_exports_agree_with_its_vote(cancer):
     X, y = cancer
-    model = BoostedRules().fit(X, y)
+    model = BoostedLPRules().fit(X, y)
     predicted = model.predict(X).astype(int)
     assert np.array_equal(_sql_predictions(model.rules_, X), predicted)
     assert np.array_equal(_query_predictions(model.rules_, X), predicted)

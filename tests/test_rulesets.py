@@ -9,7 +9,7 @@ from sklearn.model_selection import GridSearchCV
 from sklearn.pipeline import make_pipeline
 from sklearn.utils.estimator_checks import check_estimator
 
-from rulelab import BoostedRules, OneRule, SetCoverRules, TwoLevelRules, WeightedRuleSet
+from rulelab import BoostedLPRules, OneRule, SetCoverRules, TwoLevelRules, WeightedRuleSet
 from rulelab.rules import DNF, Clause, Term, simplify_clause
 from tests.conftest import load_or_skip
 
@@ -142,7 +142,7 @@ TINY_Y = np.array([1, 1, 0, 0, 1, 0])
 
 def test_boosting_first_round_follows_algorithm_one_by_hand():
     X = pd.DataFrame(TINY_A, columns=["p", "q", "r"])
-    model = BoostedRules(n_estimators=1).fit(X, TINY_Y)
+    model = BoostedLPRules(n_estimators=1).fit(X, TINY_Y)
     # The LP picks p AND q, which fires on rows 0, 1, 4: all positive.
     assert str(model.rules_.clauses[0]) == "p == 1 AND q == 1"
     m, eps = 6, 1 / 12
@@ -163,7 +163,7 @@ def test_boosting_takes_the_default_rule_when_it_beats_the_clause():
     # 1 positive among 8: no clause separates it better than the default "all negative".
     A = np.array([[1, 0], [1, 0], [1, 0], [1, 0], [0, 1], [0, 1], [0, 1], [1, 1]])
     y = np.array([1, 0, 0, 0, 0, 0, 0, 0])
-    model = BoostedRules(n_estimators=1).fit(pd.DataFrame(A, columns=["u", "v"]), y)
+    model = BoostedLPRules(n_estimators=1).fit(pd.DataFrame(A, columns=["u", "v"]), y)
     h = model.history_[0]
     clause_score = (np.sqrt(h["s_TP"]) - np.sqrt(h["s_FP"])) ** 2
     default_score = (np.sqrt(h["s_T"]) - np.sqrt(h["s_F"])) ** 2
@@ -177,21 +177,21 @@ def test_boosting_takes_the_default_rule_when_it_beats_the_clause():
 def test_boosting_weight_scale_m_makes_round_one_the_one_rule_clause():
     X, y = planted_dnf(300, seed=4, noise=0.2)
     one = OneRule().fit(X, y)
-    boosted = BoostedRules(n_estimators=1, weight_scale="m").fit(X, y)
+    boosted = BoostedLPRules(n_estimators=1, weight_scale="m").fit(X, y)
     assert boosted.lps_[0].selected.tolist() == one.lp_.selected.tolist()
 
 
 def test_boosting_weight_scale_sum1_is_eq_11_literally():
     X, y = planted_dnf(300, seed=4, noise=0.2)
     m = len(y)
-    literal = BoostedRules(n_estimators=1, weight_scale="sum1").fit(X, y)
+    literal = BoostedLPRules(n_estimators=1, weight_scale="sum1").fit(X, y)
     rescaled = OneRule(complexity=m / 1000.0).fit(X, y)          # lambda * (1/m) per error
     assert literal.lps_[0].selected.tolist() == rescaled.lp_.selected.tolist()
 
 
 def test_boosting_predicts_by_the_sign_of_the_weighted_vote():
     X, y = planted_dnf(300, seed=5, noise=0.1)
-    model = BoostedRules().fit(X, y)
+    model = BoostedLPRules().fit(X, y)
     assert model.rules_.n_rules == 5
     score = model.decision_function(X)
     assert np.array_equal(model.predict(X), (score > 0).astype(int))
@@ -226,7 +226,7 @@ def _as_learned(model):
         return DNF([clause(model.lp_.selected)])
     if isinstance(model, SetCoverRules):
         return DNF([clause(lp.selected) for lp in model.lps_])
-    if isinstance(model, BoostedRules):
+    if isinstance(model, BoostedLPRules):
         return WeightedRuleSet([Clause(()) if h["default_rule"] else clause(lp.selected)
                                 for lp, h in zip(model.lps_, model.history_)],
                                [h["confidence"] for h in model.history_])
@@ -234,7 +234,7 @@ def _as_learned(model):
 
 
 @pytest.mark.parametrize("model", [OneRule(), SetCoverRules(max_rules=5),
-                                   BoostedRules(n_estimators=5),
+                                   BoostedLPRules(n_estimators=5),
                                    TwoLevelRules(max_rules=3, complexity=0.01)],
                          ids=lambda m: type(m).__name__)
 def test_simplified_rules_predict_exactly_as_the_rule_as_learned_on_pima(model):
@@ -257,7 +257,7 @@ def test_one_rule_on_pima_prints_one_bound_per_feature():
 
 
 # ---- scikit-learn conventions ------------------------------------------------------------------
-@pytest.mark.parametrize("estimator", [SetCoverRules(), BoostedRules()], ids=lambda e: type(e).__name__)
+@pytest.mark.parametrize("estimator", [SetCoverRules(), BoostedLPRules()], ids=lambda e: type(e).__name__)
 def test_rule_sets_pass_sklearn_check_estimator(estimator):
     results = check_estimator(estimator, on_fail=None)
     failed = [r["check_name"] for r in results if r["status"] == "failed"]
@@ -279,4 +279,4 @@ def test_rule_sets_name_the_problem_in_bad_input():
     with pytest.raises(ValueError, match="one class"):
         SetCoverRules().fit(X, np.zeros(50))
     with pytest.raises(ValueError, match="binary"):
-        BoostedRules().fit(X, np.arange(50) % 3)
+        BoostedLPRules().fit(X, np.arange(50) % 3)

@@ -11,7 +11,7 @@ from sklearn.neural_network import MLPClassifier
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import FunctionTransformer
 
-from rulelab import BoostRule, GreedyRuleClassifier, make_rules_first
+from rulelab import BoostRule, RulesFirstClassifier, make_rules_first
 from rulelab.rulesfirst import GreedyRule, rule_probability, truncate_rules
 from rulelab.rulesfirst._base import make_linear
 from rulelab.rulesfirst.candidates import select_candidates
@@ -50,7 +50,7 @@ def test_generator_labels_follow_rules_then_the_halfspace():
 @pytest.mark.slow
 def test_greedy_l2_finds_planted_rules_and_beats_plain_l2(realizable):
     X, y, Xt, yt, planted = realizable
-    model = GreedyRuleClassifier(penalty="l2", early_stopping=False, random_state=0).fit(X, y)
+    model = RulesFirstClassifier(penalty="l2", early_stopping=False, random_state=0).fit(X, y)
     chosen = set(model.rules_.feature_indices)
     # Every rule it picks is planted, and it finds at least 18 of the 20.
     assert chosen <= set(planted.tolist())
@@ -63,7 +63,7 @@ def test_greedy_l2_finds_planted_rules_and_beats_plain_l2(realizable):
 @pytest.mark.slow
 def test_greedy_l1_finds_planted_rules_and_beats_plain_l1(realizable):
     X, y, Xt, yt, planted = realizable
-    model = GreedyRuleClassifier(penalty="l1", early_stopping=False, random_state=0).fit(X, y)
+    model = RulesFirstClassifier(penalty="l1", early_stopping=False, random_state=0).fit(X, y)
     assert set(model.rules_.feature_indices) <= set(planted.tolist())
     assert len(model.rules_) >= 18
     assert model.score(Xt, yt) > make_linear("l1").fit(X, y).score(Xt, yt)
@@ -74,7 +74,7 @@ def test_predictions_on_covered_samples_follow_the_first_rule(seed):
     rng = np.random.default_rng(seed)
     X = (rng.random((300, 12)) < 0.15).astype(float)
     y = rng.integers(0, 2, 300)  # noise: rules are impure, the rule must still decide
-    model = GreedyRuleClassifier(min_purity=0.0, max_rules=6, early_stopping=False,
+    model = RulesFirstClassifier(min_purity=0.0, max_rules=6, early_stopping=False,
                                  random_state=seed).fit(X, y)
     Xt = (rng.random((500, 12)) < 0.15).astype(float)
     first = model.apply_rules(Xt)
@@ -93,7 +93,7 @@ def test_rules_print_in_words_for_text():
     y = ["negative"] * 6 + ["positive"] * 6 + ["positive"] * 6 + ["negative"] * 4 + ["positive"] * 2
     vec = make_stem_vectorizer()
     X = vec.fit_transform(texts)
-    model = GreedyRuleClassifier(eval_fraction=0, rule_labels=["negative"], max_rules=1,
+    model = RulesFirstClassifier(eval_fraction=0, rule_labels=["negative"], max_rules=1,
                                  min_support=3, feature_names=vec.get_feature_names_out(),
                                  condition='"{feature}" in tweet').fit(X, y)
     assert str(model.rules_) == ('IF "disappoint" in tweet THEN negative\n'
@@ -122,16 +122,16 @@ def test_candidates_match_brute_force_support_purity_and_score():
 
 def test_exact_and_fast_search_find_the_same_planted_rules():
     X, y, planted = make_rules_first(600, d=30, k=4, p=0.05, mu=0.0, random_state=5)
-    fast = GreedyRuleClassifier(search="fast", early_stopping=False, random_state=0).fit(X, y)
-    exact = GreedyRuleClassifier(early_stopping=False, random_state=0).fit(X, y)
+    fast = RulesFirstClassifier(search="fast", early_stopping=False, random_state=0).fit(X, y)
+    exact = RulesFirstClassifier(early_stopping=False, random_state=0).fit(X, y)
     assert set(fast.rules_.feature_indices) == set(exact.rules_.feature_indices) == set(planted.tolist())
 
 
 def test_truncated_search_equals_a_search_with_fewer_rules():
     X, y, _ = make_rules_first(500, d=40, k=6, p=0.05, random_state=2)
-    long = GreedyRuleClassifier(max_rules=10, min_purity=0.0, early_stopping=False,
+    long = RulesFirstClassifier(max_rules=10, min_purity=0.0, early_stopping=False,
                                 random_state=0).fit(X, y)
-    short = GreedyRuleClassifier(max_rules=4, min_purity=0.0, early_stopping=False,
+    short = RulesFirstClassifier(max_rules=4, min_purity=0.0, early_stopping=False,
                                  random_state=0).fit(X, y)
     cut = truncate_rules(long, 4, X, y)
     assert cut.rules_.feature_indices == short.rules_.feature_indices
@@ -140,15 +140,15 @@ def test_truncated_search_equals_a_search_with_fewer_rules():
 
 def test_fit_is_deterministic_and_accepts_sparse_input():
     X, y, _ = make_rules_first(400, d=30, k=5, p=0.05, random_state=1)
-    a = GreedyRuleClassifier(random_state=7).fit(X, y)
-    b = GreedyRuleClassifier(random_state=7).fit(sp.csr_matrix(X), y)
+    a = RulesFirstClassifier(random_state=7).fit(X, y)
+    b = RulesFirstClassifier(random_state=7).fit(sp.csr_matrix(X), y)
     assert a.rules_.feature_indices == b.rules_.feature_indices
     assert (a.predict(X) == b.predict(sp.csr_matrix(X))).all()
 
 
 def test_pluggable_mlp_base_and_grid_search_in_a_pipeline():
     X, y, planted = make_rules_first(400, d=20, k=4, p=0.05, random_state=4)
-    mlp = GreedyRuleClassifier(base_estimator=MLPClassifier(hidden_layer_sizes=(5, 2),
+    mlp = RulesFirstClassifier(base_estimator=MLPClassifier(hidden_layer_sizes=(5, 2),
                                                             max_iter=100, random_state=0),
                                random_state=0)
     with warnings.catch_warnings():
@@ -156,8 +156,8 @@ def test_pluggable_mlp_base_and_grid_search_in_a_pipeline():
         mlp.fit(X, y)
     assert type(mlp.base_estimator_).__name__ == "MLPClassifier"
     assert set(mlp.rules_.feature_indices) <= set(planted.tolist())
-    pipe = make_pipeline(FunctionTransformer(), GreedyRuleClassifier(random_state=0))
-    grid = GridSearchCV(pipe, {"greedyruleclassifier__penalty": ["l1", "l2"]}, cv=3).fit(X, y)
+    pipe = make_pipeline(FunctionTransformer(), RulesFirstClassifier(random_state=0))
+    grid = GridSearchCV(pipe, {"rulesfirstclassifier__penalty": ["l1", "l2"]}, cv=3).fit(X, y)
     assert grid.best_score_ > 0.6
 
 
@@ -170,7 +170,7 @@ def test_pluggable_mlp_base_and_grid_search_in_a_pipeline():
 ])
 def test_bad_input_raises_a_clear_value_error(kwargs, X, y, match):
     with pytest.raises(ValueError, match=match):
-        GreedyRuleClassifier(**kwargs).fit(np.asarray(X), y)
+        RulesFirstClassifier(**kwargs).fit(np.asarray(X), y)
 
 
 def test_hinge_ball_respects_the_norm_and_beats_random_feasible_points():
@@ -209,7 +209,7 @@ def test_score_selection_takes_the_top_candidates_by_sqrt_m_times_purity():
     rng = np.random.default_rng(1)
     X = (rng.random((400, 15)) < 0.2).astype(float)
     y = rng.integers(0, 2, 400)
-    model = GreedyRuleClassifier(selection="score", eval_fraction=0, min_purity=0.5,
+    model = RulesFirstClassifier(selection="score", eval_fraction=0, min_purity=0.5,
                                  max_rules=3).fit(X, y)
     cand = select_candidates(coverage_matrix(X), y, [0, 1], min_support=[1, 1],
                              min_purity=[0.5, 0.5], threshold=[None, None])
@@ -229,7 +229,7 @@ def test_base_classifier_is_fit_after_removing_the_rule_features(base_rows):
     from sklearn.dummy import DummyClassifier
 
     X, y, planted = make_rules_first(900, d=30, k=4, p=0.05, mu=0.0, random_state=3)
-    model = GreedyRuleClassifier(base_estimator=DummyClassifier(strategy="prior"),
+    model = RulesFirstClassifier(base_estimator=DummyClassifier(strategy="prior"),
                                  base_rows=base_rows, random_state=0).fit(X, y)
     base = model.base_estimator_
     assert base.n_features_in_ == X.shape[1] - len(model.rules_)
@@ -296,8 +296,8 @@ def test_exact_search_picks_a_planted_rule_where_the_fast_search_picks_noise():
     candidate, as §7 does, shows the planted rule is."""
     X, y, planted = make_rules_first(300, d=100, k=4, p=0.06, random_state=0)
     kw = {"min_purity": 0.0, "max_rules": 1, "early_stopping": False, "random_state": 0}
-    fast = GreedyRuleClassifier(search="fast", **kw).fit(X, y)
-    exact = GreedyRuleClassifier(**kw).fit(X, y)
+    fast = RulesFirstClassifier(search="fast", **kw).fit(X, y)
+    exact = RulesFirstClassifier(**kw).fit(X, y)
     assert exact.search == "exact"  # the paper's protocol is the default
     assert fast.rules_.feature_indices[0] not in planted
     assert exact.rules_.feature_indices[0] in planted
@@ -310,7 +310,7 @@ def test_exact_search_takes_the_candidate_a_brute_force_refit_finds_best():
     from sklearn.utils import check_random_state
 
     X, y, _ = make_rules_first(240, d=30, k=3, p=0.08, random_state=4)
-    model = GreedyRuleClassifier(min_purity=0.0, max_rules=1, early_stopping=False,
+    model = RulesFirstClassifier(min_purity=0.0, max_rules=1, early_stopping=False,
                                  warm_start=False, random_state=0).fit(X, y)
     perm = check_random_state(0).permutation(len(y))
     n_ev = round(len(y) / 3)
@@ -335,8 +335,8 @@ def test_exact_search_takes_the_candidate_a_brute_force_refit_finds_best():
 def test_warm_and_cold_refits_choose_the_same_rules():
     X, y, _ = make_rules_first(600, d=60, k=6, p=0.04, random_state=1)
     kw = {"min_purity": 0.0, "max_rules": 4, "early_stopping": False, "random_state": 0}
-    warm = GreedyRuleClassifier(**kw).fit(X, y)
-    cold = GreedyRuleClassifier(warm_start=False, **kw).fit(X, y)
+    warm = RulesFirstClassifier(**kw).fit(X, y)
+    cold = RulesFirstClassifier(warm_start=False, **kw).fit(X, y)
     assert warm.rules_.feature_indices == cold.rules_.feature_indices
     assert warm.eval_error_ == cold.eval_error_
 

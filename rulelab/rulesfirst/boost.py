@@ -32,7 +32,7 @@ class BoostRule(LearnerBase):
     feature_names : sequence of str, optional
     condition : str, default="{feature} > 0"
     binarizer : {"auto", "passthrough"} or binariser, default="auto"
-        What becomes a feature, as in :class:`GreedyRuleClassifier`.
+        What becomes a feature, as in :class:`RulesFirstClassifier`.
 
     Attributes
     ----------

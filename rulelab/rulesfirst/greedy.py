@@ -1,4 +1,4 @@
-"""GreedyRuleClassifier: the practical rules-first algorithm of Cohen et al. (2019, §7).
+"""RulesFirstClassifier: the practical rules-first algorithm of Cohen et al. (2019, §7).
 
 Rules are chosen one at a time on held-out *evaluation* data: at each step the candidate
 rule that most lowers the evaluation error is added and the base classifier (a regularised
@@ -24,12 +24,12 @@ from ._search import _col, _rule_loss, _State, _warm_init, base_proba, fit_warm
 from .candidates import select_candidates
 from .rules import Rule, RuleList, coverage_matrix
 
-__all__ = ["GreedyRuleClassifier", "truncate_rules"]
+__all__ = ["RulesFirstClassifier", "truncate_rules"]
 
 SEARCH_TOL = 1e-6  # gradient tolerance of the default lbfgs logistic regression
 
 
-class GreedyRuleClassifier(LearnerBase):
+class RulesFirstClassifier(LearnerBase):
     """Rules-first classifier: single-feature rules first, a regularised classifier after.
 
     The rules are chosen greedily on an evaluation split (``eval_fraction`` of the data,
@@ -141,7 +141,7 @@ class GreedyRuleClassifier(LearnerBase):
     --------
     >>> from rulelab.rulesfirst import make_rules_first
     >>> X, y, planted = make_rules_first(1500, random_state=0)
-    >>> model = GreedyRuleClassifier(random_state=0).fit(X, y)
+    >>> model = RulesFirstClassifier(random_state=0).fit(X, y)
     >>> sorted(model.rules_.feature_indices) == sorted(planted)     # doctest: +SKIP
     True
     """
@@ -447,7 +447,7 @@ class GreedyRuleClassifier(LearnerBase):
         return str(self.rules_)
 
 
-def truncate_rules(model: GreedyRuleClassifier, n_rules: int, X, y) -> GreedyRuleClassifier:
+def truncate_rules(model: RulesFirstClassifier, n_rules: int, X, y) -> RulesFirstClassifier:
     """A fitted copy of ``model`` keeping its first ``n_rules`` rules, base refitted on (X, y).
 
     The greedy search is incremental: with ``early_stopping=False`` the first n rules of a

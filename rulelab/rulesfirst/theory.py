@@ -39,7 +39,7 @@ class GreedyRule(LearnerBase):
     feature_names : sequence of str, optional
     condition : str, default="{feature} > 0"
     binarizer : {"auto", "passthrough"} or binariser, default="auto"
-        What becomes a feature, as in :class:`GreedyRuleClassifier`.
+        What becomes a feature, as in :class:`RulesFirstClassifier`.
 
     Attributes
     ----------
