@@ -24,10 +24,10 @@ import time
 
 import numpy as np
 
+from repro.column_generation import _fold
 from rulelab import ColumnGenerationRules, FeatureBinarizer, load_dataset
 from rulelab.colgen import column_generation, price_exact, price_milp
 from rulelab.colgen.master import RuleSetMaster
-from repro.column_generation import _fold
 
 
 def duals_after_beam_rounds(A, y, cost, rounds):

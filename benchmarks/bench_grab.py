@@ -36,9 +36,9 @@ def main():
     ap.add_argument("--liblinear-limit", type=float, default=3600.0)
     args = ap.parse_args()
 
-    from rulelab.grab import count_itemsets, graft
-    from repro.grab_baselines import ExpansionLinear
     from repro.grab import load_a1a_all, warm_up
+    from repro.grab_baselines import ExpansionLinear
+    from rulelab.grab import count_itemsets, graft
 
     X, y = load_a1a_all()
     B = X.to_numpy(dtype=np.uint8)

@@ -30,8 +30,8 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args()
 
-    from rulelab.grab import ExhaustiveSearch, TopKMiner, count_itemsets, expand, wfim
     from repro.grab import load_a1a_all
+    from rulelab.grab import ExhaustiveSearch, TopKMiner, count_itemsets, expand, wfim
 
     X, y = load_a1a_all()
     B = X.to_numpy(dtype=np.uint8)
@@ -47,18 +47,18 @@ def main() -> None:
     print(f"{'call':<34} {'k':>2} {'seconds':>8}  output")
     for k in args.degrees:
         calls = {
-            "count_itemsets": lambda: count_itemsets(B, k),
-            "expand (occurrence lists)": lambda: expand(B, k, flat=True)[0].nnz,
-            "wfim theta=200": lambda: round(float(np.abs(
+            "count_itemsets": lambda k=k: count_itemsets(B, k),
+            "expand (occurrence lists)": lambda k=k: expand(B, k, flat=True)[0].nnz,
+            "wfim theta=200": lambda k=k: round(float(np.abs(
                 wfim(B, alpha, 200.0, k).values).sum()), 6),
-            "wfim |wfrq|>50": lambda: round(float(np.abs(
+            "wfim |wfrq|>50": lambda k=k: round(float(np.abs(
                 wfim(B, alpha, 50.0, k, absolute=True).values).sum()), 6),
-            "TopKMiner.top K=1000 (+measure)": lambda: round(float(np.abs(
+            "TopKMiner.top K=1000 (+measure)": lambda k=k: round(float(np.abs(
                 TopKMiner(B, k, 1000).top(alpha, target=1e4)[0].values).sum()), 6),
-            "TopKMiner.reaches 1e4": lambda: TopKMiner(B, k, 1000).reaches(alpha, None, 1e4),
+            "TopKMiner.reaches 1e4": lambda k=k: TopKMiner(B, k, 1000).reaches(alpha, None, 1e4),
         }
         if k <= 3:
-            calls["ExhaustiveSearch"] = lambda: len(ExhaustiveSearch(B, k, 10).search(alpha)[0])
+            calls["ExhaustiveSearch"] = lambda k=k: len(ExhaustiveSearch(B, k, 10).search(alpha)[0])
         for name, fn in calls.items():
             t, out = best_of(args.repeat, fn)
             print(f"{name:<34} {k:>2} {t:>8.3f}  {out}", flush=True)

@@ -57,7 +57,7 @@ def _imports(name: str, path: Path) -> set[str]:
     return found
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def module_closure(name: str) -> frozenset[str]:
     """Module ``name`` and every rulelab or repro module it imports, directly or not."""
     seen: set[str] = set()
@@ -93,7 +93,7 @@ def _modules_of(obj) -> set[str]:
     return out
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _hash_modules(modules: frozenset[str]) -> str:
     digest = hashlib.sha256()
     for name in sorted(modules):

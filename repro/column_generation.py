@@ -12,10 +12,10 @@ import pandas as pd
 from sklearn.model_selection import StratifiedKFold, train_test_split
 
 from rulelab.binarize import FeatureBinarizer
-from rulelab.data import load_dataset
-from rulelab.rules import DNF, Clause
 from rulelab.colgen.estimator import ColumnGenerationRules
 from rulelab.colgen.solver import column_generation, fires_any
+from rulelab.data import load_dataset
+from rulelab.rules import DNF, Clause
 
 __all__ = ["planted_dnf", "recovery_curve", "pricing_ablation", "complexity_path",
            "plot_recovery", "plot_path", "ABLATION_VARIANTS"]

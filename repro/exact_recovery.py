@@ -15,8 +15,15 @@ import numpy as np
 import pandas as pd
 
 from repro.runner import run_units
-from rulelab.recovery import (DECODERS, bernoulli_design, decode, is_k_disjunct,
-                              patterns_present, plant_or_rule, union_bound)
+from rulelab.recovery import (
+    DECODERS,
+    bernoulli_design,
+    decode,
+    is_k_disjunct,
+    patterns_present,
+    plant_or_rule,
+    union_bound,
+)
 
 __all__ = ["recovery_trial", "recovery_experiment", "threshold_recovery_trial",
            "recovery_rates", "samples_needed", "plot_phase_transition", "plot_against_bound",

@@ -20,8 +20,8 @@ import numpy as np
 import pandas as pd
 from sklearn.model_selection import train_test_split
 
-from rulelab.data import load_dataset
 from repro.model_size import complexity as model_complexity
+from rulelab.data import load_dataset
 
 __all__ = ["LEARNERS", "Explorer", "explore", "fit_and_describe"]
 

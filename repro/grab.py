@@ -22,9 +22,9 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import GridSearchCV, StratifiedKFold, train_test_split
 from sklearn.svm import SVC
 
-from rulelab.data import load_dataset
-from repro.runner import cache_path, cached, params_key
 from repro.grab_baselines import LIBLINEAR_DEFAULT_TOL, ExpansionLinear, expansion_trace
+from repro.runner import cache_path, cached, params_key
+from rulelab.data import load_dataset
 from rulelab.grab.binarize import CellBinarizer
 from rulelab.grab.classifier import CBMClassifier
 from rulelab.grab.grafting import graft
@@ -494,7 +494,7 @@ def tuned_accuracy(name, methods: dict, *, folds: int = 5, seed: int = 0,
         any_left = bool(np.isfinite(mean.max()))
         refit_key = {**base, "experiment": "table1refit", "params": repr(best)}
 
-        def refit(best=best):
+        def refit(best=best, est=est):
             model = clone(est).set_params(**best)
             t0 = time.perf_counter()
             with warnings.catch_warnings():

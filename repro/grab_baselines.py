@@ -25,7 +25,13 @@ from sklearn.utils.validation import check_is_fitted
 from rulelab._validation import check_frame, is_binary_frame
 from rulelab.grab._bits import columns, flatten, pack_columns
 from rulelab.grab.binarize import CellBinarizer
-from rulelab.grab.wfim import TransactionMatrix, expand, frequent_itemsets, itemset_tuples, take_itemsets
+from rulelab.grab.wfim import (
+    TransactionMatrix,
+    expand,
+    frequent_itemsets,
+    itemset_tuples,
+    take_itemsets,
+)
 
 __all__ = ["ExpansionLinear", "LRFIM", "conjunction_matrix", "l1_linear", "expansion_trace",
            "LIBLINEAR_DEFAULT_TOL"]

@@ -12,8 +12,16 @@ import numpy as np
 import pandas as pd
 
 from repro.grab_timing import REPEAT_BELOW
-from repro.verdicts import (TIMING_NOISE, Comparison, all_of, at_least, compare_proportions,
-                            compare_ratio, tally, tolerance_note)
+from repro.verdicts import (
+    TIMING_NOISE,
+    Comparison,
+    all_of,
+    at_least,
+    compare_proportions,
+    compare_ratio,
+    tally,
+    tolerance_note,
+)
 
 __all__ = ["liblinear_ratio", "best_degree", "claims", "TIMING_NOISE"]
 

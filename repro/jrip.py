@@ -72,7 +72,7 @@ def weka_missing(jar: str | None = None) -> str | None:
     return None
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _version(java: str, jar: str) -> str:
     out = subprocess.run([java, "-cp", jar, "weka.core.Version"], capture_output=True,
                          text=True, check=False).stdout.split()

@@ -220,7 +220,7 @@ def run(mode: str = "full", jobs: int = 2, only: list[str] | None = None,
     given = dict(params or {})
     if into_committed:
         given["INTO_COMMITTED"] = True
-    started, t0 = dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds"), time.time()
+    started, t0 = dt.datetime.now(dt.UTC).isoformat(timespec="seconds"), time.time()
     code, env = code_version(), environment()
     logs: dict[Path, list[dict]] = {}      # output root -> the notebooks that wrote there
     for nb in check_request(only, given):
@@ -248,7 +248,7 @@ def run(mode: str = "full", jobs: int = 2, only: list[str] | None = None,
             "notebook": nb.stem, "status": status, "seconds": seconds, "jobs": jobs,
             "params": ", ".join(f"{k}={v}" for k, v in (params or {}).items()),
             "code": code, "fingerprint": fingerprint, "environment": env,
-            "finished": dt.datetime.now(dt.timezone.utc).isoformat(timespec="seconds")})
+            "finished": dt.datetime.now(dt.UTC).isoformat(timespec="seconds")})
         print(f"[rulelab] {nb.name}: {status} in {seconds:.0f} s", flush=True)
     ran = sum(len(entries) for entries in logs.values())
     failed = sum(e["status"] != "ok" for entries in logs.values() for e in entries)

@@ -7,8 +7,17 @@ import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
 
-from repro.verdicts import (NOT_TESTABLE, Comparison, all_of, compare, compare_to_number,
-                            decide, no_worse, tally, tolerance_note)
+from repro.verdicts import (
+    NOT_TESTABLE,
+    Comparison,
+    all_of,
+    compare,
+    compare_to_number,
+    decide,
+    no_worse,
+    tally,
+    tolerance_note,
+)
 
 __all__ = ["RipperClassifier", "paper1_baselines", "compare_to_paper", "agreement", "claims",
            "side_by_side", "plot_comparison"]
@@ -83,7 +92,6 @@ def paper1_baselines(random_state: int = 0, ripper: str = "jrip") -> dict:
     distance- and margin-based learners (kNN, Discr, SVM) see standardised features; JRip
     takes missing values and categories as they are.
     """
-    from repro.jrip import make_ripper
     from sklearn.compose import ColumnTransformer, make_column_selector
     from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
     from sklearn.ensemble import RandomForestClassifier
@@ -93,6 +101,8 @@ def paper1_baselines(random_state: int = 0, ripper: str = "jrip") -> dict:
     from sklearn.preprocessing import OneHotEncoder, StandardScaler
     from sklearn.svm import SVC
     from sklearn.tree import DecisionTreeClassifier
+
+    from repro.jrip import make_ripper
 
     def prep(scale: bool):
         numeric = [SimpleImputer(strategy="median")] + ([StandardScaler()] if scale else [])

@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from rulelab.rulesfirst._base import make_linear
 from repro.runner import run_units
+from rulelab.rulesfirst._base import make_linear
 from rulelab.rulesfirst.greedy import RulesFirstClassifier, truncate_rules
 from rulelab.rulesfirst.synthetic import make_rules_first, rule_probability
 

@@ -22,10 +22,10 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import KFold
 from sklearn.neural_network import MLPClassifier
 
-from rulelab.rulesfirst._base import make_linear
 from repro.runner import run_units
-from rulelab.rulesfirst.greedy import RulesFirstClassifier
 from repro.tweets import make_stem_vectorizer, text_splits
+from rulelab.rulesfirst._base import make_linear
+from rulelab.rulesfirst.greedy import RulesFirstClassifier
 
 __all__ = ["CORPORA", "READINGS", "make_base", "make_greedy", "threshold_sweep", "fit_final",
            "contrast_table"]

@@ -26,8 +26,8 @@ from sklearn.base import clone
 from sklearn.model_selection import StratifiedKFold
 
 from repro.codekey import source_key
-from rulelab.data import load_dataset
 from repro.model_size import complexity
+from rulelab.data import load_dataset
 
 __all__ = ["cross_validate", "run_units", "cached", "cache_path", "cache_dir", "params_key",
            "summarize", "merge_runs", "run_provenance"]

@@ -19,8 +19,8 @@ import pandas as pd
 from joblib import Parallel, delayed
 from tqdm.auto import tqdm
 
-from rulelab.data import load_dataset
 from repro.runner import cached
+from rulelab.data import load_dataset
 from rulelab.lp import learn_clause
 from rulelab.screening import screen, threshold_design
 

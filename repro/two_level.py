@@ -11,10 +11,9 @@ import numpy as np
 import pandas as pd
 
 from repro.rule_sets import paper1_baselines
-from rulelab.rulesets import OneRule, SetCoverRules
 from repro.theta_search import ThetaSearchCV
-from repro.verdicts import (Comparison, all_of, at_least, compare, compare_to_number,
-                            no_worse, tally)
+from repro.verdicts import Comparison, all_of, at_least, compare, compare_to_number, no_worse, tally
+from rulelab.rulesets import OneRule, SetCoverRules
 from rulelab.twolevel.estimator import TwoLevelRules
 
 __all__ = ["paper2_methods", "table", "claims", "plot_tradeoff", "PAPER_NAMES",

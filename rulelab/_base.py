@@ -17,8 +17,13 @@ from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils._param_validation import HasMethods, StrOptions
 from sklearn.utils.validation import check_is_fitted, validate_data
 
-from ._validation import (check_frame, check_not_constant, check_same_columns, check_target,
-                          is_binary_frame)
+from ._validation import (
+    check_frame,
+    check_not_constant,
+    check_same_columns,
+    check_target,
+    is_binary_frame,
+)
 from .binarize import FeatureBinarizer
 from .rules import DecisionList, Term
 

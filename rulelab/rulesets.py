@@ -20,8 +20,15 @@ import pandas as pd
 from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from ._base import (BINARIZER, DEPRECATED, DEPRECATED_BINARIZE, RuleClassifierBase, fit_context,
-                    is_unset, renamed)
+from ._base import (
+    BINARIZER,
+    DEPRECATED,
+    DEPRECATED_BINARIZE,
+    RuleClassifierBase,
+    fit_context,
+    is_unset,
+    renamed,
+)
 from .lp import learn_clause
 from .rules import CNF, DNF, Clause, WeightedRuleSet
 

@@ -404,8 +404,8 @@ def threshold_design(X, n_thresholds: int, *, levels: str = "inner",
     groups : list of ndarray
         The nested chains (increasing support) for :func:`screen`.
     """
-    from .rules import Term
     from ._validation import check_frame
+    from .rules import Term
 
     X = check_frame(X)
     T = n_thresholds

@@ -118,10 +118,10 @@ def lab(tmp_path_factory):
             try:
                 with urllib.request.urlopen(f"{url}/api/status?token={token}", timeout=5):
                     break
-            except OSError:
+            except OSError as err:
                 if server.poll() is not None or time.monotonic() > deadline:
                     raise RuntimeError("JupyterLab did not start:\n" +
-                                       (scratch / "jupyter.log").read_text()[-3000:])
+                                       (scratch / "jupyter.log").read_text()[-3000:]) from err
                 time.sleep(0.5)
         yield url, token, scratch
     finally:

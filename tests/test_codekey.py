@@ -7,8 +7,8 @@ from sklearn.tree import DecisionTreeClassifier
 
 from repro import codekey as _codekey
 from repro.codekey import module_closure, source_key
-from rulelab.twolevel import TwoLevelRules
 from repro.theta_search import ThetaSearchCV
+from rulelab.twolevel import TwoLevelRules
 
 
 def test_closure_follows_imports_transitively():

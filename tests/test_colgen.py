@@ -12,10 +12,9 @@ from sklearn.pipeline import make_pipeline
 from sklearn.utils.estimator_checks import check_estimator
 
 from rulelab import ColumnGenerationRules, FeatureBinarizer, SetCoverRules
-from rulelab.colgen import (ColumnGenerator, column_generation, price_beam, price_exact,
-                            price_milp)
-from rulelab.colgen.master import RuleSetMaster
+from rulelab.colgen import ColumnGenerator, column_generation, price_beam, price_exact, price_milp
 from rulelab.colgen.estimator import _race_forms
+from rulelab.colgen.master import RuleSetMaster
 from rulelab.colgen.pricing import reduced_costs
 from rulelab.rules import DNF, Clause
 
@@ -178,7 +177,9 @@ def test_screening_never_drops_an_item_of_an_improving_column():
         with_screening = price_exact(A, mu, cost_neg, fixed=1.0, per_term=0.5, max_terms=3,
                                      n_columns=10**4, merge_equal=False)
         improving = {s for s, v in zip(sets, values) if v < -1e-12}
-        covers = lambda s: tuple(A[:, list(s)].all(axis=1))  # noqa: E731
+        def covers(s, A=A):
+            return tuple(A[:, list(s)].all(axis=1))
+
         assert {covers(s) for s in improving} <= {covers(s) for s in with_screening.itemsets}
 
 

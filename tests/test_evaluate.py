@@ -8,9 +8,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from rulelab import SetCoverRules
 from repro.rule_sets import RipperClassifier, agreement, compare_to_paper, paper1_baselines
 from repro.runner import cross_validate, merge_runs, run_provenance, summarize
+from rulelab import SetCoverRules
 
 
 def toy(n=120, seed=0):

@@ -10,10 +10,9 @@ import pytest
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.model_selection import cross_val_score
 
-from rulelab import CBMClassifier
 from repro.model_size import complexity
-from rulelab.grab import CellBinarizer, count_itemsets, expand, graft
-from rulelab.grab import _cd
+from rulelab import CBMClassifier
+from rulelab.grab import CellBinarizer, _cd, count_itemsets, expand, graft
 from rulelab.rules import format_value, rule_from_dict
 
 

@@ -13,10 +13,10 @@ TEXTS = pd.Series({k: k for k in ("fig2_naive", "fig2_liblinear", "fig3", "table
 
 def _tto(grab, liblinear, naive):
     rows = []
-    for k, (g, l, n) in enumerate(zip(grab, liblinear, naive), start=1):
+    for k, (g, lib, n) in enumerate(zip(grab, liblinear, naive), start=1):
         for C in (0.1, 1.0):
             rows += [{"C": C, "degree": k, "method": "GRAB", "seconds_to_target": g},
-                     {"C": C, "degree": k, "method": "LIBLINEAR", "seconds_to_target": l},
+                     {"C": C, "degree": k, "method": "LIBLINEAR", "seconds_to_target": lib},
                      {"C": C, "degree": k, "method": "Grafting", "seconds_to_target": n,
                       "timed_out": bool(np.isnan(n))}]
     return pd.DataFrame(rows)

@@ -5,8 +5,7 @@ from itertools import combinations
 import numpy as np
 import pytest
 
-from rulelab.grab import (TopKMiner, count_itemsets, expand, frequent_itemsets, wfim,
-                          wfim_bruteforce)
+from rulelab.grab import TopKMiner, count_itemsets, expand, frequent_itemsets, wfim, wfim_bruteforce
 from rulelab.grab.wfim import ExhaustiveSearch, TransactionMatrix, itemset_keys
 
 

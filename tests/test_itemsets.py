@@ -13,8 +13,17 @@ from itertools import combinations
 import numpy as np
 import pytest
 
-from rulelab.itemsets import (COMPLETE, REACHED, THRESHOLD, TOP_K, lowest_cost_search,
-                              measure_root, pack_rows, traverse, weighted_layout)
+from rulelab.itemsets import (
+    COMPLETE,
+    REACHED,
+    THRESHOLD,
+    TOP_K,
+    lowest_cost_search,
+    measure_root,
+    pack_rows,
+    traverse,
+    weighted_layout,
+)
 
 
 def random_db(seed, n_rows=40, n_items=7, density=0.45):

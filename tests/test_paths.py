@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from repro import paths as _paths, plotting, report, runs
+from repro import paths as _paths
+from repro import plotting, report, runs
 from repro.pipeline import merge_log
 
 
@@ -159,8 +160,8 @@ def test_a_failed_run_leaves_the_report_and_the_run_log_as_they_were(tmp_path, m
 
 
 def test_a_notebooks_own_quick_parameter_decides_where_it_writes(monkeypatch, capsys):
-    from repro.runs import start_run
     from repro.report import results_dir
+    from repro.runs import start_run
 
     monkeypatch.delenv("RULELAB_OUTPUT", raising=False)
     monkeypatch.setenv("RULELAB_QUICK", "0")

@@ -10,9 +10,20 @@ import pytest
 from sklearn.base import clone
 
 from repro import peers
-from repro.peers import (BoostedStumpsPeer, BRCGClassifier, RipperRules, RuleFitPeer,
-                         SkopeRulesPeer, TreePeer, benchmark_summary, benchmark_table,
-                         moonshot, pareto_mask, peer_learners, winners)
+from repro.peers import (
+    BoostedStumpsPeer,
+    BRCGClassifier,
+    RipperRules,
+    RuleFitPeer,
+    SkopeRulesPeer,
+    TreePeer,
+    benchmark_summary,
+    benchmark_table,
+    moonshot,
+    pareto_mask,
+    peer_learners,
+    winners,
+)
 
 
 def _planted(n: int = 300, seed: int = 0) -> tuple[pd.DataFrame, np.ndarray]:

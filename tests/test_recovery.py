@@ -8,8 +8,15 @@ import numpy as np
 import pytest
 
 from repro.exact_recovery import recovery_experiment, recovery_trial, threshold_recovery_trial
-from rulelab.recovery import (bernoulli_design, decode, disjunct_fraction, is_k_disjunct,
-                              patterns_present, plant_or_rule, union_bound)
+from rulelab.recovery import (
+    bernoulli_design,
+    decode,
+    disjunct_fraction,
+    is_k_disjunct,
+    patterns_present,
+    plant_or_rule,
+    union_bound,
+)
 
 
 def brute_force_k_disjunct(A, k) -> bool:

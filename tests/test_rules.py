@@ -14,8 +14,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from rulelab.rules import (CNF, DNF, Clause, DecisionList, Term, WeightedRuleSet,
-                           evaluate_terms, format_value, rule_from_dict)
+from rulelab.rules import (
+    CNF,
+    DNF,
+    Clause,
+    DecisionList,
+    Term,
+    WeightedRuleSet,
+    evaluate_terms,
+    format_value,
+    rule_from_dict,
+)
 
 FRAME = pd.DataFrame({
     "petal length (cm)": [1.4, 4.5, 5.1, 6.0, np.nan],

@@ -11,13 +11,13 @@ from sklearn.neural_network import MLPClassifier
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import FunctionTransformer
 
+from repro.tweets import clean_text, make_stem_vectorizer, stem_tokens
 from rulelab import BoostRule, RulesFirstClassifier, make_rules_first
 from rulelab.rulesfirst import GreedyRule, rule_probability, truncate_rules
 from rulelab.rulesfirst._base import make_linear
 from rulelab.rulesfirst.candidates import select_candidates
 from rulelab.rulesfirst.rules import coverage_matrix
 from rulelab.rulesfirst.theory import hinge_ball
-from repro.tweets import clean_text, make_stem_vectorizer, stem_tokens
 
 
 @pytest.fixture(autouse=True, scope="module")

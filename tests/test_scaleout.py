@@ -13,9 +13,9 @@ import pytest
 
 joblib = pytest.importorskip("joblib")
 
-from rulelab import OneRule, SetCoverRules  # noqa: E402
-from repro.runner import cross_validate  # noqa: E402
 from repro.peers import TreePeer  # noqa: E402
+from repro.runner import cross_validate  # noqa: E402
+from rulelab import OneRule, SetCoverRules  # noqa: E402
 
 pytestmark = pytest.mark.data
 

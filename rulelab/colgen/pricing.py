@@ -31,8 +31,7 @@ import numpy as np
 from numba import njit
 
 from .._highs import quiet_highs
-from ..itemsets import (lowest_cost_search, measure_items, measure_root, pack_rows,
-                        weighted_layout)
+from ..itemsets import lowest_cost_search, measure_items, measure_root, pack_rows, weighted_layout
 
 __all__ = ["PricingResult", "price_exact", "price_beam", "price_milp",
            "reduced_costs"]

@@ -13,8 +13,18 @@ frequent itemset mining", Data Mining and Knowledge Discovery 34.
 from .binarize import CellBinarizer
 from .classifier import CBMClassifier
 from .grafting import GraftResult, graft
-from .wfim import (ExhaustiveSearch, Itemsets, TopKMiner, TransactionMatrix, count_itemsets,
-                   expand, frequent_itemsets, itemset_keys, wfim, wfim_bruteforce)
+from .wfim import (
+                   ExhaustiveSearch,
+                   Itemsets,
+                   TopKMiner,
+                   TransactionMatrix,
+                   count_itemsets,
+                   expand,
+                   frequent_itemsets,
+                   itemset_keys,
+                   wfim,
+                   wfim_bruteforce,
+)
 
 __all__ = ["CBMClassifier", "CellBinarizer", "graft", "GraftResult", "wfim", "count_itemsets",
            "frequent_itemsets", "expand", "TopKMiner", "ExhaustiveSearch", "TransactionMatrix",

@@ -11,8 +11,15 @@ from sklearn.utils._param_validation import Interval, StrOptions
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
-from .._base import (BINARIZER, DEPRECATED, DEPRECATED_BINARIZE, LearnerBase, binarize_frame,
-                     fit_context, renamed)
+from .._base import (
+    BINARIZER,
+    DEPRECATED,
+    DEPRECATED_BINARIZE,
+    LearnerBase,
+    binarize_frame,
+    fit_context,
+    renamed,
+)
 from .._validation import is_binary_frame
 from ..rules import Clause, WeightedRuleSet
 from ._bits import decision, flatten, pack_columns

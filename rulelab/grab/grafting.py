@@ -60,8 +60,14 @@ from ..itemsets import group_rows
 from . import _cd
 from ._bits import append_columns, pack_columns
 from .naive import PhiScan
-from .wfim import (ExhaustiveSearch, TopKMiner, TransactionMatrix, _item_codes, binary_csr,
-                   itemset_tuples)
+from .wfim import (
+    ExhaustiveSearch,
+    TopKMiner,
+    TransactionMatrix,
+    _item_codes,
+    binary_csr,
+    itemset_tuples,
+)
 
 LOSSES = {"logistic": _cd.LOGISTIC, "l2hinge": _cd.L2HINGE}
 

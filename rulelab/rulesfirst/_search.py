@@ -25,7 +25,7 @@ class _State:
         self.pred = np.zeros(len(y), np.int64)
         self.loss = np.zeros(len(y))
 
-    def copy(self) -> "_State":
+    def copy(self) -> _State:
         out = _State(self.X, self.y, self.B)
         out.covered, out.pred, out.loss = self.covered.copy(), self.pred.copy(), self.loss.copy()
         return out

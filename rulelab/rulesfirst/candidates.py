@@ -52,7 +52,7 @@ def rule_scores(B: sp.spmatrix, y: np.ndarray, n_classes: int = 2):
     support = np.asarray(B.sum(axis=0)).ravel()
     onehot = np.zeros((len(y), n_classes))
     onehot[np.arange(len(y)), y] = 1.0
-    counts = np.asarray((B.T @ onehot)).T  # (n_classes, n_features)
+    counts = np.asarray(B.T @ onehot).T  # (n_classes, n_features)
     with np.errstate(invalid="ignore", divide="ignore"):
         purity = np.where(support > 0, counts / np.maximum(support, 1), 0.0)
     return support, purity

@@ -7,8 +7,8 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.utils._param_validation import Interval, StrOptions
 
-from ..rules import CNF, DNF, Clause
 from .._base import DEPRECATED, fit_context, renamed
+from ..rules import CNF, DNF, Clause
 from ..rulesets import LP_PARAMETERS, _RuleSetBase
 from .objective import augment, clause_costs
 from .optimize import am, bcd, init_weights, lp_kwargs
