@@ -32,8 +32,16 @@ from rulelab.colgen.master import RuleSetMaster
 
 def duals_after_beam_rounds(A, y, cost, rounds):
     """The master LP's duals after ``rounds`` rounds of beam-priced column generation."""
-    res = column_generation(A, y, clause_cost=cost, term_cost=cost, pricing="beam",
-                            max_rounds=rounds, close_gap=False, integer="greedy")
+    res = column_generation(
+        A,
+        y,
+        clause_cost=cost,
+        term_cost=cost,
+        pricing="beam",
+        max_rounds=rounds,
+        close_gap=False,
+        integer="greedy",
+    )
     pos = np.flatnonzero(y)
     master = RuleSetMaster(np.ones(pos.size))
     covers = [np.flatnonzero(A[pos][:, list(s)].all(axis=1)) for s in res.pool]
@@ -56,12 +64,18 @@ def pricing_at_the_same_duals(A, y, complexity, milp_time, rounds=5):
     milp = price_milp(A, mu_pos, cost_neg, time_limit=milp_time, **options)
     t_milp = time.perf_counter() - start
     print(f"  duals after {rounds} beam rounds ({n_cols} columns); clause and term cost {cost:.1f}")
-    print(f"  itemset search: {t_exact:8.2f} s  best reduced cost {exact.best:10.3f}  "
-          f"proved {exact.exact}  ({exact.nodes:,} itemsets, {exact.items_searched} items)")
-    print(f"  MILP (HiGHS):   {t_milp:8.2f} s  best reduced cost {milp.best:10.3f}  "
-          f"proved {milp.exact}  ({milp.note})")
-    print(f"  MILP / itemset time: {t_milp / t_exact:.1f}x"
-          + ("" if milp.exact else f" (the MILP stopped at its {milp_time:g} s limit)"))
+    print(
+        f"  itemset search: {t_exact:8.2f} s  best reduced cost {exact.best:10.3f}  "
+        f"proved {exact.exact}  ({exact.nodes:,} itemsets, {exact.items_searched} items)"
+    )
+    print(
+        f"  MILP (HiGHS):   {t_milp:8.2f} s  best reduced cost {milp.best:10.3f}  "
+        f"proved {milp.exact}  ({milp.note})"
+    )
+    print(
+        f"  MILP / itemset time: {t_milp / t_exact:.1f}x"
+        + ("" if milp.exact else f" (the MILP stopped at its {milp_time:g} s limit)")
+    )
     if exact.exact and milp.exact:
         print(f"  same optimum: {np.isclose(exact.best, milp.best)}")
 
@@ -71,8 +85,10 @@ def fit_against_brcg(X_tr, y_tr, X_te, y_te, with_brcg):
     cg = ColumnGenerationRules(random_state=0).fit(X_tr, y_tr)
     t_cg = time.perf_counter() - start
     err_cg = 1 - cg.score(X_te, y_te)
-    print(f"  CG:   {t_cg:8.1f} s  test error {err_cg:.4f}  {len(cg.rules_.clauses)} rules "
-          f"(complexity {cg.chosen_complexity_:g}); {cg.certificate()}")
+    print(
+        f"  CG:   {t_cg:8.1f} s  test error {err_cg:.4f}  {len(cg.rules_.clauses)} rules "
+        f"(complexity {cg.chosen_complexity_:g}); {cg.certificate()}"
+    )
     if not with_brcg:
         return
     from repro import peers
@@ -85,8 +101,7 @@ def fit_against_brcg(X_tr, y_tr, X_te, y_te, with_brcg):
     brcg = methods["BRCG"].fit(X_tr, y_tr)
     t_brcg = time.perf_counter() - start
     err_brcg = 1 - brcg.score(X_te, y_te)
-    print(f"  BRCG: {t_brcg:8.1f} s  test error {err_brcg:.4f}  "
-          f"{brcg.complexity_()[0]:.0f} rules")
+    print(f"  BRCG: {t_brcg:8.1f} s  test error {err_brcg:.4f}  {brcg.complexity_()[0]:.0f} rules")
     print(f"  BRCG / CG fit time: {t_brcg / t_cg:.1f}x")
 
 
@@ -95,19 +110,24 @@ def main() -> None:
     ap.add_argument("--datasets", nargs="*", default=["magic", "musk2"])
     ap.add_argument("--rows", type=int, default=None, help="subsample the training rows")
     ap.add_argument("--complexity", type=float, default=0.001)
-    ap.add_argument("--milp-time", type=float, default=120.0,
-                    help="seconds allowed to each pricing call")
+    ap.add_argument(
+        "--milp-time", type=float, default=120.0, help="seconds allowed to each pricing call"
+    )
     ap.add_argument("--no-brcg", action="store_true", help="skip the whole-fit comparison")
-    ap.add_argument("--all-rows", action="store_true",
-                    help="also fit on every row of each data set and print the time")
+    ap.add_argument(
+        "--all-rows",
+        action="store_true",
+        help="also fit on every row of each data set and print the time",
+    )
     args = ap.parse_args()
     warm = FeatureBinarizer().fit_transform(_fold("pima", 200)[0])
-    price_exact(warm, np.ones(len(warm)), np.zeros(len(warm)), fixed=1, per_term=1,
-                max_terms=3)  # compile the kernels before timing
+    price_exact(
+        warm, np.ones(len(warm)), np.zeros(len(warm)), fixed=1, per_term=1, max_terms=3
+    )  # compile the kernels before timing
     for name in args.datasets:
         X_tr, y_tr, X_te, y_te = _fold(name, args.rows)
         A = FeatureBinarizer().fit_transform(X_tr)
-        y = (y_tr.to_numpy() == np.unique(y_tr)[-1])
+        y = y_tr.to_numpy() == np.unique(y_tr)[-1]
         print(f"\n{name}: {len(y)} training rows, {A.shape[1]} binarised columns")
         print(" pricing at the same duals")
         pricing_at_the_same_duals(A, y, args.complexity, args.milp_time)
@@ -117,10 +137,12 @@ def main() -> None:
             X, y_all = load_dataset(name)
             start = time.perf_counter()
             model = ColumnGenerationRules(random_state=0).fit(X, y_all)
-            print(f" all {len(X):,} rows: ColumnGenerationRules() fits in "
-                  f"{time.perf_counter() - start:.1f} s ({model.form_}, "
-                  f"{len(model.rules_.clauses)} clauses, complexity "
-                  f"{model.chosen_complexity_:g})")
+            print(
+                f" all {len(X):,} rows: ColumnGenerationRules() fits in "
+                f"{time.perf_counter() - start:.1f} s ({model.form_}, "
+                f"{len(model.rules_.clauses)} clauses, complexity "
+                f"{model.chosen_complexity_:g})"
+            )
 
 
 if __name__ == "__main__":

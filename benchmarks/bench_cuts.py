@@ -34,8 +34,19 @@ from bench_scale import N_TEST, planted
 
 from rulelab import ColumnGenerationRules, load_dataset
 
-DATASETS = ["ilpd", "ionosphere", "bupa", "magic", "musk2", "parkinsons", "pima", "sonar",
-            "transfusion", "wdbc", "banknote"]
+DATASETS = [
+    "ilpd",
+    "ionosphere",
+    "bupa",
+    "magic",
+    "musk2",
+    "parkinsons",
+    "pima",
+    "sonar",
+    "transfusion",
+    "wdbc",
+    "banknote",
+]
 
 
 def _size(rules) -> tuple[int, int]:
@@ -45,8 +56,10 @@ def _size(rules) -> tuple[int, int]:
 def planted_rows(sizes) -> None:
     X_te, y_te = planted(N_TEST, seed=1)
     print(f"1. planted DNF, 5 % label noise, test on {N_TEST:,} fresh rows (floor 0.05)")
-    print(f"{'rows':>9} {'grid error':>11} {'refined':>8} {'grid rules/terms':>17} "
-          f"{'refined':>8} {'fit (s)':>8}")
+    print(
+        f"{'rows':>9} {'grid error':>11} {'refined':>8} {'grid rules/terms':>17} "
+        f"{'refined':>8} {'fit (s)':>8}"
+    )
     for n in sizes:
         X, y = planted(n, seed=n)
         start = time.perf_counter()
@@ -55,8 +68,10 @@ def planted_rows(sizes) -> None:
         grid = np.mean(model.grid_rules_.evaluate(X_te) != y_te)
         refined = np.mean(model.predict(X_te) != y_te)
         g, r = _size(model.grid_rules_), _size(model.rules_)
-        print(f"{n:>9,} {grid:11.4f} {refined:8.4f} {g[0]:>9d} / {g[1]:<5d} "
-              f"{r[0]:>3d} / {r[1]:<3d} {seconds:8.1f}")
+        print(
+            f"{n:>9,} {grid:11.4f} {refined:8.4f} {g[0]:>9d} / {g[1]:<5d} "
+            f"{r[0]:>3d} / {r[1]:<3d} {seconds:8.1f}"
+        )
         print("   grid:    " + str(model.grid_rules_).replace("\n", "\n            "))
         print("   refined: " + str(model.rules_).replace("\n", "\n            "))
 
@@ -86,24 +101,36 @@ def benchmark_rows(datasets, folds: int, n_jobs: int, out: str | None) -> None:
     if out:
         table.to_csv(out, index=False)
     print(f"\n2. notebook 07's data sets, {folds} of its 10 folds each: mean over folds")
-    cols = ["grid_error", "refined_error", "grid_rules", "refined_rules", "grid_terms",
-            "refined_terms", "fit_time"]
+    cols = [
+        "grid_error",
+        "refined_error",
+        "grid_rules",
+        "refined_rules",
+        "grid_terms",
+        "refined_terms",
+        "fit_time",
+    ]
     per = table.groupby("dataset", sort=False)[cols].mean()
-    with pd.option_context("display.precision", 4, "display.width", 160,
-                           "display.max_columns", None):
+    with pd.option_context(
+        "display.precision", 4, "display.width", 160, "display.max_columns", None
+    ):
         print(per)
     diff = table["refined_error"] - table["grid_error"]
     se = diff.std(ddof=1) / np.sqrt(len(diff)) if len(diff) > 1 else float("nan")
-    print(f"all {len(table)} folds: error {table['grid_error'].mean():.4f} on the grid, "
-          f"{table['refined_error'].mean():.4f} refined (difference {diff.mean():+.4f} "
-          f"± {se:.4f} SE); refining lowers it on {(diff < 0).sum()} folds, raises it on "
-          f"{(diff > 0).sum()}; rules {table['grid_rules'].mean():.2f} -> "
-          f"{table['refined_rules'].mean():.2f}, terms {table['grid_terms'].mean():.2f} -> "
-          f"{table['refined_terms'].mean():.2f}")
+    print(
+        f"all {len(table)} folds: error {table['grid_error'].mean():.4f} on the grid, "
+        f"{table['refined_error'].mean():.4f} refined (difference {diff.mean():+.4f} "
+        f"± {se:.4f} SE); refining lowers it on {(diff < 0).sum()} folds, raises it on "
+        f"{(diff > 0).sum()}; rules {table['grid_rules'].mean():.2f} -> "
+        f"{table['refined_rules'].mean():.2f}, terms {table['grid_terms'].mean():.2f} -> "
+        f"{table['refined_terms'].mean():.2f}"
+    )
     wins = (per["refined_error"] < per["grid_error"]).sum()
     losses = (per["refined_error"] > per["grid_error"]).sum()
-    print(f"data sets: refined lower on {wins}, higher on {losses}, equal on "
-          f"{len(per) - wins - losses}")
+    print(
+        f"data sets: refined lower on {wins}, higher on {losses}, equal on "
+        f"{len(per) - wins - losses}"
+    )
 
 
 def main() -> None:

@@ -44,10 +44,14 @@ def main():
     B = X.to_numpy(dtype=np.uint8)
     ypm = np.where(y.to_numpy() == 1, 1.0, -1.0)
     warm_up(B, ypm, methods=("GRAB", "LIBLINEAR"), top_k=args.top_k[0])
-    print(f"a1a: {B.shape[0]} rows, {B.shape[1]} attributes, C = {args.C}, "
-          f"top-K = {args.top_k}, eps = {args.tol}")
-    print(f"{'k':>4} {'|Phi| occurring':>16} {'K':>5} {'GRAB s':>7} {'LIBLINEAR s':>12} {'ratio':>7} "
-          f"{'G(GRAB)':>11} {'G(LIBLINEAR)':>13} {'nz GRAB':>8} {'nz LIB':>7}")
+    print(
+        f"a1a: {B.shape[0]} rows, {B.shape[1]} attributes, C = {args.C}, "
+        f"top-K = {args.top_k}, eps = {args.tol}"
+    )
+    print(
+        f"{'k':>4} {'|Phi| occurring':>16} {'K':>5} {'GRAB s':>7} {'LIBLINEAR s':>12} {'ratio':>7} "
+        f"{'G(GRAB)':>11} {'G(LIBLINEAR)':>13} {'nz GRAB':>8} {'nz LIB':>7}"
+    )
     skip = False
     for k in args.degrees:
         n_phi = count_itemsets(B, k)
@@ -65,17 +69,22 @@ def main():
             g_lib, nz_lib = est.objective_, len(est.coef_)
             skip = t_lib > args.liblinear_limit
         for K, t_grab, res in grab:
-            print(f"{k:>4} {n_phi:>16,} {K:>5} {t_grab:>7.1f} {t_lib:>12.1f} "
-                  f"{t_lib / t_grab:>6.1f}x {res.objective:>11.1f} {g_lib:>13.1f} "
-                  f"{np.count_nonzero(res.coef):>8} {nz_lib:>7}", flush=True)
+            print(
+                f"{k:>4} {n_phi:>16,} {K:>5} {t_grab:>7.1f} {t_lib:>12.1f} "
+                f"{t_lib / t_grab:>6.1f}x {res.objective:>11.1f} {g_lib:>13.1f} "
+                f"{np.count_nonzero(res.coef):>8} {nz_lib:>7}",
+                flush=True,
+            )
     if not args.no_unbounded:
         t0 = time.process_time()
         res = graft(B, ypm, C=args.C, max_size=None, tol=args.tol, top_k=args.top_k[0])
         t = time.process_time() - t0
-        print(f"k = None (all conjunctions), K = {args.top_k[0]}: GRAB {t:.1f} s, "
-              f"{res.n_iter} iterations, "
-              f"{np.count_nonzero(res.coef)} non-zero weights, G = {res.objective:.1f}, "
-              f"converged = {res.converged}")
+        print(
+            f"k = None (all conjunctions), K = {args.top_k[0]}: GRAB {t:.1f} s, "
+            f"{res.n_iter} iterations, "
+            f"{np.count_nonzero(res.coef)} non-zero weights, G = {res.objective:.1f}, "
+            f"converged = {res.converged}"
+        )
 
 
 if __name__ == "__main__":

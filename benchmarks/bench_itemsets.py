@@ -49,12 +49,15 @@ def main() -> None:
         calls = {
             "count_itemsets": lambda k=k: count_itemsets(B, k),
             "expand (occurrence lists)": lambda k=k: expand(B, k, flat=True)[0].nnz,
-            "wfim theta=200": lambda k=k: round(float(np.abs(
-                wfim(B, alpha, 200.0, k).values).sum()), 6),
-            "wfim |wfrq|>50": lambda k=k: round(float(np.abs(
-                wfim(B, alpha, 50.0, k, absolute=True).values).sum()), 6),
-            "TopKMiner.top K=1000 (+measure)": lambda k=k: round(float(np.abs(
-                TopKMiner(B, k, 1000).top(alpha, target=1e4)[0].values).sum()), 6),
+            "wfim theta=200": lambda k=k: round(
+                float(np.abs(wfim(B, alpha, 200.0, k).values).sum()), 6
+            ),
+            "wfim |wfrq|>50": lambda k=k: round(
+                float(np.abs(wfim(B, alpha, 50.0, k, absolute=True).values).sum()), 6
+            ),
+            "TopKMiner.top K=1000 (+measure)": lambda k=k: round(
+                float(np.abs(TopKMiner(B, k, 1000).top(alpha, target=1e4)[0].values).sum()), 6
+            ),
             "TopKMiner.reaches 1e4": lambda k=k: TopKMiner(B, k, 1000).reaches(alpha, None, 1e4),
         }
         if k <= 3:

@@ -71,26 +71,37 @@ def main() -> None:
     X, y = load_dataset("magic")
     A = FeatureBinarizer(n_thresholds=args.thresholds).fit_transform(X)
     y = y.to_numpy()
-    print(f"MAGIC design: {A.shape[0]:,} rows x {A.shape[1]:,} columns, "
-          f"{A.mean():.2f} density; AND-clause, lambda = {args.lam:g}")
+    print(
+        f"MAGIC design: {A.shape[0]:,} rows x {A.shape[1]:,} columns, "
+        f"{A.mean():.2f} density; AND-clause, lambda = {args.lam:g}"
+    )
     # The AND-clause is the OR-clause of the complemented problem (De Morgan).
     Ac, yc = (1 - A).astype(np.uint8), 1 - y
 
     t_rulelab, res = timed(lambda: learn_clause(A, y, form="and", lam=args.lam), args.repeat)
     c, A_ub, b_ub, bounds = reduced_lp(Ac, yc, args.lam)
-    t_direct, direct = timed(lambda: linprog(c, A_ub=A_ub, b_ub=b_ub, bounds=bounds,
-                                             method="highs"), args.repeat)
+    t_direct, direct = timed(
+        lambda: linprog(c, A_ub=A_ub, b_ub=b_ub, bounds=bounds, method="highs"), args.repeat
+    )
     c2, ub2, bub2, eq2, beq2, bounds2 = full_lp(Ac, yc, args.lam)
-    t_full, full = timed(lambda: linprog(c2, A_ub=ub2, b_ub=bub2, A_eq=eq2, b_eq=beq2,
-                                         bounds=bounds2, method="highs"), args.repeat)
+    t_full, full = timed(
+        lambda: linprog(
+            c2, A_ub=ub2, b_ub=bub2, A_eq=eq2, b_eq=beq2, bounds=bounds2, method="highs"
+        ),
+        args.repeat,
+    )
     print(f"\n{'what':58s} {'seconds':>9s} {'LP value':>14s}")
-    print(f"{'rulelab learn_clause (reduced LP, end to end)':58s} {t_rulelab:9.2f} {res.lp_value:14.4f}")
+    print(
+        f"{'rulelab learn_clause (reduced LP, end to end)':58s} {t_rulelab:9.2f} {res.lp_value:14.4f}"
+    )
     print(f"{'same reduced LP straight to HiGHS (linprog)':58s} {t_direct:9.2f} {direct.fun:14.4f}")
     print(f"{'eq. (10) as written straight to HiGHS (linprog)':58s} {t_full:9.2f} {full.fun:14.4f}")
     if not args.skip_cvxpy:
         t_cvx, cvx = timed(lambda: solve_or_lp(Ac, yc, args.lam, solver="HIGHS"), args.repeat)
         print(f"{'rulelab reduced LP through cvxpy (HIGHS)':58s} {t_cvx:9.2f} {cvx.lp_value:14.4f}")
-    print(f"\noverhead ratio rulelab / direct HiGHS (same LP): {t_rulelab / t_direct:.2f} (target <= 1.3)")
+    print(
+        f"\noverhead ratio rulelab / direct HiGHS (same LP): {t_rulelab / t_direct:.2f} (target <= 1.3)"
+    )
     print(f"speed-up of rulelab over eq. (10) as written:    {t_full / t_rulelab:.1f}x")
     if not args.skip_cvxpy:
         print(f"cvxpy modelling layer / direct rulelab path:      {t_cvx / t_rulelab:.2f}x")

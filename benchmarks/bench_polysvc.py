@@ -23,8 +23,12 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--dataset", default="madelon")
-    ap.add_argument("--combos", nargs="+", default=["3,1,1000", "3,0.4,1", "1,0.1,0.001"],
-                    help="degree,gamma,C triples")
+    ap.add_argument(
+        "--combos",
+        nargs="+",
+        default=["3,1,1000", "3,0.4,1", "1,0.1,0.001"],
+        help="degree,gamma,C triples",
+    )
     args = ap.parse_args()
 
     from sklearn.model_selection import StratifiedKFold
@@ -36,21 +40,25 @@ def main():
     Xtr, Xte = B.iloc[train].to_numpy(float), B.iloc[test].to_numpy(float)
     ytr, yte = y.iloc[train].to_numpy(), y.iloc[test].to_numpy()
     print(f"{args.dataset}: {Xtr.shape[0]} training rows, {Xtr.shape[1]} cells (first fold)")
-    print(f"{'degree':>6} {'gamma':>6} {'C':>8} {'precomputed s':>14} {'libsvm s':>10} "
-          f"{'ratio':>7}  predictions")
+    print(
+        f"{'degree':>6} {'gamma':>6} {'C':>8} {'precomputed s':>14} {'libsvm s':>10} "
+        f"{'ratio':>7}  predictions"
+    )
     for combo in args.combos:
         d, g, c = combo.split(",")
         params = dict(degree=int(d), gamma=float(g), C=float(c), max_iter=1_000_000)
         seconds, predictions = [], []
-        for rows in (len(Xtr), 0):    # gram_max_rows: precomputed, then libsvm's kernel
+        for rows in (len(Xtr), 0):  # gram_max_rows: precomputed, then libsvm's kernel
             t0 = time.process_time()
             model = PolySVC(gram_max_rows=rows, gram_min_columns=1, **params).fit(Xtr, ytr)
             predictions.append(model.predict(Xte))
             seconds.append(time.process_time() - t0)
         agree = np.mean(predictions[0] == predictions[1])
-        print(f"{d:>6} {g:>6} {c:>8} {seconds[0]:14.2f} {seconds[1]:10.2f} "
-              f"{seconds[1] / seconds[0]:6.1f}x  {100 * agree:.1f} % equal, accuracy "
-              f"{np.mean(predictions[0] == yte):.4f} / {np.mean(predictions[1] == yte):.4f}")
+        print(
+            f"{d:>6} {g:>6} {c:>8} {seconds[0]:14.2f} {seconds[1]:10.2f} "
+            f"{seconds[1] / seconds[0]:6.1f}x  {100 * agree:.1f} % equal, accuracy "
+            f"{np.mean(predictions[0] == yte):.4f} / {np.mean(predictions[1] == yte):.4f}"
+        )
 
 
 if __name__ == "__main__":

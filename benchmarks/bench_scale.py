@@ -39,17 +39,24 @@ def planted_rule():
     """The planted three-clause DNF (thresholds off the default binariser's grid)."""
     from rulelab.rules import DNF, Clause, Term
 
-    return DNF([Clause((Term("x0", ">", 0.5), Term("x1", "<=", 0.0))),
-                Clause((Term("x2", ">", 1.0), Term("x3", "<=", -0.5))),
-                Clause((Term("x4", "<=", -1.0), Term("x5", ">", 0.3)))], then="1")
+    return DNF(
+        [
+            Clause((Term("x0", ">", 0.5), Term("x1", "<=", 0.0))),
+            Clause((Term("x2", ">", 1.0), Term("x3", "<=", -0.5))),
+            Clause((Term("x4", "<=", -1.0), Term("x5", ">", 0.3))),
+        ],
+        then="1",
+    )
 
 
 def planted(n: int, seed: int, noise: float = NOISE) -> tuple[pd.DataFrame, np.ndarray]:
     """``n`` rows of the planted problem: Gaussian features, the rule's labels, ``noise``
     of them flipped."""
     rng = np.random.default_rng(seed)
-    X = pd.DataFrame(rng.standard_normal((n, N_FEATURES), dtype=np.float32).astype(float),
-                     columns=[f"x{j}" for j in range(N_FEATURES)])
+    X = pd.DataFrame(
+        rng.standard_normal((n, N_FEATURES), dtype=np.float32).astype(float),
+        columns=[f"x{j}" for j in range(N_FEATURES)],
+    )
     y = planted_rule().evaluate(X)
     flip = rng.random(n) < noise
     return X, (y ^ flip).astype(np.int8)
@@ -66,22 +73,34 @@ def _one_size(n: int) -> dict:
     start = time.perf_counter()
     model = ColumnGenerationRules(random_state=0).fit(X, y)
     seconds = time.perf_counter() - start
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20   # KiB on Linux
-    return {"rows": n, "seconds": seconds, "peak_gb": peak,
-            "error": float(np.mean(model.predict(X_te) != y_te)),
-            "rules": len(model.rules_.clauses), "terms": model.rules_.n_terms,
-            "form": model.form_, "complexity": model.chosen_complexity_,
-            "rule": str(model.rules_)}
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**20  # KiB on Linux
+    return {
+        "rows": n,
+        "seconds": seconds,
+        "peak_gb": peak,
+        "error": float(np.mean(model.predict(X_te) != y_te)),
+        "rules": len(model.rules_.clauses),
+        "terms": model.rules_.n_terms,
+        "form": model.form_,
+        "complexity": model.chosen_complexity_,
+        "rule": str(model.rules_),
+    }
 
 
 def _run(n: int, time_limit: float) -> dict | None:
     """One size in a fresh single-threaded process; None when it passed ``time_limit``."""
-    env = {**os.environ, "OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1",
-           "MKL_NUM_THREADS": "1", "NUMBA_NUM_THREADS": "1"}
+    env = {
+        **os.environ,
+        "OMP_NUM_THREADS": "1",
+        "OPENBLAS_NUM_THREADS": "1",
+        "MKL_NUM_THREADS": "1",
+        "NUMBA_NUM_THREADS": "1",
+    }
     cmd = [sys.executable, __file__, "--one", str(n)]
     try:
-        out = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=time_limit,
-                             check=True)
+        out = subprocess.run(
+            cmd, env=env, capture_output=True, text=True, timeout=time_limit, check=True
+        )
     except subprocess.TimeoutExpired:
         return None
     return json.loads(out.stdout.strip().splitlines()[-1])
@@ -94,7 +113,7 @@ def _profile(n: int, top: int = 25) -> None:
     from rulelab import ColumnGenerationRules
 
     X, y = planted(n, seed=n)
-    ColumnGenerationRules(random_state=0).fit(*planted(2000, seed=5))   # compile first
+    ColumnGenerationRules(random_state=0).fit(*planted(2000, seed=5))  # compile first
     profiler = cProfile.Profile()
     profiler.enable()
     ColumnGenerationRules(random_state=0).fit(X, y)
@@ -105,8 +124,9 @@ def _profile(n: int, top: int = 25) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--max-rows", type=int, default=10_000_000)
-    parser.add_argument("--time-limit", type=float, default=900.0,
-                        help="seconds per size (fit and data generation)")
+    parser.add_argument(
+        "--time-limit", type=float, default=900.0, help="seconds per size (fit and data generation)"
+    )
     parser.add_argument("--profile", type=int, default=None)
     parser.add_argument("--one", type=int, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -116,10 +136,14 @@ def main() -> None:
     if args.profile is not None:
         _profile(args.profile)
         return
-    print(f"planted three-clause DNF over {N_FEATURES} Gaussian features, {NOISE:.0%} label "
-          f"noise; test on {N_TEST:,} fresh rows; one process and one core per size")
-    print(f"{'rows':>12} {'fit (s)':>9} {'peak RSS (GB)':>14} {'test error':>11} "
-          f"{'rules':>6} {'terms':>6}  form, complexity")
+    print(
+        f"planted three-clause DNF over {N_FEATURES} Gaussian features, {NOISE:.0%} label "
+        f"noise; test on {N_TEST:,} fresh rows; one process and one core per size"
+    )
+    print(
+        f"{'rows':>12} {'fit (s)':>9} {'peak RSS (GB)':>14} {'test error':>11} "
+        f"{'rules':>6} {'terms':>6}  form, complexity"
+    )
     for n in SIZES:
         if n > args.max_rows:
             print(f"{n:>12,}  not run (--max-rows {args.max_rows:,})")
@@ -128,8 +152,10 @@ def main() -> None:
         if r is None:
             print(f"{n:>12,}  stopped after {args.time_limit:g} s; larger sizes not run")
             break
-        print(f"{n:>12,} {r['seconds']:9.1f} {r['peak_gb']:14.2f} {r['error']:11.4f} "
-              f"{r['rules']:6d} {r['terms']:6d}  {r['form']}, {r['complexity']:g}")
+        print(
+            f"{n:>12,} {r['seconds']:9.1f} {r['peak_gb']:14.2f} {r['error']:11.4f} "
+            f"{r['rules']:6d} {r['terms']:6d}  {r['form']}, {r['complexity']:g}"
+        )
         print("    " + r["rule"].replace("\n", "\n    "))
 
 

@@ -72,9 +72,11 @@ def main() -> None:
         t_new, new = timed(method, Xa, y, W0, cost, opts, reuse=True)
         same = np.array_equal(old.W, new.W)
         all_same &= same
-        print(f"  {method.upper():3s}  old {t_old:7.1f} s CPU ({old.n_lp} LPs, F = {old.objective_path[-1]:g})"
-              f"   new {t_new:7.1f} s CPU ({new.n_lp} LPs, F = {new.objective_path[-1]:g})"
-              f"   speed-up {t_old / max(t_new, 1e-9):5.1f}x   rules identical: {same}")
+        print(
+            f"  {method.upper():3s}  old {t_old:7.1f} s CPU ({old.n_lp} LPs, F = {old.objective_path[-1]:g})"
+            f"   new {t_new:7.1f} s CPU ({new.n_lp} LPs, F = {new.objective_path[-1]:g})"
+            f"   speed-up {t_old / max(t_new, 1e-9):5.1f}x   rules identical: {same}"
+        )
     if not all_same:
         raise SystemExit("the fits differ: the reused LP candidates changed the rules")
 

@@ -20,8 +20,9 @@ HERE = Path(__file__).resolve().parent
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", nargs="*", default=None,
-                        help="run only bench_<name>.py for these names")
+    parser.add_argument(
+        "--only", nargs="*", default=None, help="run only bench_<name>.py for these names"
+    )
     args = parser.parse_args()
     scripts = sorted(HERE.glob("bench_*.py"))
     if args.only:

@@ -86,8 +86,11 @@ def _modules_of(obj) -> set[str]:
         if module.split(".")[0] in _PACKAGES:
             out.add(module)
         if hasattr(item, "get_params") and not isinstance(item, type):
-            todo.extend(v for v in item.get_params(deep=False).values()
-                        if hasattr(v, "get_params") or isinstance(v, (list, tuple)))
+            todo.extend(
+                v
+                for v in item.get_params(deep=False).values()
+                if hasattr(v, "get_params") or isinstance(v, (list, tuple))
+            )
         if isinstance(item, (list, tuple)):
             todo.extend(v for v in item if not isinstance(v, (str, int, float)))
     return out

@@ -17,8 +17,15 @@ from rulelab.colgen.solver import column_generation, fires_any
 from rulelab.data import load_dataset
 from rulelab.rules import DNF, Clause
 
-__all__ = ["planted_dnf", "recovery_curve", "pricing_ablation", "complexity_path",
-           "plot_recovery", "plot_path", "ABLATION_VARIANTS"]
+__all__ = [
+    "planted_dnf",
+    "recovery_curve",
+    "pricing_ablation",
+    "complexity_path",
+    "plot_recovery",
+    "plot_path",
+    "ABLATION_VARIANTS",
+]
 
 _LEVELS = ["red", "green", "blue", "grey"]
 
@@ -54,9 +61,16 @@ def planted_dnf(n_clauses: int, seed: int, min_share: float = 0.03) -> DNF:
     return DNF(clauses, then="1")
 
 
-def recovery_curve(n_clauses: list[int], n_samples: list[int], n_trials: int, *,
-                   seed: int = 0, complexity: float = 1e-4, max_terms: int = 4,
-                   n_test: int = 20000) -> pd.DataFrame:
+def recovery_curve(
+    n_clauses: list[int],
+    n_samples: list[int],
+    n_trials: int,
+    *,
+    seed: int = 0,
+    complexity: float = 1e-4,
+    max_terms: int = 4,
+    n_test: int = 20000,
+) -> pd.DataFrame:
     """Exact recovery of planted DNFs: one row per (clauses, samples, trial).
 
     ``recovered`` means the learned rule set predicts exactly as the planted one on
@@ -71,24 +85,32 @@ def recovery_curve(n_clauses: list[int], n_samples: list[int], n_trials: int, *,
                 X = _planted_frame(n, np.random.default_rng(seed + 31 * n + t))
                 y = rule.evaluate(X).astype(int)
                 start = time.perf_counter()
-                model = ColumnGenerationRules(form="dnf", complexity=complexity,
-                                              max_terms=max_terms)
+                model = ColumnGenerationRules(
+                    form="dnf", complexity=complexity, max_terms=max_terms
+                )
                 model.fit(X, y)
                 seconds = time.perf_counter() - start
                 same = np.array_equal(model.predict(test), rule.evaluate(test).astype(int))
-                rows.append({"n_clauses": k, "n_samples": n, "trial": t, "recovered": same,
-                             "n_rules": len(model.rules_.clauses),
-                             "proved_optimal": model.proved_optimal_, "seconds": seconds})
+                rows.append(
+                    {
+                        "n_clauses": k,
+                        "n_samples": n,
+                        "trial": t,
+                        "recovered": same,
+                        "n_rules": len(model.rules_.clauses),
+                        "proved_optimal": model.proved_optimal_,
+                        "seconds": seconds,
+                    }
+                )
     return pd.DataFrame(rows)
 
 
 ABLATION_VARIANTS = {
-    "itemset search (+ screening)": dict(pricing="exact", screening=True,
-                                         heuristic_first=False),
-    "itemset search, no screening": dict(pricing="exact", screening=False,
-                                         heuristic_first=False),
-    "beam first, itemset search to certify": dict(pricing="exact", screening=True,
-                                                  heuristic_first=True),
+    "itemset search (+ screening)": dict(pricing="exact", screening=True, heuristic_first=False),
+    "itemset search, no screening": dict(pricing="exact", screening=False, heuristic_first=False),
+    "beam first, itemset search to certify": dict(
+        pricing="exact", screening=True, heuristic_first=True
+    ),
     "beam search only": dict(pricing="beam", screening=True),
     "MILP (HiGHS, as BRCG prices)": dict(pricing="milp"),
 }
@@ -101,23 +123,33 @@ def _fold(dataset: str, max_rows: int | None, seed: int = 0):
     X, y = load_dataset(dataset)
     train, test = next(StratifiedKFold(10, shuffle=True, random_state=seed).split(X, y))
     if max_rows is not None and len(train) > max_rows:
-        train, _ = train_test_split(train, train_size=max_rows, random_state=seed,
-                                    stratify=y.iloc[train])
+        train, _ = train_test_split(
+            train, train_size=max_rows, random_state=seed, stratify=y.iloc[train]
+        )
         train = np.sort(train)
     return X.iloc[train], y.iloc[train], X.iloc[test], y.iloc[test]
 
 
-INTEGER_LIMITS = {name: ColumnGenerationRules().get_params()[name]
-                  for name in ("integer_node_limit", "integer_solution_limit")}
+INTEGER_LIMITS = {
+    name: ColumnGenerationRules().get_params()[name]
+    for name in ("integer_node_limit", "integer_solution_limit")
+}
 """The integer solve's limits in :func:`pricing_ablation`: the estimator's, counted in work,
 so that the variants differ only in their pricing (whose clock limits are what the ablation
 compares)."""
 
 
-def pricing_ablation(dataset: str, *, complexity: float = 0.001, max_terms: int = 3,
-                     variants: dict | None = None, time_limit: float = 300.0,
-                     pricing_time_limit: float = 60.0, max_rows: int | None = None,
-                     seed: int = 0) -> pd.DataFrame:
+def pricing_ablation(
+    dataset: str,
+    *,
+    complexity: float = 0.001,
+    max_terms: int = 3,
+    variants: dict | None = None,
+    time_limit: float = 300.0,
+    pricing_time_limit: float = 60.0,
+    max_rows: int | None = None,
+    seed: int = 0,
+) -> pd.DataFrame:
     """Every pricing variant on the first fold of ``dataset``, side by side.
 
     One row per variant: total and pricing seconds, rounds, the last LP value, the lower
@@ -132,36 +164,58 @@ def pricing_ablation(dataset: str, *, complexity: float = 0.001, max_terms: int 
     positive = np.unique(y_tr)[-1]
     binarizer = FeatureBinarizer().fit(X_tr)
     A, A_te = binarizer.transform(X_tr), binarizer.transform(X_te)
-    y = (y_tr.to_numpy() == positive)
+    y = y_tr.to_numpy() == positive
     cost = complexity * len(y)
     rows = []
     for name, options in (variants or ABLATION_VARIANTS).items():
-        res = column_generation(A, y, clause_cost=cost, term_cost=cost, max_terms=max_terms,
-                                time_limit=time_limit, pricing_time_limit=pricing_time_limit,
-                                integer_node_limit=INTEGER_LIMITS["integer_node_limit"],
-                                integer_solution_limit=INTEGER_LIMITS["integer_solution_limit"],
-                                **options)
+        res = column_generation(
+            A,
+            y,
+            clause_cost=cost,
+            term_cost=cost,
+            max_terms=max_terms,
+            time_limit=time_limit,
+            pricing_time_limit=pricing_time_limit,
+            integer_node_limit=INTEGER_LIMITS["integer_node_limit"],
+            integer_solution_limit=INTEGER_LIMITS["integer_solution_limit"],
+            **options,
+        )
         history = pd.DataFrame(res.history)
         chosen = [res.pool[k] for k in np.flatnonzero(res.chosen)]
         fires = fires_any(A_te, chosen)
-        rows.append({
-            "dataset": dataset, "variant": name, "rows": len(y), "items": A.shape[1],
-            "seconds": res.seconds, "pricing_seconds": history["pricing_seconds"].sum(),
-            "limits_hit": ", ".join(res.limits_hit),
-            "rounds": int((history["pricing"] != "gap enumeration").sum()),
-            "lp_value": res.lp_value,
-            "lower_bound": np.nan if res.lower_bound is None else res.lower_bound,
-            "objective": res.objective,
-            "gap": np.nan if res.gap is None else res.gap,
-            "proved_optimal": res.proved_optimal, "stop": res.stop_reason,
-            "n_rules": len(chosen), "n_terms": int(sum(len(s) for s in chosen)),
-            "test_error": float(np.mean(fires != (y_te.to_numpy() == positive)))})
+        rows.append(
+            {
+                "dataset": dataset,
+                "variant": name,
+                "rows": len(y),
+                "items": A.shape[1],
+                "seconds": res.seconds,
+                "pricing_seconds": history["pricing_seconds"].sum(),
+                "limits_hit": ", ".join(res.limits_hit),
+                "rounds": int((history["pricing"] != "gap enumeration").sum()),
+                "lp_value": res.lp_value,
+                "lower_bound": np.nan if res.lower_bound is None else res.lower_bound,
+                "objective": res.objective,
+                "gap": np.nan if res.gap is None else res.gap,
+                "proved_optimal": res.proved_optimal,
+                "stop": res.stop_reason,
+                "n_rules": len(chosen),
+                "n_terms": int(sum(len(s) for s in chosen)),
+                "test_error": float(np.mean(fires != (y_te.to_numpy() == positive))),
+            }
+        )
     return pd.DataFrame(rows)
 
 
-def complexity_path(dataset: str, complexities, *, n_splits: int = 10,
-                    max_folds: int | None = None, seed: int = 0,
-                    max_terms: int = 3) -> pd.DataFrame:
+def complexity_path(
+    dataset: str,
+    complexities,
+    *,
+    n_splits: int = 10,
+    max_folds: int | None = None,
+    seed: int = 0,
+    max_terms: int = 3,
+) -> pd.DataFrame:
     """Training and test error and size of the rule set at each complexity (DNF, clauses
     of at most ``max_terms`` terms), per fold."""
     X, y = load_dataset(dataset)
@@ -174,11 +228,19 @@ def complexity_path(dataset: str, complexities, *, n_splits: int = 10,
             start = time.perf_counter()
             model = ColumnGenerationRules(form="dnf", complexity=c, max_terms=max_terms)
             model.fit(X.iloc[train], y.iloc[train])
-            rows.append({"dataset": dataset, "fold": fold, "complexity": c,
-                         "train_error": 1 - model.score(X.iloc[train], y.iloc[train]),
-                         "test_error": 1 - model.score(X.iloc[test], y.iloc[test]),
-                         "n_rules": len(model.rules_.clauses), "n_terms": model.rules_.n_terms,
-                         "gap": model.gap_, "seconds": time.perf_counter() - start})
+            rows.append(
+                {
+                    "dataset": dataset,
+                    "fold": fold,
+                    "complexity": c,
+                    "train_error": 1 - model.score(X.iloc[train], y.iloc[train]),
+                    "test_error": 1 - model.score(X.iloc[test], y.iloc[test]),
+                    "n_rules": len(model.rules_.clauses),
+                    "n_terms": model.rules_.n_terms,
+                    "gap": model.gap_,
+                    "seconds": time.perf_counter() - start,
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -213,8 +275,13 @@ def plot_path(table: pd.DataFrame):
         ax.plot(mean["n_terms"], mean["test_error"], marker="o", label="test")
         ax.plot(mean["n_terms"], mean["train_error"], marker=".", ls="--", label="training")
         for c, row in mean.iterrows():
-            ax.annotate(f"{c:g}", (row["n_terms"], row["test_error"]), fontsize=7,
-                        textcoords="offset points", xytext=(3, 3))
+            ax.annotate(
+                f"{c:g}",
+                (row["n_terms"], row["test_error"]),
+                fontsize=7,
+                textcoords="offset points",
+                xytext=(3, 3),
+            )
         ax.set_xscale("symlog", linthresh=1)
         ax.set_xlabel("terms in the rule set")
         ax.set_ylabel("error")

@@ -25,14 +25,31 @@ from rulelab.recovery import (
     union_bound,
 )
 
-__all__ = ["recovery_trial", "recovery_experiment", "threshold_recovery_trial",
-           "recovery_rates", "samples_needed", "plot_phase_transition", "plot_against_bound",
-           "union_bound"]
+__all__ = [
+    "recovery_trial",
+    "recovery_experiment",
+    "threshold_recovery_trial",
+    "recovery_rates",
+    "samples_needed",
+    "plot_phase_transition",
+    "plot_against_bound",
+    "union_bound",
+]
 
 
-def recovery_trial(m: int, n: int, k: int, seed: int, *, p: float = 0.5, noise: float = 0.0,
-                   methods: Sequence[str] = DECODERS, lam: float | None = None,
-                   penalty: float | None = None, checks: bool = False) -> list[dict]:
+def recovery_trial(
+    m: int,
+    n: int,
+    k: int,
+    seed: int,
+    *,
+    p: float = 0.5,
+    noise: float = 0.0,
+    methods: Sequence[str] = DECODERS,
+    lam: float | None = None,
+    penalty: float | None = None,
+    checks: bool = False,
+) -> list[dict]:
     """One random design with a planted ``k``-term OR-rule, decoded by every method.
 
     Returns one record per method: ``exact`` (support recovered exactly), ``hamming``
@@ -50,10 +67,23 @@ def recovery_trial(m: int, n: int, k: int, seed: int, *, p: float = 0.5, noise: 
     truth = set(support.tolist())
     for method in methods:
         found = set(decode(A, y, method, lam=lam, penalty=penalty).tolist())
-        records.append({"m": m, "n": n, "k": k, "seed": seed, "p": p, "noise": noise,
-                        "method": method, "truth": sorted(truth), "found": sorted(found),
-                        "exact": found == truth,
-                        "hamming": len(found ^ truth), "n_selected": len(found), **extra})
+        records.append(
+            {
+                "m": m,
+                "n": n,
+                "k": k,
+                "seed": seed,
+                "p": p,
+                "noise": noise,
+                "method": method,
+                "truth": sorted(truth),
+                "found": sorted(found),
+                "exact": found == truth,
+                "hamming": len(found ^ truth),
+                "n_selected": len(found),
+                **extra,
+            }
+        )
     return records
 
 
@@ -62,11 +92,22 @@ def _recovery_point(trials: list[dict]) -> list[dict]:
     return [r for kwargs in trials for r in recovery_trial(**kwargs)]
 
 
-def recovery_experiment(ms: Iterable[int], ks: Iterable[int], n: int, n_trials: int, *,
-                        p: float = 0.5, noises: Iterable[float] = (0.0,),
-                        methods: Sequence[str] = DECODERS, lam: float | None = None,
-                        penalty: float | None = None, checks: bool = False, n_jobs: int = 1,
-                        cache: bool = True, progress: bool = True) -> pd.DataFrame:
+def recovery_experiment(
+    ms: Iterable[int],
+    ks: Iterable[int],
+    n: int,
+    n_trials: int,
+    *,
+    p: float = 0.5,
+    noises: Iterable[float] = (0.0,),
+    methods: Sequence[str] = DECODERS,
+    lam: float | None = None,
+    penalty: float | None = None,
+    checks: bool = False,
+    n_jobs: int = 1,
+    cache: bool = True,
+    progress: bool = True,
+) -> pd.DataFrame:
     """Recovery trials over a grid of sample sizes ``ms``, rule sizes ``ks`` and noise rates.
 
     Each grid point (all ``n_trials`` seeds) is one unit of the cached runner
@@ -74,20 +115,45 @@ def recovery_experiment(ms: Iterable[int], ks: Iterable[int], n: int, n_trials: 
     free and an interrupted one resumes. Returns one row per
     (grid point, seed, method); see :func:`recovery_trial`.
     """
-    tasks = [{"trials": [dict(m=int(m), n=int(n), k=int(k), seed=s, p=p, noise=float(noise),
-                              methods=list(methods), lam=lam, penalty=penalty, checks=checks)
-                         for s in range(n_trials)]}
-             for k in ks for m in ms for noise in noises]
-    records = run_units(_recovery_point, tasks, "recovery", n_jobs=n_jobs, cache=cache,
-                        progress=progress)
+    tasks = [
+        {
+            "trials": [
+                dict(
+                    m=int(m),
+                    n=int(n),
+                    k=int(k),
+                    seed=s,
+                    p=p,
+                    noise=float(noise),
+                    methods=list(methods),
+                    lam=lam,
+                    penalty=penalty,
+                    checks=checks,
+                )
+                for s in range(n_trials)
+            ]
+        }
+        for k in ks
+        for m in ms
+        for noise in noises
+    ]
+    records = run_units(
+        _recovery_point, tasks, "recovery", n_jobs=n_jobs, cache=cache, progress=progress
+    )
     frame = pd.DataFrame(records)
     return frame.sort_values(["k", "m", "noise", "method", "seed"]).reset_index(drop=True)
 
 
 # ---- continuous features (section 3.5) ----------------------------------------------------
-def threshold_recovery_trial(n_samples: int, n_thresholds: int, seed: int, *,
-                             n_features: int = 5, truth=((0, ">", 0.3), (1, "<=", 0.6)),
-                             lam: float = 1000.0) -> dict:
+def threshold_recovery_trial(
+    n_samples: int,
+    n_thresholds: int,
+    seed: int,
+    *,
+    n_features: int = 5,
+    truth=((0, ">", 0.3), (1, "<=", 0.6)),
+    lam: float = 1000.0,
+) -> dict:
     """Plant an AND of thresholds on uniform features and learn it with :class:`OneRule`.
 
     The labels are ``AND_i x[f_i] op_i t_i`` on ``x ~ U(0, 1)^n_features``. A quantile grid
@@ -107,8 +173,9 @@ def threshold_recovery_trial(n_samples: int, n_thresholds: int, seed: int, *,
     from rulelab.rulesets import OneRule
 
     rng = np.random.default_rng([seed, n_samples, n_thresholds])
-    X = pd.DataFrame(rng.random((n_samples, n_features)),
-                     columns=[f"x{i}" for i in range(n_features)])
+    X = pd.DataFrame(
+        rng.random((n_samples, n_features)), columns=[f"x{i}" for i in range(n_features)]
+    )
     y = np.ones(n_samples, dtype=bool)
     for f, op, t in truth:
         y &= (X[f"x{f}"] > t).to_numpy() if op == ">" else (X[f"x{f}"] <= t).to_numpy()
@@ -122,25 +189,36 @@ def threshold_recovery_trial(n_samples: int, n_thresholds: int, seed: int, *,
     for (feat, op), t in wanted.items():
         cuts = grid[feat]
         below, above = cuts[cuts <= t], cuts[cuts > t]
-        bracket = {float(below.max()) if below.size else None,
-                   float(above.min()) if above.size else None} - {None}
+        bracket = {
+            float(below.max()) if below.size else None,
+            float(above.min()) if above.size else None,
+        } - {None}
         spacing.append((max(bracket) - min(bracket)) if len(bracket) == 2 else np.nan)
         if (feat, op) in learned:
             gaps.append(abs(learned[(feat, op)] - t))
             recovered &= any(np.isclose(learned[(feat, op)], b) for b in bracket)
         else:
             gaps.append(np.nan)
-    return {"n_samples": n_samples, "n_thresholds": n_thresholds, "seed": seed,
-            "recovered": bool(recovered), "max_gap": float(np.nanmax(gaps)) if
-            not np.all(np.isnan(gaps)) else np.nan, "resolution": float(np.nanmax(spacing)),
-            "rule": str(clause), "train_error": float(1 - model.score(X, y.astype(int)))}
+    return {
+        "n_samples": n_samples,
+        "n_thresholds": n_thresholds,
+        "seed": seed,
+        "recovered": bool(recovered),
+        "max_gap": float(np.nanmax(gaps)) if not np.all(np.isnan(gaps)) else np.nan,
+        "resolution": float(np.nanmax(spacing)),
+        "rule": str(clause),
+        "train_error": float(1 - model.score(X, y.astype(int))),
+    }
 
 
 def recovery_rates(trials: pd.DataFrame, by=("method", "k", "m")) -> pd.DataFrame:
     """Share of exact recoveries, mean Hamming distance and (if checked) the share of
     K-disjunct designs and of designs meeting Lemma 2, per group of ``by``."""
-    agg = {"p_exact": ("exact", "mean"), "hamming": ("hamming", "mean"),
-           "trials": ("exact", "size")}
+    agg = {
+        "p_exact": ("exact", "mean"),
+        "hamming": ("hamming", "mean"),
+        "trials": ("exact", "size"),
+    }
     for col, name in (("k_disjunct", "p_disjunct"), ("patterns", "p_patterns")):
         if col in trials:
             agg[name] = (col, "mean")
@@ -157,8 +235,9 @@ def samples_needed(rates: pd.DataFrame, level: float = 0.95) -> pd.DataFrame:
         # the first m after which every larger m is also at the level
         tail = np.flatnonzero(~ok)
         start = 0 if tail.size == 0 else tail[-1] + 1
-        rows.append({"method": method, "k": k,
-                     "m_needed": g.m.iloc[start] if start < len(g) else np.nan})
+        rows.append(
+            {"method": method, "k": k, "m_needed": g.m.iloc[start] if start < len(g) else np.nan}
+        )
     return pd.DataFrame(rows)
 
 
@@ -194,8 +273,7 @@ def plot_against_bound(rates: pd.DataFrame, n: int, axes=None, method: str = "lp
         ax.plot(g.m, g.p_disjunct, "s--", ms=3, label="K-disjunct")
         ax.plot(g.m, g.p_patterns, "^:", ms=3, label="Lemma 2 holds")
         ax.plot(grid, 1 - union_bound(grid, n, k), "k-", lw=1, label="1 - bound (paper)")
-        ax.plot(grid, 1 - union_bound(grid, n, k + 1), color="0.5", lw=1,
-                label="1 - bound (K+1)")
+        ax.plot(grid, 1 - union_bound(grid, n, k + 1), color="0.5", lw=1, label="1 - bound (K+1)")
         ax.set(title=f"K = {k}", xlabel="samples m", ylim=(-0.03, 1.03))
     np.atleast_1d(axes)[0].set_ylabel("probability")
     np.atleast_1d(axes)[-1].legend(fontsize=8)

@@ -25,8 +25,17 @@ from rulelab.data import load_dataset
 
 __all__ = ["LEARNERS", "Explorer", "explore", "fit_and_describe"]
 
-DATASETS = ["pima", "wdbc", "ionosphere", "ilpd", "bupa", "parkinsons", "sonar", "transfusion",
-            "banknote"]
+DATASETS = [
+    "pima",
+    "wdbc",
+    "ionosphere",
+    "ilpd",
+    "bupa",
+    "parkinsons",
+    "sonar",
+    "transfusion",
+    "banknote",
+]
 
 
 def _learners() -> dict[str, Callable]:
@@ -38,21 +47,28 @@ def _learners() -> dict[str, Callable]:
         "RuSC": lambda **k: rulelab.SetCoverRules(complexity=1 / k["lam"], max_rules=k["rules"]),
         "RuB": lambda **k: rulelab.BoostedLPRules(complexity=1 / k["lam"], n_estimators=k["rules"]),
         "BCD (DNF)": lambda **k: rulelab.TwoLevelRules(
-            form="dnf", method="bcd", complexity=k["theta"], max_rules=k["rules"]),
+            form="dnf", method="bcd", complexity=k["theta"], max_rules=k["rules"]
+        ),
         "AM (DNF)": lambda **k: rulelab.TwoLevelRules(
-            form="dnf", method="am", complexity=k["theta"], max_rules=k["rules"]),
+            form="dnf", method="am", complexity=k["theta"], max_rules=k["rules"]
+        ),
     }
     if hasattr(rulelab, "CBMClassifier"):
         out["GRAB"] = lambda **k: rulelab.CBMClassifier(max_terms=k["degree"])
     if hasattr(rulelab, "ColumnGenerationRules"):
         out["CG"] = lambda **k: rulelab.ColumnGenerationRules(
-            form=k["form"], complexity=k["complexity"], max_terms=k["max_terms"], **CG_LIMITS)
+            form=k["form"], complexity=k["complexity"], max_terms=k["max_terms"], **CG_LIMITS
+        )
     if hasattr(rulelab, "RulesFirstClassifier"):
         # Notebook 07's rules-first model: exact single-threshold rules first, an L1
         # logistic regression on the threshold features the rules leave (fast: liblinear).
         out["Rules-first"] = lambda **k: rulelab.RulesFirstClassifier(
-            penalty="l1", C=k["C"], max_rules=k["rules"],
-            binarizer=rulelab.FeatureBinarizer(), random_state=0)
+            penalty="l1",
+            C=k["C"],
+            max_rules=k["rules"],
+            binarizer=rulelab.FeatureBinarizer(),
+            random_state=0,
+        )
     return out
 
 
@@ -69,38 +85,71 @@ CG_LIMITS = {"exact_budget": 0.25, "integer_node_limit": 100, "integer_solution_
 
 # The controls each learner's factory above reads; the others are disabled while it is
 # chosen (tests/test_explorer.py checks this against the factories).
-KNOBS = {"1Rule": {"lam"}, "RuSC": {"lam", "rules"}, "RuB": {"lam", "rules"},
-         "BCD (DNF)": {"theta", "rules"}, "AM (DNF)": {"theta", "rules"}, "GRAB": {"degree"},
-         "CG": {"complexity", "max_terms", "form"}, "Rules-first": {"rules", "C"}}
+KNOBS = {
+    "1Rule": {"lam"},
+    "RuSC": {"lam", "rules"},
+    "RuB": {"lam", "rules"},
+    "BCD (DNF)": {"theta", "rules"},
+    "AM (DNF)": {"theta", "rules"},
+    "GRAB": {"degree"},
+    "CG": {"complexity", "max_terms", "form"},
+    "Rules-first": {"rules", "C"},
+}
 
 
-def fit_and_describe(dataset: str, learner: str, lam: float = 1000.0, theta: float = 0.01,
-                     degree: int = 2, rules: int = 5, complexity: float = 0.01,
-                     max_terms: int = 4, form: str = "dnf", C: float = 1.0,
-                     random_state: int = 0) -> dict:
+def fit_and_describe(
+    dataset: str,
+    learner: str,
+    lam: float = 1000.0,
+    theta: float = 0.01,
+    degree: int = 2,
+    rules: int = 5,
+    complexity: float = 0.01,
+    max_terms: int = 4,
+    form: str = "dnf",
+    C: float = 1.0,
+    random_state: int = 0,
+) -> dict:
     """Fit one learner on a stratified 70/30 split and describe the result.
 
     The keywords are the explorer's controls; each learner reads those :data:`KNOBS` names.
     """
-    knobs = {"lam": lam, "theta": theta, "degree": degree, "rules": rules,
-             "complexity": complexity, "max_terms": max_terms, "form": form, "C": C}
+    knobs = {
+        "lam": lam,
+        "theta": theta,
+        "degree": degree,
+        "rules": rules,
+        "complexity": complexity,
+        "max_terms": max_terms,
+        "form": form,
+        "C": C,
+    }
     X, y = load_dataset(dataset)
-    X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=0.3, stratify=y,
-                                              random_state=random_state)
+    X_tr, X_te, y_tr, y_te = train_test_split(
+        X, y, test_size=0.3, stratify=y, random_state=random_state
+    )
     model = _learners()[learner](**knobs)
     start = time.perf_counter()
     model.fit(X_tr, y_tr)
     seconds = time.perf_counter() - start
     n_rules, n_terms = model_complexity(model)
-    text = str(model)   # the rule in words (GRAB: its largest weights first)
+    text = str(model)  # the rule in words (GRAB: its largest weights first)
     coef = getattr(getattr(model, "base_estimator_", None), "coef_", None)
-    if coef is not None:   # a rules-first model's base model is part of its decision
-        text += (f"\n(the {type(model.base_estimator_).__name__} uses "
-                 f"{np.count_nonzero(coef)} of its {coef.size} weights)")
-    return {"dataset": dataset, "learner": learner,
-            "train error": float(np.mean(model.predict(X_tr) != y_tr.to_numpy())),
-            "test error": float(np.mean(model.predict(X_te) != y_te.to_numpy())),
-            "rules": n_rules, "terms": n_terms, "fit seconds": round(seconds, 2), "rule": text}
+    if coef is not None:  # a rules-first model's base model is part of its decision
+        text += (
+            f"\n(the {type(model.base_estimator_).__name__} uses "
+            f"{np.count_nonzero(coef)} of its {coef.size} weights)"
+        )
+    return {
+        "dataset": dataset,
+        "learner": learner,
+        "train error": float(np.mean(model.predict(X_tr) != y_tr.to_numpy())),
+        "test error": float(np.mean(model.predict(X_te) != y_te.to_numpy())),
+        "rules": n_rules,
+        "terms": n_terms,
+        "fit seconds": round(seconds, 2),
+        "rule": text,
+    }
 
 
 def _headless() -> bool:
@@ -114,9 +163,16 @@ def _headless() -> bool:
     return get_ipython() is None
 
 
-_KNOB_NAMES = {"lam": "lambda", "theta": "theta", "degree": "degree", "rules": "rules",
-               "complexity": "complexity", "max_terms": "clause length", "form": "form",
-               "C": "C"}
+_KNOB_NAMES = {
+    "lam": "lambda",
+    "theta": "theta",
+    "degree": "degree",
+    "rules": "rules",
+    "complexity": "complexity",
+    "max_terms": "clause length",
+    "form": "form",
+    "C": "C",
+}
 
 
 def _shown(value) -> str:
@@ -126,17 +182,24 @@ def _shown(value) -> str:
 def describe(r: dict, setting: dict | None = None) -> str:
     """The explorer's text for one :func:`fit_and_describe` result, naming the slider values
     the learner read (from ``setting``), so a result always says which setting it is for."""
-    knobs = [f"{label} = {_shown(setting[k])}" for k, label in _KNOB_NAMES.items()
-             if setting and k in KNOBS.get(r["learner"], ()) and k in setting]
+    knobs = [
+        f"{label} = {_shown(setting[k])}"
+        for k, label in _KNOB_NAMES.items()
+        if setting and k in KNOBS.get(r["learner"], ()) and k in setting
+    ]
     used = f" ({', '.join(knobs)})" if knobs else ""
-    return (f"{r['learner']} on {r['dataset']}{used}: train error {r['train error']:.3f}, "
-            f"test error {r['test error']:.3f}, {r['rules']:g} rules, {r['terms']:g} terms, "
-            f"fitted in {r['fit seconds']:.2f} s\n\n{r['rule']}\n")
+    return (
+        f"{r['learner']} on {r['dataset']}{used}: train error {r['train error']:.3f}, "
+        f"test error {r['test error']:.3f}, {r['rules']:g} rules, {r['terms']:g} terms, "
+        f"fitted in {r['fit seconds']:.2f} s\n\n{r['rule']}\n"
+    )
 
 
 # Dims the result while a refit runs (the box carries the class rulelab-busy meanwhile).
-_CSS = ("<style>.rulelab-busy .rulelab-result {opacity: 0.45;} "
-        ".rulelab-busy {cursor: progress;}</style>")
+_CSS = (
+    "<style>.rulelab-busy .rulelab-result {opacity: 0.45;} "
+    ".rulelab-busy {cursor: progress;}</style>"
+)
 
 
 class Explorer:
@@ -172,8 +235,13 @@ class Explorer:
         Every setting fitted so far, in order.
     """
 
-    def __init__(self, dataset: str = "pima", datasets=None, fit: Callable | None = None,
-                 background: bool = True):
+    def __init__(
+        self,
+        dataset: str = "pima",
+        datasets=None,
+        fit: Callable | None = None,
+        background: bool = True,
+    ):
         import ipywidgets as w
 
         datasets = list(datasets or DATASETS)
@@ -189,32 +257,46 @@ class Explorer:
         self.controls = {
             "dataset": w.Dropdown(options=datasets, value=dataset, description="dataset", **wide),
             "learner": w.Dropdown(options=list(_learners()), description="learner", **wide),
-            "lam": w.FloatLogSlider(value=1000, base=10, min=-1, max=4, description="lambda",
-                                    **slider),
-            "theta": w.FloatLogSlider(value=0.01, base=10, min=-4, max=0, description="theta",
-                                      **slider),
-            "degree": w.IntSlider(value=2, min=1, max=4, description="degree (GRAB)",
-                                  **slider),
+            "lam": w.FloatLogSlider(
+                value=1000, base=10, min=-1, max=4, description="lambda", **slider
+            ),
+            "theta": w.FloatLogSlider(
+                value=0.01, base=10, min=-4, max=0, description="theta", **slider
+            ),
+            "degree": w.IntSlider(value=2, min=1, max=4, description="degree (GRAB)", **slider),
             "rules": w.IntSlider(value=5, min=1, max=10, description="rules / rounds", **slider),
-            "complexity": w.FloatLogSlider(value=0.01, base=10, min=-3.5, max=-1,
-                                           description="complexity (CG)", **slider),
-            "max_terms": w.IntSlider(value=4, min=1, max=6, description="clause length (CG)",
-                                     **slider),
-            "form": w.ToggleButtons(options=[("DNF", "dnf"), ("CNF", "cnf")], value="dnf",
-                                    description="form (CG)",
-                                    style={"description_width": "initial",
-                                           "button_width": "60px"}),
-            "C": w.FloatLogSlider(value=1.0, base=10, min=-2, max=2,
-                                  description="C (rules-first base)", **slider),
+            "complexity": w.FloatLogSlider(
+                value=0.01, base=10, min=-3.5, max=-1, description="complexity (CG)", **slider
+            ),
+            "max_terms": w.IntSlider(
+                value=4, min=1, max=6, description="clause length (CG)", **slider
+            ),
+            "form": w.ToggleButtons(
+                options=[("DNF", "dnf"), ("CNF", "cnf")],
+                value="dnf",
+                description="form (CG)",
+                style={"description_width": "initial", "button_width": "60px"},
+            ),
+            "C": w.FloatLogSlider(
+                value=1.0, base=10, min=-2, max=2, description="C (rules-first base)", **slider
+            ),
         }
         self.status = w.HTML()
         self.output = w.Output()
         self.output.add_class("rulelab-result")
         c = self.controls
-        self.widget = w.VBox([w.HTML(_CSS), w.HBox([c["dataset"], c["learner"]]),
-                              w.HBox([c["lam"], c["theta"]]), w.HBox([c["degree"], c["rules"]]),
-                              w.HBox([c["complexity"], c["max_terms"]]),
-                              w.HBox([c["C"], c["form"]]), self.status, self.output])
+        self.widget = w.VBox(
+            [
+                w.HTML(_CSS),
+                w.HBox([c["dataset"], c["learner"]]),
+                w.HBox([c["lam"], c["theta"]]),
+                w.HBox([c["degree"], c["rules"]]),
+                w.HBox([c["complexity"], c["max_terms"]]),
+                w.HBox([c["C"], c["form"]]),
+                self.status,
+                self.output,
+            ]
+        )
         self.widget.add_class("rulelab-explorer")
         c["learner"].observe(self._enable_knobs, names="value")
         for control in c.values():
@@ -244,11 +326,10 @@ class Explorer:
         with self._lock:
             self._pending = self.setting()
             if self._running:
-                return            # the running loop fits the latest pending setting next
+                return  # the running loop fits the latest pending setting next
             self._running = True
         if self._background:
-            self._thread = threading.Thread(target=self._run, daemon=True,
-                                            name="rulelab-explorer")
+            self._thread = threading.Thread(target=self._run, daemon=True, name="rulelab-explorer")
             self._thread.start()
         else:
             self._run()
@@ -268,18 +349,21 @@ class Explorer:
                     self.widget.remove_class("rulelab-busy")
                     return
             self.widget.add_class("rulelab-busy")
-            self.status.value = (f"<i>&#8987; fitting {setting['learner']} on "
-                                 f"{setting['dataset']}&hellip;</i>")
+            self.status.value = (
+                f"<i>&#8987; fitting {setting['learner']} on {setting['dataset']}&hellip;</i>"
+            )
             try:
                 text, stream = describe(self._fit(**setting), setting), "stdout"
             except Exception as err:  # shown in the explorer: a thread's traceback is lost
-                text = (f"{setting['learner']} on {setting['dataset']} failed: "
-                        f"{type(err).__name__}: {err}\n")
+                text = (
+                    f"{setting['learner']} on {setting['dataset']} failed: "
+                    f"{type(err).__name__}: {err}\n"
+                )
                 stream = "stderr"
             self.fitted.append(setting)
             with self._lock:
                 if self._pending is not None:
-                    continue      # the controls moved on: show the latest setting's result
+                    continue  # the controls moved on: show the latest setting's result
                 # Setting the outputs directly (not `with out: print`) works from a thread.
                 self.output.outputs = ({"output_type": "stream", "name": stream, "text": text},)
                 self.status.value = ""

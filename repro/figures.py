@@ -34,15 +34,27 @@ from repro.paths import ROOT
 __all__ = ["FIGURES", "FigureSpec", "draw", "main", "missing_sources", "redraw"]
 
 # Notebook 02 draws its ten methods (DList and C5.0 are the paper's only: nothing to set beside).
-RULESETS_METHODS = ("1Rule", "RuSC", "RuSC-rr", "RuB", "CART", "TrBag", "kNN", "Discr", "SVM",
-                    "RIPPER")
+RULESETS_METHODS = (
+    "1Rule",
+    "RuSC",
+    "RuSC-rr",
+    "RuB",
+    "CART",
+    "TrBag",
+    "kNN",
+    "Discr",
+    "SVM",
+    "RIPPER",
+)
 
 
 def _one(table: pd.DataFrame, column: str):
     """The single value of a setting recorded as a constant column of a result table."""
     if column not in table:
-        raise ValueError(f"the table has no column {column!r}: rerun the notebook that writes "
-                         "it (its FULL run records the setting the figure needs)")
+        raise ValueError(
+            f"the table has no column {column!r}: rerun the notebook that writes "
+            "it (its FULL run records the setting the figure needs)"
+        )
     values = pd.unique(table[column].dropna())
     if len(values) != 1:
         raise ValueError(f"column {column!r} should hold one setting, found {list(values)}")
@@ -66,12 +78,20 @@ def tour_iris_rule(rules: pd.DataFrame):
 
     iris = load_iris(as_frame=True)
     X, y = iris.data, pd.Series((iris.target == 1).astype(int), name="species")
-    fig, axes = _plt().subplots(1, len(rules), figsize=(5.5 * len(rules), 4.3), sharey=True,
-                                squeeze=False)
+    fig, axes = _plt().subplots(
+        1, len(rules), figsize=(5.5 * len(rules), 4.3), sharey=True, squeeze=False
+    )
     for ax, row in zip(axes[0], rules.itertuples()):
         rule = rule_from_dict(row.rule)
-        plotting.plot_rule_region(rule, X, y, "petal length (cm)", "petal width (cm)", ax=ax,
-                                  labels=("setosa / virginica", "versicolor"))
+        plotting.plot_rule_region(
+            rule,
+            X,
+            y,
+            "petal length (cm)",
+            "petal width (cm)",
+            ax=ax,
+            labels=("setosa / virginica", "versicolor"),
+        )
         ax.set_title(f"{row.title}\naccuracy {(rule.evaluate(X) == y).mean():.3f}", fontsize=10)
     return fig
 
@@ -100,8 +120,11 @@ def recovery_noise(noise_rates: pd.DataFrame):
     for method, g in noise_rates.groupby("method"):
         ax.plot(g.noise, g.hamming, marker="o", label=method)
     k, m, n = (int(_one(noise_rates, c)) for c in ("k", "m", "n"))
-    ax.set(xlabel="label noise rate", ylabel="mean Hamming distance to the planted rule",
-           title=f"K = {k}, m = {m}, n = {n}")
+    ax.set(
+        xlabel="label noise rate",
+        ylabel="mean Hamming distance to the planted rule",
+        title=f"K = {k}, m = {m}, n = {n}",
+    )
     ax.legend()
     return fig
 
@@ -174,8 +197,9 @@ def rulesfirst_table1(crossing: pd.DataFrame, k_fixed: int = 10, d_fixed: int = 
     column) against k and against B."""
     from repro.rules_first_report import plot_sample_complexity
 
-    return plot_sample_complexity(crossing, float(_one(crossing, "target")), k_fixed=k_fixed,
-                                  d_fixed=d_fixed)
+    return plot_sample_complexity(
+        crossing, float(_one(crossing, "target")), k_fixed=k_fixed, d_fixed=d_fixed
+    )
 
 
 def rulesfirst_fig3_twitter(sweep: pd.DataFrame):
@@ -233,28 +257,38 @@ def _spec(draw, notebook, *sources):
 
 FIGURES: dict[str, FigureSpec] = {
     "tour_iris_rule": _spec(tour_iris_rule, "00_tour", "tour_iris_rules.csv"),
-    "recovery_phase_transition": _spec(recovery_phase_transition, "01_exact_recovery",
-                                       "paper1_recovery_phase.csv"),
-    "recovery_union_bound": _spec(recovery_union_bound, "01_exact_recovery",
-                                  "paper1_recovery_rates.csv"),
+    "recovery_phase_transition": _spec(
+        recovery_phase_transition, "01_exact_recovery", "paper1_recovery_phase.csv"
+    ),
+    "recovery_union_bound": _spec(
+        recovery_union_bound, "01_exact_recovery", "paper1_recovery_rates.csv"
+    ),
     "recovery_noise": _spec(recovery_noise, "01_exact_recovery", "paper1_recovery_noise.csv"),
-    "recovery_thresholds": _spec(recovery_thresholds, "01_exact_recovery",
-                                 "paper1_recovery_thresholds.csv"),
-    "rulesets_table1_vs_paper": _spec(rulesets_table1_vs_paper, "02_rule_sets",
-                                      "paper1_table1_error.csv"),
+    "recovery_thresholds": _spec(
+        recovery_thresholds, "01_exact_recovery", "paper1_recovery_thresholds.csv"
+    ),
+    "rulesets_table1_vs_paper": _spec(
+        rulesets_table1_vs_paper, "02_rule_sets", "paper1_table1_error.csv"
+    ),
     "twolevel_tradeoff": _spec(twolevel_tradeoff, "03_two_level", "twolevel_folds.csv"),
-    "screening_times": _spec(screening_times, "04_screening", "screening_table3.csv",
-                             "repro/paper_numbers/paper3_table3.csv"),
+    "screening_times": _spec(
+        screening_times,
+        "04_screening",
+        "screening_table3.csv",
+        "repro/paper_numbers/paper3_table3.csv",
+    ),
     "grab_fig2_time": _spec(grab_fig2_time, "05_grab", "grab_fig2_time_to_objective.csv"),
-    "grab_fig3_accuracy_vs_size": _spec(grab_fig3_accuracy_vs_size, "05_grab",
-                                        "grab_fig3_accuracy.csv"),
-    "rulesfirst_fig2": _spec(rulesfirst_fig2, "06_rules_first", "rulesfirst_fig2_left.csv",
-                             "rulesfirst_fig2_right.csv"),
+    "grab_fig3_accuracy_vs_size": _spec(
+        grab_fig3_accuracy_vs_size, "05_grab", "grab_fig3_accuracy.csv"
+    ),
+    "rulesfirst_fig2": _spec(
+        rulesfirst_fig2, "06_rules_first", "rulesfirst_fig2_left.csv", "rulesfirst_fig2_right.csv"
+    ),
     "rulesfirst_table1": _spec(rulesfirst_table1, "06_rules_first", "rulesfirst_table1.csv"),
-    "rulesfirst_fig3_twitter": _spec(rulesfirst_fig3_twitter, "06_rules_first",
-                                     "rulesfirst_fig3_twitter.csv"),
-    "rulesfirst_fig3_sls": _spec(rulesfirst_fig3_sls, "06_rules_first",
-                                 "rulesfirst_fig3_sls.csv"),
+    "rulesfirst_fig3_twitter": _spec(
+        rulesfirst_fig3_twitter, "06_rules_first", "rulesfirst_fig3_twitter.csv"
+    ),
+    "rulesfirst_fig3_sls": _spec(rulesfirst_fig3_sls, "06_rules_first", "rulesfirst_fig3_sls.csv"),
     "benchmark_pareto": _spec(benchmark_pareto, "07_benchmark", "benchmark_table.csv"),
     "colgen_recovery": _spec(colgen_recovery, "08_column_generation", "colgen_recovery.csv"),
     "colgen_path": _spec(colgen_path, "08_column_generation", "colgen_path.csv"),
@@ -290,20 +324,29 @@ def draw(name: str, results: Path | None = None):
     spec = _spec_of(name)
     missing = missing_sources(name, results)
     if missing:
-        raise ValueError(f"{name}: {', '.join(missing)} not found; a FULL run of notebook "
-                         f"{spec.notebook} writes it")
+        raise ValueError(
+            f"{name}: {', '.join(missing)} not found; a FULL run of notebook "
+            f"{spec.notebook} writes it"
+        )
     tables = []
     for source in spec.sources:
         path = _source_path(source, results)
         # the paper's numbers carry comment lines; paper_table reads them the one way
-        tables.append(paper_table(path.stem) if source.startswith("repro/paper_numbers/")
-                      else pd.read_csv(path))
+        tables.append(
+            paper_table(path.stem)
+            if source.startswith("repro/paper_numbers/")
+            else pd.read_csv(path)
+        )
     return spec.draw(*tables)
 
 
-def redraw(names: Sequence[str] | None = None, out: Path | None = None,
-           style: str | None = None, results: Path | None = None,
-           skip_missing: bool = False) -> dict[str, str]:
+def redraw(
+    names: Sequence[str] | None = None,
+    out: Path | None = None,
+    style: str | None = None,
+    results: Path | None = None,
+    skip_missing: bool = False,
+) -> dict[str, str]:
     """Draw figures (default: all) into ``out`` (default :func:`repro.plotting.figures_dir`)
     as PNG and PDF, with ``style`` over the house style; returns name -> PNG path.
 
@@ -318,9 +361,11 @@ def redraw(names: Sequence[str] | None = None, out: Path | None = None,
         plotting.use_style(style)
         for name in names or list(FIGURES):
             if skip_missing and missing_sources(name, results):
-                print(f"skipped {name}: {', '.join(missing_sources(name, results))} not found "
-                      f"(a FULL run of notebook {_spec_of(name).notebook} writes it)",
-                      file=sys.stderr)
+                print(
+                    f"skipped {name}: {', '.join(missing_sources(name, results))} not found "
+                    f"(a FULL run of notebook {_spec_of(name).notebook} writes it)",
+                    file=sys.stderr,
+                )
                 continue
             fig = draw(name, results)
             written[name] = plotting.savefig(fig, name, out=out)
@@ -332,25 +377,34 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m repro.figures",
         description="Redraw the figures from the result tables (no fitting, no data sets); "
-                    "into the committed figures/ this also refreshes REPORT.md and the "
-                    "README's results table")
-    parser.add_argument("--style", help="a matplotlib style name (e.g. seaborn-v0_8-colorblind) "
-                                        "or a style/rc file, applied over the house style")
-    parser.add_argument("--out", type=Path, help="folder for the PNG and PDF files (default: "
-                                                 "figures/ of this run)")
-    parser.add_argument("--results", type=Path, help="folder of the result tables (default: "
-                                                     "results/ of this run)")
+        "into the committed figures/ this also refreshes REPORT.md and the "
+        "README's results table",
+    )
+    parser.add_argument(
+        "--style",
+        help="a matplotlib style name (e.g. seaborn-v0_8-colorblind) "
+        "or a style/rc file, applied over the house style",
+    )
+    parser.add_argument(
+        "--out", type=Path, help="folder for the PNG and PDF files (default: figures/ of this run)"
+    )
+    parser.add_argument(
+        "--results", type=Path, help="folder of the result tables (default: results/ of this run)"
+    )
     parser.add_argument("--only", nargs="+", metavar="NAME", help="these figures only")
     args = parser.parse_args(argv)
     if args.only:
         unknown = [n for n in args.only if n not in FIGURES]
         if unknown:
-            parser.error(f"unknown figure {', '.join(unknown)}; the figures are: "
-                         f"{', '.join(FIGURES)}")
+            parser.error(
+                f"unknown figure {', '.join(unknown)}; the figures are: {', '.join(FIGURES)}"
+            )
         for name in args.only:  # a figure asked for by name must be drawable
             if missing_sources(name, args.results):
-                parser.error(f"{name}: {', '.join(missing_sources(name, args.results))} not "
-                             f"found; a FULL run of notebook {FIGURES[name].notebook} writes it")
+                parser.error(
+                    f"{name}: {', '.join(missing_sources(name, args.results))} not "
+                    f"found; a FULL run of notebook {FIGURES[name].notebook} writes it"
+                )
     if args.style:
         try:
             _check_style(args.style)
@@ -359,8 +413,10 @@ def main(argv: list[str] | None = None) -> int:
     start = time.perf_counter()
     written = redraw(args.only, args.out, args.style, args.results, skip_missing=True)
     where = args.out or plotting.figures_dir()
-    print(f"{len(written)} of {len(args.only or FIGURES)} figures drawn in "
-          f"{time.perf_counter() - start:.1f} s into {where}")
+    print(
+        f"{len(written)} of {len(args.only or FIGURES)} figures drawn in "
+        f"{time.perf_counter() - start:.1f} s into {where}"
+    )
     # REPORT.md and the README describe the committed outputs: refreshed only when this
     # command redraws them (not into another folder, nor from another run's tables)
     if args.out is None and args.results is None:
@@ -379,8 +435,10 @@ def _check_style(style: str) -> None:
     import matplotlib.style
 
     if not Path(style).is_file() and style not in matplotlib.style.available:
-        raise ValueError(f"--style {style!r} is neither a file nor a matplotlib style; the "
-                         f"styles are: {', '.join(sorted(matplotlib.style.available))}")
+        raise ValueError(
+            f"--style {style!r} is neither a file nor a matplotlib style; the "
+            f"styles are: {', '.join(sorted(matplotlib.style.available))}"
+        )
 
 
 if __name__ == "__main__":

@@ -28,9 +28,12 @@ def _code_cells(path: Path) -> list[str]:
     """The sources of the notebook's code cells, in order (papermill's injected parameters
     cell left out: it holds a run's parameters, not its code)."""
     nb = json.loads(Path(path).read_text(encoding="utf-8"))
-    return ["".join(c["source"]) if isinstance(c["source"], list) else c["source"]
-            for c in nb["cells"] if c["cell_type"] == "code"
-            and "injected-parameters" not in c.get("metadata", {}).get("tags", [])]
+    return [
+        "".join(c["source"]) if isinstance(c["source"], list) else c["source"]
+        for c in nb["cells"]
+        if c["cell_type"] == "code"
+        and "injected-parameters" not in c.get("metadata", {}).get("tags", [])
+    ]
 
 
 def _defining_module(package_attr: str) -> str | None:
@@ -55,9 +58,14 @@ def notebook_modules(path: Path) -> frozenset[str]:
     for source in _code_cells(path):
         try:
             tree = ast.parse(source)
-        except SyntaxError:   # a cell with IPython magics: its imports are read line by line
-            tree = ast.parse("\n".join(line for line in source.splitlines()
-                                       if line.lstrip().startswith(("import ", "from "))))
+        except SyntaxError:  # a cell with IPython magics: its imports are read line by line
+            tree = ast.parse(
+                "\n".join(
+                    line
+                    for line in source.splitlines()
+                    if line.lstrip().startswith(("import ", "from "))
+                )
+            )
         for node in ast.walk(tree):
             if isinstance(node, ast.Import):
                 names = [a.name for a in node.names]
@@ -99,6 +107,12 @@ def stale_notebooks(notebooks: list[Path], run_log: Path) -> list[dict]:
     for path in notebooks:
         current = notebook_fingerprint(path)
         was = recorded.get(path.stem, "")
-        rows.append({"notebook": path.stem, "recorded": was or "(none)", "current": current,
-                     "stale": was != current})
+        rows.append(
+            {
+                "notebook": path.stem,
+                "recorded": was or "(none)",
+                "current": current,
+                "stale": was != current,
+            }
+        )
     return rows

@@ -29,17 +29,33 @@ from rulelab.grab.binarize import CellBinarizer
 from rulelab.grab.classifier import CBMClassifier
 from rulelab.grab.grafting import graft
 
-__all__ = ["load_a1a_all", "load_split", "binarized_split", "warm_up", "time_methods",
-           "time_to_objective", "plot_time_to_objective", "accuracy_vs_size",
-           "table1_methods", "tuned_accuracy", "tuned_accuracy_splits", "has_test_file",
-           "tolerance_study", "representative_sets", "PolySVC"]
+__all__ = [
+    "load_a1a_all",
+    "load_split",
+    "binarized_split",
+    "warm_up",
+    "time_methods",
+    "time_to_objective",
+    "plot_time_to_objective",
+    "accuracy_vs_size",
+    "table1_methods",
+    "tuned_accuracy",
+    "tuned_accuracy_splits",
+    "has_test_file",
+    "tolerance_study",
+    "representative_sets",
+    "PolySVC",
+]
 
 # datasets without a separate test file are split 80/20 (stratified, seed 0); the paper's
 # splits are not recoverable from the text
 _SPLITS = {
-    "a1a": ("a1a_train", "a1a_test"), "madelon": ("madelon_train", "madelon_test"),
-    "ijcnn1": ("ijcnn1_train", "ijcnn1_test"), "phishing": ("phishing", None),
-    "diabetes": ("pima", None), "fourclass": ("fourclass_scale", None),
+    "a1a": ("a1a_train", "a1a_test"),
+    "madelon": ("madelon_train", "madelon_test"),
+    "ijcnn1": ("ijcnn1_train", "ijcnn1_test"),
+    "phishing": ("phishing", None),
+    "diabetes": ("pima", None),
+    "fourclass": ("fourclass_scale", None),
     "german.numer": ("german_numer", None),
 }
 
@@ -78,8 +94,12 @@ def load_split(name: str, seed: int = 0):
         Xt, yt = load_dataset(test)
         return X, y, Xt, yt
     X, Xt, y, yt = train_test_split(X, y, test_size=0.2, stratify=y, random_state=seed)
-    return X.reset_index(drop=True), y.reset_index(drop=True), Xt.reset_index(drop=True), \
-        yt.reset_index(drop=True)
+    return (
+        X.reset_index(drop=True),
+        y.reset_index(drop=True),
+        Xt.reset_index(drop=True),
+        yt.reset_index(drop=True),
+    )
 
 
 def binarized_split(name: str, seed: int = 0):
@@ -110,10 +130,20 @@ def warm_up(B, y, *, methods=("GRAB", "Grafting", "LIBLINEAR"), top_k: int = 100
             graft(B[:500], y[:500], C=1.0, max_size=2, top_k=top_k, search=SEARCH[method])
 
 
-def time_methods(X, y, *, Cs=(0.1, 1.0), degrees=range(1, 7),
-                 methods=("GRAB", "Grafting", "LIBLINEAR"), top_k=100, tol=1e-4,
-                 liblinear_tol=LIBLINEAR_DEFAULT_TOL, time_limit=600.0,
-                 skip_after_timeout=True, progress=None):
+def time_methods(
+    X,
+    y,
+    *,
+    Cs=(0.1, 1.0),
+    degrees=range(1, 7),
+    methods=("GRAB", "Grafting", "LIBLINEAR"),
+    top_k=100,
+    tol=1e-4,
+    liblinear_tol=LIBLINEAR_DEFAULT_TOL,
+    time_limit=600.0,
+    skip_after_timeout=True,
+    progress=None,
+):
     """Fig. 2: each method's run on eq. (2) (logistic loss), per C and degree, with the
     objective it reached over time.
 
@@ -141,9 +171,17 @@ def time_methods(X, y, *, Cs=(0.1, 1.0), degrees=range(1, 7),
         for method in methods:
             dead = False
             for k in degrees:
-                rec = {"method": method, "C": C, "degree": k, "seconds": np.nan,
-                       "timed_out": False, "attempted": not dead, "objective": np.nan,
-                       "n_nonzero": np.nan, "trace": "[]"}
+                rec = {
+                    "method": method,
+                    "C": C,
+                    "degree": k,
+                    "seconds": np.nan,
+                    "timed_out": False,
+                    "attempted": not dead,
+                    "objective": np.nan,
+                    "n_nonzero": np.nan,
+                    "trace": "[]",
+                }
                 if dead:
                     rec["timed_out"] = True
                     rows.append(rec)
@@ -151,18 +189,34 @@ def time_methods(X, y, *, Cs=(0.1, 1.0), degrees=range(1, 7),
                 t0 = time.perf_counter()
                 if method == "LIBLINEAR":
                     run = expansion_trace(B, y, k, C, tol=liblinear_tol, time_limit=time_limit)
-                    rec.update(objective=run["objective"], n_nonzero=run["n_nonzero"],
-                               timed_out=run["timed_out"], trace=json.dumps(run["trace"]))
+                    rec.update(
+                        objective=run["objective"],
+                        n_nonzero=run["n_nonzero"],
+                        timed_out=run["timed_out"],
+                        trace=json.dumps(run["trace"]),
+                    )
                 else:
-                    res = graft(B, y, C=C, max_size=k, tol=tol, top_k=top_k,
-                                search=SEARCH[method], time_limit=time_limit)
-                    rec.update(objective=res.objective, n_nonzero=int(np.count_nonzero(res.coef)),
-                               timed_out=res.timed_out,
-                               trace=json.dumps([[h["time"], h["objective"]] for h in res.history]))
+                    res = graft(
+                        B,
+                        y,
+                        C=C,
+                        max_size=k,
+                        tol=tol,
+                        top_k=top_k,
+                        search=SEARCH[method],
+                        time_limit=time_limit,
+                    )
+                    rec.update(
+                        objective=res.objective,
+                        n_nonzero=int(np.count_nonzero(res.coef)),
+                        timed_out=res.timed_out,
+                        trace=json.dumps([[h["time"], h["objective"]] for h in res.history]),
+                    )
                 # LIBLINEAR's time is its full run's (expansion and solve), not the capped
                 # runs that rebuild its trace
-                rec["seconds"] = (run["seconds"] if method == "LIBLINEAR"
-                                  else time.perf_counter() - t0)
+                rec["seconds"] = (
+                    run["seconds"] if method == "LIBLINEAR" else time.perf_counter() - t0
+                )
                 if rec["seconds"] > time_limit:
                     rec["timed_out"] = True
                 dead = skip_after_timeout and rec["timed_out"]
@@ -172,8 +226,7 @@ def time_methods(X, y, *, Cs=(0.1, 1.0), degrees=range(1, 7),
     return pd.DataFrame(rows)
 
 
-def time_to_objective(times: pd.DataFrame, rel: float = 1e-3,
-                      target: str = "best") -> pd.DataFrame:
+def time_to_objective(times: pd.DataFrame, rel: float = 1e-3, target: str = "best") -> pd.DataFrame:
     """Seconds each method took to reach the same objective, per (C, degree).
 
     ``target="best"``: the lowest objective any method reached for that (C, degree);
@@ -189,16 +242,30 @@ def time_to_objective(times: pd.DataFrame, rel: float = 1e-3,
     out = []
     for (C, k), part in times.groupby(["C", "degree"]):
         finished = part[part.attempted.astype(bool) & ~part.timed_out.astype(bool)]
-        level = (part["objective"].min() if target == "best"
-                 else finished["objective"].max() if len(finished) else np.nan)
+        level = (
+            part["objective"].min()
+            if target == "best"
+            else finished["objective"].max()
+            if len(finished)
+            else np.nan
+        )
         target_value = level * (1 + rel)
         for _, r in part.iterrows():
             trace = json.loads(r["trace"]) if isinstance(r["trace"], str) else []
             hit = next((t for t, v in trace if v <= target_value), np.nan)
-            out.append({"C": C, "degree": k, "method": r["method"], "target": target_value,
-                        "objective": r["objective"], "seconds_to_target": hit,
-                        "reached": bool(np.isfinite(hit)), "timed_out": bool(r["timed_out"]),
-                        "attempted": bool(r["attempted"])})
+            out.append(
+                {
+                    "C": C,
+                    "degree": k,
+                    "method": r["method"],
+                    "target": target_value,
+                    "objective": r["objective"],
+                    "seconds_to_target": hit,
+                    "reached": bool(np.isfinite(hit)),
+                    "timed_out": bool(r["timed_out"]),
+                    "attempted": bool(r["attempted"]),
+                }
+            )
     return pd.DataFrame(out)
 
 
@@ -213,10 +280,9 @@ def plot_time_to_objective(tto: pd.DataFrame, time_limit: float, rows: int):
     for ax, C in zip(axes[0], Cs):
         for method, g in tto[tto.C == C].groupby("method", sort=False):
             ok = g[g.reached]
-            line, = ax.plot(ok.degree, ok.seconds_to_target, "o-", label=method)
+            (line,) = ax.plot(ok.degree, ok.seconds_to_target, "o-", label=method)
             miss = g[~g.reached]
-            ax.plot(miss.degree, np.full(len(miss), time_limit), "x", ms=9,
-                    color=line.get_color())
+            ax.plot(miss.degree, np.full(len(miss), time_limit), "x", ms=9, color=line.get_color())
         ax.axhline(time_limit, ls=":", color="grey")
         ax.set(yscale="log", xlabel="degree k", title=f"a1a ({rows:,} rows), C = {C}")
     axes[0, 0].set_ylabel("seconds to the common objective\n(× = not reached)")
@@ -225,8 +291,17 @@ def plot_time_to_objective(tto: pd.DataFrame, time_limit: float, rows: int):
     return fig
 
 
-def accuracy_vs_size(name, sizes, degrees=(1, 2, 3, 4), Cs=(0.01, 0.1, 1.0, 10.0),
-                     folds=5, seed=0, top_k=100, max_test=None, cache=True):
+def accuracy_vs_size(
+    name,
+    sizes,
+    degrees=(1, 2, 3, 4),
+    Cs=(0.01, 0.1, 1.0, 10.0),
+    folds=5,
+    seed=0,
+    top_k=100,
+    max_test=None,
+    cache=True,
+):
     """Fig. 3: test accuracy of GRAB (logistic) per training-set size and degree, with C
     chosen by ``folds``-fold cross-validation on each training subset (each (m, k) cached)."""
     B, y, Bt, yt = binarized_split(name, seed)
@@ -241,15 +316,33 @@ def accuracy_vs_size(name, sizes, degrees=(1, 2, 3, 4), Cs=(0.01, 0.1, 1.0, 10.0
             continue
         idx = order[:m]
         for k in degrees:
+
             def run(idx=idx, k=k, m=m):
-                search = GridSearchCV(CBMClassifier(max_terms=k, top_k=top_k), {"C": list(Cs)},
-                                      cv=StratifiedKFold(folds, shuffle=True, random_state=seed))
+                search = GridSearchCV(
+                    CBMClassifier(max_terms=k, top_k=top_k),
+                    {"C": list(Cs)},
+                    cv=StratifiedKFold(folds, shuffle=True, random_state=seed),
+                )
                 search.fit(B.iloc[idx], y.iloc[idx])
-                return {"dataset": name, "m": m, "degree": k, "C": search.best_params_["C"],
-                        "accuracy": 100 * search.score(Bt, yt)}
-            key = {"experiment": "fig3", "dataset": name, "m": int(m), "degree": k,
-                   "Cs": list(Cs), "folds": folds, "seed": seed, "top_k": top_k,
-                   "max_test": max_test}
+                return {
+                    "dataset": name,
+                    "m": m,
+                    "degree": k,
+                    "C": search.best_params_["C"],
+                    "accuracy": 100 * search.score(Bt, yt),
+                }
+
+            key = {
+                "experiment": "fig3",
+                "dataset": name,
+                "m": int(m),
+                "degree": k,
+                "Cs": list(Cs),
+                "folds": folds,
+                "seed": seed,
+                "top_k": top_k,
+                "max_test": max_test,
+            }
             rows.append(_cached(key, run, cache))
     return pd.DataFrame(rows)
 
@@ -276,9 +369,15 @@ class PolySVC(ClassifierMixin, BaseEstimator):
     dot products visit only those, with the same exact integer results.
     """
 
-    def __init__(self, degree: int = 3, gamma: float = 1.0, C: float = 1.0,
-                 max_iter: int = -1, gram_max_rows: int = 10_000,
-                 gram_min_columns: int = 1_000):
+    def __init__(
+        self,
+        degree: int = 3,
+        gamma: float = 1.0,
+        C: float = 1.0,
+        max_iter: int = -1,
+        gram_max_rows: int = 10_000,
+        gram_min_columns: int = 1_000,
+    ):
         self.degree = degree
         self.gamma = gamma
         self.C = C
@@ -300,8 +399,13 @@ class PolySVC(ClassifierMixin, BaseEstimator):
             self.svc_ = SVC(kernel="precomputed", **common).fit(self._kernel(self.X_fit_), y)
         else:
             self.X_fit_ = None
-            self.svc_ = SVC(kernel="poly", degree=self.degree, gamma=self.gamma,
-                            coef0=1.0 - self.gamma, **common).fit(_sparse(X), y)
+            self.svc_ = SVC(
+                kernel="poly",
+                degree=self.degree,
+                gamma=self.gamma,
+                coef0=1.0 - self.gamma,
+                **common,
+            ).fit(_sparse(X), y)
         self.classes_ = self.svc_.classes_
         return self
 
@@ -320,11 +424,18 @@ class PolySVC(ClassifierMixin, BaseEstimator):
 
 
 def _decades(lo: int, hi: int) -> list[float]:
-    return [10.0 ** e for e in range(lo, hi + 1)]
+    return [10.0**e for e in range(lo, hi + 1)]
 
 
-def table1_methods(name: str, m: int, *, grids: str = "paper", top_k: int = 100,
-                   seed: int = 0, lrfim_max_size: int = 5) -> dict:
+def table1_methods(
+    name: str,
+    m: int,
+    *,
+    grids: str = "paper",
+    top_k: int = 100,
+    seed: int = 0,
+    lrfim_max_size: int = 5,
+) -> dict:
     """Table 1's methods with the hyper-parameter grids of §5.3: name -> (estimator, grid).
 
     Every method sees the same data, the paper's binarisation (§5.3: "we performed the same
@@ -349,27 +460,42 @@ def table1_methods(name: str, m: int, *, grids: str = "paper", top_k: int = 100,
     q = grids == "quick"
     cs = [0.1, 1.0] if q else _decades(-3, 3)
     degrees = [1, 2] if q else [1, 2, 3, 4, 5, None]
-    depths = [8] if q else [2 ** i for i in range(3, 10)]
+    depths = [8] if q else [2**i for i in range(3, 10)]
     return {
         "GRAB (logistic)": (CBMClassifier(top_k=top_k), {"max_terms": degrees, "C": cs}),
-        "GRAB (L2-hinge)": (CBMClassifier(loss="l2hinge", top_k=top_k),
-                            {"max_terms": degrees, "C": cs}),
+        "GRAB (L2-hinge)": (
+            CBMClassifier(loss="l2hinge", top_k=top_k),
+            {"max_terms": degrees, "C": cs},
+        ),
         # the kernel's coef0 is tied to gamma (PolySVC); the iteration cap keeps a
         # degree-3 kernel at C = 1000 from running for days
-        "SVC": (PolySVC(max_iter=1_000_000),
-                {"degree": [1, 3], "gamma": [1.0] if q else [0.1, 0.4, 0.7, 1.0],
-                 "C": [1.0] if q else _decades(-3, 3)}),
+        "SVC": (
+            PolySVC(max_iter=1_000_000),
+            {
+                "degree": [1, 3],
+                "gamma": [1.0] if q else [0.1, 0.4, 0.7, 1.0],
+                "C": [1.0] if q else _decades(-3, 3),
+            },
+        ),
         "DT": (DecisionTreeClassifier(random_state=seed), {"max_depth": depths}),
-        "RF": (RandomForestClassifier(random_state=seed, n_jobs=1),
-               {"max_depth": depths,
-                "n_estimators": [16] if q else [2 ** i for i in range(4, 9)]}),
+        "RF": (
+            RandomForestClassifier(random_state=seed, n_jobs=1),
+            {"max_depth": depths, "n_estimators": [16] if q else [2**i for i in range(4, 9)]},
+        ),
         # XGBoost refuses column names with [, ] or < (the cells' names, "x in [a, b)"), so
         # it gets the same 0/1 matrix as an array
-        "XGB": (make_pipeline(FunctionTransformer(np.asarray),
-                              XGBClassifier(n_jobs=1, random_state=seed, tree_method="hist")),
-                {"xgbclassifier__max_depth": depths,
-                 "xgbclassifier__reg_lambda": [1.0 / m] if q else
-                 [10.0 ** e / m for e in range(-3, 4)]}),
+        "XGB": (
+            make_pipeline(
+                FunctionTransformer(np.asarray),
+                XGBClassifier(n_jobs=1, random_state=seed, tree_method="hist"),
+            ),
+            {
+                "xgbclassifier__max_depth": depths,
+                "xgbclassifier__reg_lambda": [1.0 / m]
+                if q
+                else [10.0**e / m for e in range(-3, 4)],
+            },
+        ),
         "LRFIM": (LRFIM(max_size=lrfim_max_size), {"C": [1.0] if q else _decades(-3, 3)}),
     }
 
@@ -391,8 +517,11 @@ def _fit_score(est, params: dict, B, y, train, test, time_limit) -> dict:
         record = _fit_and_score_killed_at(time_limit, model, B, y, train, test)
     else:
         record = _fit_and_score(model, B, y, train, test)
-    record["timed_out"] = (record.pop("killed") or bool(getattr(model, "timed_out_", False))
-                           or (time_limit is not None and record["seconds"] > time_limit))
+    record["timed_out"] = (
+        record.pop("killed")
+        or bool(getattr(model, "timed_out_", False))
+        or (time_limit is not None and record["seconds"] > time_limit)
+    )
     return record
 
 
@@ -406,10 +535,9 @@ def _fit_and_score(model, B, y, train, test) -> dict:
             model.fit(B.iloc[train], y.iloc[train])
         score = float(model.score(B.iloc[test], y.iloc[test]))
         error = ""
-    except Exception as err:   # noqa: BLE001 - recorded; the combination is excluded
+    except Exception as err:  # noqa: BLE001 - recorded; the combination is excluded
         score, error = float("nan"), f"{type(err).__name__}: {err}"[:300]
-    return {"score": score, "seconds": time.perf_counter() - t0, "error": error,
-            "killed": False}
+    return {"score": score, "seconds": time.perf_counter() - t0, "error": error, "killed": False}
 
 
 def _fit_and_score_killed_at(time_limit: float, model, B, y, train, test) -> dict:
@@ -431,15 +559,19 @@ def _fit_and_score_killed_at(time_limit: float, model, B, y, train, test) -> dic
     if receive.poll(time_limit):
         try:
             record = receive.recv()
-        except EOFError:          # the child died without a word (e.g. out of memory)
+        except EOFError:  # the child died without a word (e.g. out of memory)
             error = "the fit's process ended without a result"
     proc.join(timeout=0 if record is None else 10)
     if proc.is_alive():
         proc.kill()
         proc.join()
     if record is None:
-        return {"score": float("nan"), "seconds": time.perf_counter() - t0, "error": error,
-                "killed": not error}
+        return {
+            "score": float("nan"),
+            "seconds": time.perf_counter() - t0,
+            "error": error,
+            "killed": not error,
+        }
     return record
 
 
@@ -450,10 +582,18 @@ def _task(key: dict, est, params, B, y, train, test, time_limit, cache: bool) ->
     return {**record, "cached": bool(read)}
 
 
-def tuned_accuracy(name, methods: dict, *, folds: int = 5, seed: int = 0,
-                   max_train: int | None = None, n_jobs: int = 1, cache: bool = True,
-                   fit_time_limit: float | None = None,
-                   progress: Callable[[dict], None] | None = None) -> pd.DataFrame:
+def tuned_accuracy(
+    name,
+    methods: dict,
+    *,
+    folds: int = 5,
+    seed: int = 0,
+    max_train: int | None = None,
+    n_jobs: int = 1,
+    cache: bool = True,
+    fit_time_limit: float | None = None,
+    progress: Callable[[dict], None] | None = None,
+) -> pd.DataFrame:
     """Table 1: test accuracy (%) after a ``folds``-fold grid search on the training part.
 
     §5.3's protocol: every method gets the same binarised data (:func:`binarized_split`),
@@ -478,19 +618,33 @@ def tuned_accuracy(name, methods: dict, *, folds: int = 5, seed: int = 0,
     rows = []
     for method, (est, grid) in methods.items():
         combos = list(ParameterGrid(grid))
-        base = {"experiment": "table1cv", "dataset": name, "method": method,
-                "estimator": params_key(est), "folds": folds, "seed": seed,
-                "max_train": max_train, "fit_time_limit": fit_time_limit}
-        jobs = [delayed(_task)({**base, "params": repr(c), "fold": f}, est, c, B, y, tr, te,
-                               fit_time_limit, cache)
-                for c in combos for f, (tr, te) in enumerate(splits)]
+        base = {
+            "experiment": "table1cv",
+            "dataset": name,
+            "method": method,
+            "estimator": params_key(est),
+            "folds": folds,
+            "seed": seed,
+            "max_train": max_train,
+            "fit_time_limit": fit_time_limit,
+        }
+        jobs = [
+            delayed(_task)(
+                {**base, "params": repr(c), "fold": f}, est, c, B, y, tr, te, fit_time_limit, cache
+            )
+            for c in combos
+            for f, (tr, te) in enumerate(splits)
+        ]
         results = Parallel(n_jobs=n_jobs)(jobs)
         per = np.array([r["score"] for r in results], dtype=float).reshape(len(combos), folds)
-        bad = np.array([r["timed_out"] or bool(r["error"]) for r in results]).reshape(
-            len(combos), folds).any(axis=1)
+        bad = (
+            np.array([r["timed_out"] or bool(r["error"]) for r in results])
+            .reshape(len(combos), folds)
+            .any(axis=1)
+        )
         # a failed fit has a NaN score and an error, so ``bad`` excludes it too
         mean = np.where(bad, -np.inf, per.mean(axis=1))
-        best = combos[int(np.argmax(mean))]       # the first of equal means
+        best = combos[int(np.argmax(mean))]  # the first of equal means
         any_left = bool(np.isfinite(mean.max()))
         refit_key = {**base, "experiment": "table1refit", "params": repr(best)}
 
@@ -500,20 +654,36 @@ def tuned_accuracy(name, methods: dict, *, folds: int = 5, seed: int = 0,
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", ConvergenceWarning)
                 model.fit(B, y)
-            return {"accuracy": 100 * float(model.score(Bt, yt)),
-                    "seconds": time.perf_counter() - t0}
+            return {
+                "accuracy": 100 * float(model.score(Bt, yt)),
+                "seconds": time.perf_counter() - t0,
+            }
 
-        final = _cached(refit_key, refit, cache) if any_left else \
-            {"accuracy": float("nan"), "seconds": 0.0}
-        rows.append({"dataset": name, "method": method, "m": len(B), "d": B.shape[1],
-                     "accuracy": final["accuracy"], "best": repr(best),
-                     "cv_accuracy": 100 * float(mean.max()) if any_left else np.nan,
-                     "n_combinations": len(combos), "n_excluded": int(bad.sum()),
-                     "seconds": float(sum(r["seconds"] for r in results) + final["seconds"]),
-                     "n_cached": int(sum(r["cached"] for r in results)),
-                     # the protocol, so that rows of runs in parts are merged only when equal
-                     "folds": folds, "seed": seed, "max_train": max_train,
-                     "fit_time_limit": fit_time_limit})
+        final = (
+            _cached(refit_key, refit, cache)
+            if any_left
+            else {"accuracy": float("nan"), "seconds": 0.0}
+        )
+        rows.append(
+            {
+                "dataset": name,
+                "method": method,
+                "m": len(B),
+                "d": B.shape[1],
+                "accuracy": final["accuracy"],
+                "best": repr(best),
+                "cv_accuracy": 100 * float(mean.max()) if any_left else np.nan,
+                "n_combinations": len(combos),
+                "n_excluded": int(bad.sum()),
+                "seconds": float(sum(r["seconds"] for r in results) + final["seconds"]),
+                "n_cached": int(sum(r["cached"] for r in results)),
+                # the protocol, so that rows of runs in parts are merged only when equal
+                "folds": folds,
+                "seed": seed,
+                "max_train": max_train,
+                "fit_time_limit": fit_time_limit,
+            }
+        )
         if progress:
             progress(rows[-1])
     return pd.DataFrame(rows)
@@ -524,8 +694,9 @@ def has_test_file(name: str) -> bool:
     return name == "a1a_all" or _SPLITS[name][1] is not None
 
 
-def tuned_accuracy_splits(name: str, methods: dict, *, splits: int = 1, seed: int = 0,
-                          **options) -> tuple[pd.DataFrame, pd.DataFrame]:
+def tuned_accuracy_splits(
+    name: str, methods: dict, *, splits: int = 1, seed: int = 0, **options
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """:func:`tuned_accuracy` over ``splits`` stratified 80/20 splits, seeds ``seed``,
     ``seed + 1``, ...; the accuracy of a row is the mean over the splits.
 
@@ -548,22 +719,32 @@ def tuned_accuracy_splits(name: str, methods: dict, *, splits: int = 1, seed: in
     if splits < 1:
         raise ValueError(f"splits must be at least 1, got {splits}")
     if splits > 1 and has_test_file(name):
-        raise ValueError(f"{name} has its own test file, so there is no split to repeat; "
-                         "give it splits=1")
-    per = pd.concat([tuned_accuracy(name, methods, seed=seed + s, **options).assign(split=s)
-                     for s in range(splits)], ignore_index=True)
+        raise ValueError(
+            f"{name} has its own test file, so there is no split to repeat; give it splits=1"
+        )
+    per = pd.concat(
+        [
+            tuned_accuracy(name, methods, seed=seed + s, **options).assign(split=s)
+            for s in range(splits)
+        ],
+        ignore_index=True,
+    )
     first = per[per.split == 0].set_index("method")
     grouped = per.groupby("method", sort=False)
     summary = first.assign(
         accuracy=grouped.accuracy.mean(),
         accuracy_se=grouped.accuracy.std(ddof=1) / np.sqrt(splits) if splits > 1 else np.nan,
         cv_accuracy=grouped.cv_accuracy.mean(),
-        seconds=grouped.seconds.sum(), n_cached=grouped.n_cached.sum(),
+        seconds=grouped.seconds.sum(),
+        n_cached=grouped.n_cached.sum(),
         n_excluded=grouped.n_excluded.sum(),
         best=grouped.best.agg(lambda b: " | ".join(b)) if splits > 1 else first.best,
-        seed=seed, splits=splits).reset_index()
-    return summary[[c for c in first.reset_index().columns if c != "split"]
-                   + ["accuracy_se", "splits"]], per
+        seed=seed,
+        splits=splits,
+    ).reset_index()
+    return summary[
+        [c for c in first.reset_index().columns if c != "split"] + ["accuracy_se", "splits"]
+    ], per
 
 
 def representative_sets(model) -> set:
@@ -573,8 +754,18 @@ def representative_sets(model) -> set:
     return {p for p, k in zip(model.itemsets_, keep) if k}
 
 
-def tolerance_study(name, degree, C=1.0, tols=(1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2), seed=0,
-                    max_train=None, top_k=100, time_limit=None, loss="logistic", cache=True):
+def tolerance_study(
+    name,
+    degree,
+    C=1.0,
+    tols=(1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-2),
+    seed=0,
+    max_train=None,
+    top_k=100,
+    time_limit=None,
+    loss="logistic",
+    cache=True,
+):
     """Table 2: representative sets for each tolerance against the tightest one.
 
     Each fit is cached with its representative set, so a rerun only fits what is missing.
@@ -586,19 +777,33 @@ def tolerance_study(name, degree, C=1.0, tols=(1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-
 
     def fit(tol):
         t0 = time.perf_counter()
-        model = CBMClassifier(max_terms=degree, C=C, tol=tol, top_k=top_k, loss=loss,
-                              time_limit=time_limit).fit(B, y)
+        model = CBMClassifier(
+            max_terms=degree, C=C, tol=tol, top_k=top_k, loss=loss, time_limit=time_limit
+        ).fit(B, y)
         secs = time.perf_counter() - t0
-        return {"representative": sorted(list(p) for p in representative_sets(model)),
-                "accuracy": 100 * model.score(Bt, yt), "n_nonzero": len(model.coef_),
-                "objective": model.objective_, "seconds": secs,
-                "converged": bool(model.converged_)}
+        return {
+            "representative": sorted(list(p) for p in representative_sets(model)),
+            "accuracy": 100 * model.score(Bt, yt),
+            "n_nonzero": len(model.coef_),
+            "objective": model.objective_,
+            "seconds": secs,
+            "converged": bool(model.converged_),
+        }
 
     fits = {}
     for tol in sorted(tols):
-        key = {"experiment": "table2", "dataset": name, "degree": degree, "C": C, "eps": tol,
-               "seed": seed, "max_train": max_train, "top_k": top_k,
-               "time_limit": time_limit, "loss": loss}
+        key = {
+            "experiment": "table2",
+            "dataset": name,
+            "degree": degree,
+            "C": C,
+            "eps": tol,
+            "seed": seed,
+            "max_train": max_train,
+            "top_k": top_k,
+            "time_limit": time_limit,
+            "loss": loss,
+        }
         fits[tol] = _cached(key, lambda tol=tol: fit(tol), cache)
     as_set = lambda rec: {tuple(p) for p in rec["representative"]}  # noqa: E731
     ref = as_set(fits[min(tols)])
@@ -606,8 +811,17 @@ def tolerance_study(name, degree, C=1.0, tols=(1e-7, 1e-6, 1e-5, 1e-4, 1e-3, 1e-
     for tol in sorted(tols):
         rec = fits[tol]
         rep = as_set(rec)
-        rows.append({"dataset": name, "eps": tol, "|Phi_eps|": len(rep),
-                     "|Phi \\ Phi_eps|": len(ref - rep), "|Phi_eps \\ Phi|": len(rep - ref),
-                     **{k: rec[k] for k in ("accuracy", "n_nonzero", "objective", "seconds",
-                                            "converged")}})
+        rows.append(
+            {
+                "dataset": name,
+                "eps": tol,
+                "|Phi_eps|": len(rep),
+                "|Phi \\ Phi_eps|": len(ref - rep),
+                "|Phi_eps \\ Phi|": len(rep - ref),
+                **{
+                    k: rec[k]
+                    for k in ("accuracy", "n_nonzero", "objective", "seconds", "converged")
+                },
+            }
+        )
     return pd.DataFrame(rows)

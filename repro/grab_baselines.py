@@ -33,8 +33,14 @@ from rulelab.grab.wfim import (
     take_itemsets,
 )
 
-__all__ = ["ExpansionLinear", "LRFIM", "conjunction_matrix", "l1_linear", "expansion_trace",
-           "LIBLINEAR_DEFAULT_TOL"]
+__all__ = [
+    "ExpansionLinear",
+    "LRFIM",
+    "conjunction_matrix",
+    "l1_linear",
+    "expansion_trace",
+    "LIBLINEAR_DEFAULT_TOL",
+]
 
 LIBLINEAR_DEFAULT_TOL = 1e-2
 """LIBLINEAR's own default stopping tolerance for its L1-regularised solvers (``train -e``
@@ -49,20 +55,34 @@ def conjunction_matrix(B, itemsets) -> sp.csc_matrix:
     return sp.csc_matrix((np.ones(rows.size), rows, col_ptr), shape=(db.n_rows, len(itemsets)))
 
 
-def l1_linear(loss: str, C: float, tol: float, fit_intercept: bool, max_iter: int = 1000,
-              random_state=0):
+def l1_linear(
+    loss: str, C: float, tol: float, fit_intercept: bool, max_iter: int = 1000, random_state=0
+):
     """LIBLINEAR's L1-regularised solver for eq. (2) with the given loss.
 
     LIBLINEAR visits the coordinates in a random order; ``random_state`` seeds it (without
     a seed two fits of the same data can stop at different points)."""
     if loss == "logistic":
-        return LogisticRegression(l1_ratio=1.0, solver="liblinear", C=C, tol=tol,
-                                  fit_intercept=fit_intercept, max_iter=max_iter,
-                                  random_state=random_state)
+        return LogisticRegression(
+            l1_ratio=1.0,
+            solver="liblinear",
+            C=C,
+            tol=tol,
+            fit_intercept=fit_intercept,
+            max_iter=max_iter,
+            random_state=random_state,
+        )
     if loss == "l2hinge":
-        return LinearSVC(penalty="l1", loss="squared_hinge", dual=False, C=C, tol=tol,
-                         fit_intercept=fit_intercept, max_iter=max_iter,
-                         random_state=random_state)
+        return LinearSVC(
+            penalty="l1",
+            loss="squared_hinge",
+            dual=False,
+            C=C,
+            tol=tol,
+            fit_intercept=fit_intercept,
+            max_iter=max_iter,
+            random_state=random_state,
+        )
     raise ValueError(f"loss must be 'logistic' or 'l2hinge', got {loss!r}")
 
 
@@ -73,9 +93,17 @@ def _objective(Z, ypm: np.ndarray, coef: np.ndarray, C: float, loss: str) -> flo
     return float(C * data.sum() + np.abs(coef).sum())
 
 
-def expansion_trace(B, y, degree: int, C: float, *, loss: str = "logistic",
-                    tol: float = LIBLINEAR_DEFAULT_TOL, random_state=0,
-                    time_limit: float | None = None) -> dict:
+def expansion_trace(
+    B,
+    y,
+    degree: int,
+    C: float,
+    *,
+    loss: str = "logistic",
+    tol: float = LIBLINEAR_DEFAULT_TOL,
+    random_state=0,
+    time_limit: float | None = None,
+) -> dict:
     """Expansion + LIBLINEAR with its objective over time, as grafting's trace records it.
 
     LIBLINEAR reports no objective while it runs and cannot be warm-started through
@@ -125,9 +153,14 @@ def expansion_trace(B, y, degree: int, C: float, *, loss: str = "logistic",
     timed_out = time_limit is not None and seconds > time_limit
     trace = [] if timed_out else [solve(i)[:2] for i in range(1, n_iter)]
     trace.append((seconds, objective))
-    return {"objective": objective, "n_nonzero": int(np.count_nonzero(coef)), "n_iter": n_iter,
-            "seconds": seconds, "timed_out": bool(timed_out),
-            "trace": [[float(t), float(v)] for t, v in trace]}
+    return {
+        "objective": objective,
+        "n_nonzero": int(np.count_nonzero(coef)),
+        "n_iter": n_iter,
+        "seconds": seconds,
+        "timed_out": bool(timed_out),
+        "trace": [[float(t), float(v)] for t, v in trace],
+    }
 
 
 class _BinaryInput:
@@ -158,8 +191,15 @@ class ExpansionLinear(_BinaryInput, ClassifierMixin, BaseEstimator):
         G(w) of eq. (2) at LIBLINEAR's solution.
     """
 
-    def __init__(self, degree=2, C=1.0, loss="logistic", tol=LIBLINEAR_DEFAULT_TOL, max_iter=1000,
-                 random_state=0):
+    def __init__(
+        self,
+        degree=2,
+        C=1.0,
+        loss="logistic",
+        tol=LIBLINEAR_DEFAULT_TOL,
+        max_iter=1000,
+        random_state=0,
+    ):
         self.degree = degree
         self.C = C
         self.loss = loss
@@ -175,8 +215,9 @@ class ExpansionLinear(_BinaryInput, ClassifierMixin, BaseEstimator):
         # columns, only for the few with a weight
         Z, (ptr, cols) = expand(B, self.degree, flat=True)
         self.n_expanded_ = Z.shape[1]
-        self.model_ = l1_linear(self.loss, self.C, self.tol, False, self.max_iter,
-                                self.random_state)
+        self.model_ = l1_linear(
+            self.loss, self.C, self.tol, False, self.max_iter, self.random_state
+        )
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
             self.model_.fit(Z.tocsr(), y)
@@ -201,8 +242,9 @@ class LRFIM(_BinaryInput, ClassifierMixin, BaseEstimator):
     """Frequent itemsets (support >= ``min_support`` of the rows, size <= ``max_size``) as
     features of an L1-regularised logistic regression (with an intercept)."""
 
-    def __init__(self, min_support=0.01, max_size=5, C=1.0, tol=1e-4, max_iter=1000,
-                 random_state=0):
+    def __init__(
+        self, min_support=0.01, max_size=5, C=1.0, tol=1e-4, max_iter=1000, random_state=0
+    ):
         self.min_support = min_support
         self.max_size = max_size
         self.C = C
@@ -216,8 +258,9 @@ class LRFIM(_BinaryInput, ClassifierMixin, BaseEstimator):
         minsup = max(1, math.ceil(self.min_support * B.shape[0]))
         self.itemsets_ = frequent_itemsets(B, minsup, self.max_size).itemsets
         Z = conjunction_matrix(B, self.itemsets_)
-        self.model_ = l1_linear("logistic", self.C, self.tol, True, self.max_iter,
-                                self.random_state)
+        self.model_ = l1_linear(
+            "logistic", self.C, self.tol, True, self.max_iter, self.random_state
+        )
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
             self.model_.fit(Z.tocsr(), np.asarray(y))
@@ -225,8 +268,9 @@ class LRFIM(_BinaryInput, ClassifierMixin, BaseEstimator):
 
     def decision_function(self, X):
         check_is_fitted(self, "model_")
-        return self.model_.decision_function(conjunction_matrix(self._binary(X, fit=False),
-                                                                self.itemsets_).tocsr())
+        return self.model_.decision_function(
+            conjunction_matrix(self._binary(X, fit=False), self.itemsets_).tocsr()
+        )
 
     def predict(self, X):
         return np.where(self.decision_function(X) > 0, self.classes_[1], self.classes_[0])

@@ -21,8 +21,9 @@ REPEAT_BELOW = 30.0
 """Seconds under which a Fig. 2 run is timed more than once."""
 
 
-def time_methods_repeated(X, y, *, repeats: int = 3, repeat_below: float = REPEAT_BELOW,
-                          **options) -> pd.DataFrame:
+def time_methods_repeated(
+    X, y, *, repeats: int = 3, repeat_below: float = REPEAT_BELOW, **options
+) -> pd.DataFrame:
     """:func:`repro.grab.time_methods`, each finished run shorter than ``repeat_below``
     seconds repeated until it has been timed ``repeats`` times; the run of median time is
     kept (with its trace).
@@ -50,12 +51,23 @@ def time_methods_repeated(X, y, *, repeats: int = 3, repeat_below: float = REPEA
     rows = []
     for _, row in first.iterrows():
         runs = [row]
-        short = (row["attempted"] and not row["timed_out"]
-                 and np.isfinite(row["seconds"]) and row["seconds"] < repeat_below)
+        short = (
+            row["attempted"]
+            and not row["timed_out"]
+            and np.isfinite(row["seconds"])
+            and row["seconds"] < repeat_below
+        )
         for _ in range(repeats - 1 if short else 0):
-            again = time_methods(X, y, **{**once, "Cs": (row["C"],),
-                                          "degrees": (int(row["degree"]),),
-                                          "methods": (row["method"],)})
+            again = time_methods(
+                X,
+                y,
+                **{
+                    **once,
+                    "Cs": (row["C"],),
+                    "degrees": (int(row["degree"]),),
+                    "methods": (row["method"],),
+                },
+            )
             runs.append(again.iloc[0])
         seconds = np.array([r["seconds"] for r in runs])
         # the median run (the lower of the two middle ones for an even count)

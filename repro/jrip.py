@@ -34,8 +34,10 @@ __all__ = ["JRipClassifier", "make_ripper", "RIPPERS", "find_weka", "weka_versio
 DEFAULT_JAR = "/usr/share/java/weka.jar"
 """Where Debian's ``weka`` package puts the jar (``WEKA_JAR`` overrides it)."""
 
-INSTALL_HINT = ("install Java and Weka with 'apt-get install weka' (Debian/Ubuntu; 'make setup' "
-                "does it when run as root) or point WEKA_JAR at a weka.jar")
+INSTALL_HINT = (
+    "install Java and Weka with 'apt-get install weka' (Debian/Ubuntu; 'make setup' "
+    "does it when run as root) or point WEKA_JAR at a weka.jar"
+)
 
 
 def _java() -> str | None:
@@ -74,8 +76,9 @@ def weka_missing(jar: str | None = None) -> str | None:
 
 @functools.cache
 def _version(java: str, jar: str) -> str:
-    out = subprocess.run([java, "-cp", jar, "weka.core.Version"], capture_output=True,
-                         text=True, check=False).stdout.split()
+    out = subprocess.run(
+        [java, "-cp", jar, "weka.core.Version"], capture_output=True, text=True, check=False
+    ).stdout.split()
     if not out or not re.fullmatch(r"\d+(\.\d+)+", out[0]):
         raise RuntimeError(f"could not read the Weka version from {jar}: {INSTALL_HINT}")
     return out[0]
@@ -89,12 +92,18 @@ def weka_version(jar: str | None = None) -> str:
 def _run(args: list[str], jar: str | None) -> str:
     """Run ``weka.classifiers.rules.JRip`` with ``args``; its standard output."""
     java, jar = find_weka(jar)
-    proc = subprocess.run([java, "-cp", jar, "weka.classifiers.rules.JRip", *args],
-                          capture_output=True, text=True, check=False)
+    proc = subprocess.run(
+        [java, "-cp", jar, "weka.classifiers.rules.JRip", *args],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     # Weka reports some failures (e.g. incompatible headers) on stderr with exit code 0.
     if proc.returncode != 0 or "Exception" in proc.stderr:
-        raise RuntimeError(f"JRip failed (exit code {proc.returncode}): "
-                           f"{(proc.stderr or proc.stdout).strip()[-2000:]}")
+        raise RuntimeError(
+            f"JRip failed (exit code {proc.returncode}): "
+            f"{(proc.stderr or proc.stdout).strip()[-2000:]}"
+        )
     return proc.stdout
 
 
@@ -156,9 +165,17 @@ class JRipClassifier(ClassifierMixin, BaseEstimator):
         The serialised Weka model (the estimator pickles without any temporary file).
     """
 
-    def __init__(self, folds: int = 3, min_weight: float = 2.0, optimizations: int = 2,
-                 seed: int = 1, check_error_rate: bool = True, use_pruning: bool = True,
-                 weka_version: str | None = None, jar: str | None = None):
+    def __init__(
+        self,
+        folds: int = 3,
+        min_weight: float = 2.0,
+        optimizations: int = 2,
+        seed: int = 1,
+        check_error_rate: bool = True,
+        use_pruning: bool = True,
+        weka_version: str | None = None,
+        jar: str | None = None,
+    ):
         self.folds = folds
         self.min_weight = min_weight
         self.optimizations = optimizations
@@ -174,19 +191,23 @@ class JRipClassifier(ClassifierMixin, BaseEstimator):
         X = _frame(X)
         y = np.asarray(y)
         if y.ndim != 1 or y.shape[0] != X.shape[0]:
-            raise ValueError(f"y must be 1-D with one label per row of X ({X.shape[0]}), "
-                             f"got shape {y.shape}")
+            raise ValueError(
+                f"y must be 1-D with one label per row of X ({X.shape[0]}), got shape {y.shape}"
+            )
         if pd.isna(y).any():
             raise ValueError("y has missing labels: drop those rows before fitting")
         self.classes_ = np.unique(y)
         if self.classes_.size < 2:
-            raise ValueError(f"y has one class ({self.classes_[0]!r}): a rule needs samples "
-                             "of two classes")
+            raise ValueError(
+                f"y has one class ({self.classes_[0]!r}): a rule needs samples of two classes"
+            )
         if self.weka_version is not None:
             installed = weka_version(self.jar)
             if installed != self.weka_version:
-                raise ValueError(f"weka_version={self.weka_version!r} but Weka {installed} is "
-                                 "installed: pass weka_version=None or install that release")
+                raise ValueError(
+                    f"weka_version={self.weka_version!r} but Weka {installed} is "
+                    "installed: pass weka_version=None or install that release"
+                )
         self.feature_names_in_ = np.asarray([str(c) for c in X.columns], dtype=object)
         if len(set(self.feature_names_in_)) != len(self.feature_names_in_):
             raise ValueError("X has duplicate column names: give every column its own name")
@@ -195,8 +216,16 @@ class JRipClassifier(ClassifierMixin, BaseEstimator):
         for j, col in enumerate(X.columns):
             self.nominal_[j] = self._attribute_values(X[col], col)
         codes = np.searchsorted(self.classes_, y)
-        args = ["-F", str(self.folds), "-N", repr(float(self.min_weight)),
-                "-O", str(self.optimizations), "-S", str(self.seed)]
+        args = [
+            "-F",
+            str(self.folds),
+            "-N",
+            repr(float(self.min_weight)),
+            "-O",
+            str(self.optimizations),
+            "-S",
+            str(self.seed),
+        ]
         args += [] if self.check_error_rate else ["-E"]
         args += [] if self.use_pruning else ["-P"]
         with tempfile.TemporaryDirectory(prefix="jrip") as tmp:
@@ -213,13 +242,17 @@ class JRipClassifier(ClassifierMixin, BaseEstimator):
         """None for a numeric column, else its sorted distinct values (as strings)."""
         kind = column.dtype
         if pd.api.types.is_datetime64_any_dtype(kind) or pd.api.types.is_timedelta64_dtype(kind):
-            raise TypeError(f"column {name!r} holds dates or durations: turn it into numbers "
-                            "(e.g. days since a date) before fitting JRip")
+            raise TypeError(
+                f"column {name!r} holds dates or durations: turn it into numbers "
+                "(e.g. days since a date) before fitting JRip"
+            )
         if pd.api.types.is_numeric_dtype(column) and not pd.api.types.is_bool_dtype(column):
             values = column.to_numpy(dtype=float, na_value=np.nan)
             if np.isinf(values).any():
-                raise ValueError(f"column {name!r} has infinite values: replace them by "
-                                 "finite numbers or NaN (missing)")
+                raise ValueError(
+                    f"column {name!r} has infinite values: replace them by "
+                    "finite numbers or NaN (missing)"
+                )
             return None
         present = column.dropna()
         return sorted({str(v) for v in present})
@@ -229,8 +262,11 @@ class JRipClassifier(ClassifierMixin, BaseEstimator):
         lines = ["@relation rulelab"]
         for j in range(X.shape[1]):
             values = self.nominal_[j]
-            kind = "numeric" if values is None else \
-                "{" + ",".join(f"v{i}" for i in range(len(values))) + "}"
+            kind = (
+                "numeric"
+                if values is None
+                else "{" + ",".join(f"v{i}" for i in range(len(values))) + "}"
+            )
             lines.append(f"@attribute a{j} {kind}")
         lines.append("@attribute c {" + ",".join(f"c{i}" for i in range(self.classes_.size)) + "}")
         lines.append("@data")
@@ -272,8 +308,9 @@ class JRipClassifier(ClassifierMixin, BaseEstimator):
     def _rule_words(conds: list, cls) -> str:
         if not conds:
             return f"ELSE {cls}"
-        body = " AND ".join(f"{c} {op} {v!r}" if isinstance(v, str) else f"{c} {op} {v:g}"
-                            for c, op, v in conds)
+        body = " AND ".join(
+            f"{c} {op} {v!r}" if isinstance(v, str) else f"{c} {op} {v:g}" for c, op, v in conds
+        )
         return f"IF {body} THEN {cls}"
 
     # ---- prediction -----------------------------------------------------------------------
@@ -283,8 +320,10 @@ class JRipClassifier(ClassifierMixin, BaseEstimator):
         X = _frame(X)
         names = [str(c) for c in X.columns]
         if names != list(self.feature_names_in_):
-            raise ValueError(f"X has columns {names}, but JRip was fitted on "
-                             f"{list(self.feature_names_in_)} (same names, same order)")
+            raise ValueError(
+                f"X has columns {names}, but JRip was fitted on "
+                f"{list(self.feature_names_in_)} (same names, same order)"
+            )
         if X.shape[0] == 0:
             return self.classes_[:0]
         for j, col in enumerate(X.columns):

@@ -26,8 +26,18 @@ from typing import Any, Optional, Union
 
 __all__ = ["coerce", "describe", "parse_annotation"]
 
-_NAMES = {"bool": bool, "int": int, "float": float, "str": str, "list": list, "tuple": tuple,
-          "dict": dict, "Optional": Optional, "Union": Union, "None": type(None)}
+_NAMES = {
+    "bool": bool,
+    "int": int,
+    "float": float,
+    "str": str,
+    "list": list,
+    "tuple": tuple,
+    "dict": dict,
+    "Optional": Optional,
+    "Union": Union,
+    "None": type(None),
+}
 
 
 def parse_annotation(annotation: str) -> Any:
@@ -39,8 +49,9 @@ def parse_annotation(annotation: str) -> Any:
     try:
         return eval(annotation, {"__builtins__": {}}, dict(_NAMES))  # the notebooks' own text
     except Exception as err:
-        raise ValueError(f"cannot read the parameter type {annotation!r} ({err}); use "
-                         f"{', '.join(_NAMES)}") from err
+        raise ValueError(
+            f"cannot read the parameter type {annotation!r} ({err}); use {', '.join(_NAMES)}"
+        ) from err
 
 
 def describe(tp: Any) -> str:
@@ -56,8 +67,13 @@ def describe(tp: Any) -> str:
         return f"a tuple ({', '.join(_short(a) for a in args)})"
     if origin is dict:
         return f"a dict of {_short(args[0])} to {_short(args[1])}"
-    return {bool: "True or False", int: "an integer", float: "a number", str: "str",
-            type(None): "None"}.get(tp, getattr(tp, "__name__", str(tp)))
+    return {
+        bool: "True or False",
+        int: "an integer",
+        float: "a number",
+        str: "str",
+        type(None): "None",
+    }.get(tp, getattr(tp, "__name__", str(tp)))
 
 
 def _short(tp: Any) -> str:
@@ -113,8 +129,9 @@ def _fit(value: Any, tp: Any) -> Any:
             text = value.strip()
             # "[a, b]" is a YAML list ("{...}" a dict: no list); "a,b" two items; "a" one
             # item, not its letters
-            value = (_yaml(text) if text.startswith(("[", "{"))
-                     else [v.strip() for v in text.split(",")])
+            value = (
+                _yaml(text) if text.startswith(("[", "{")) else [v.strip() for v in text.split(",")]
+            )
         if isinstance(value, tuple):
             value = list(value)
         if not isinstance(value, list):
@@ -161,5 +178,4 @@ def coerce(name: str, value: Any, annotation: str) -> Any:
     try:
         return _fit(value, tp)
     except _Mismatch as err:
-        raise ValueError(f"parameter {name} expects {describe(tp)} ({annotation}): {err}"
-                         ) from None
+        raise ValueError(f"parameter {name} expects {describe(tp)} ({annotation}): {err}") from None

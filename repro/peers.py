@@ -30,11 +30,30 @@ from sklearn.preprocessing import OneHotEncoder, StandardScaler
 from repro.jrip import RIPPERS, make_ripper, weka_missing
 from repro.verdicts import all_of, compare, compare_ratio, no_worse
 
-__all__ = ["BRCGClassifier", "RipperRules", "SkopeRulesPeer", "RuleFitPeer",
-           "BoostedStumpsPeer", "TreePeer", "ForestPeer", "SVMPeer", "ThresholdRulesFirst",
-           "peer_learners", "rulelab_learners", "OURS", "CEILING", "HYBRID", "family",
-           "benchmark_table", "benchmark_summary", "complete_datasets", "pareto_mask",
-           "plot_pareto", "winners", "moonshot"]
+__all__ = [
+    "BRCGClassifier",
+    "RipperRules",
+    "SkopeRulesPeer",
+    "RuleFitPeer",
+    "BoostedStumpsPeer",
+    "TreePeer",
+    "ForestPeer",
+    "SVMPeer",
+    "ThresholdRulesFirst",
+    "peer_learners",
+    "rulelab_learners",
+    "OURS",
+    "CEILING",
+    "HYBRID",
+    "family",
+    "benchmark_table",
+    "benchmark_summary",
+    "complete_datasets",
+    "pareto_mask",
+    "plot_pareto",
+    "winners",
+    "moonshot",
+]
 
 NAN = (float("nan"), float("nan"))
 
@@ -42,13 +61,20 @@ NAN = (float("nan"), float("nan"))
 def _prep(scale: bool = False) -> ColumnTransformer:
     """Median-impute numbers (optionally standardise), one-hot the categories; keep names."""
     numeric = [SimpleImputer(strategy="median")] + ([StandardScaler()] if scale else [])
-    prep = ColumnTransformer([
-        ("num", make_pipeline(*numeric), make_column_selector(dtype_include="number")),
-        ("cat", make_pipeline(SimpleImputer(strategy="most_frequent"),
-                              OneHotEncoder(handle_unknown="ignore", drop="if_binary",
-                                            sparse_output=False)),
-         make_column_selector(dtype_exclude="number")),
-    ], verbose_feature_names_out=False)
+    prep = ColumnTransformer(
+        [
+            ("num", make_pipeline(*numeric), make_column_selector(dtype_include="number")),
+            (
+                "cat",
+                make_pipeline(
+                    SimpleImputer(strategy="most_frequent"),
+                    OneHotEncoder(handle_unknown="ignore", drop="if_binary", sparse_output=False),
+                ),
+                make_column_selector(dtype_exclude="number"),
+            ),
+        ],
+        verbose_feature_names_out=False,
+    )
     # Named columns all the way, so that the peers' rules print with the data's names.
     return prep.set_output(transform="pandas")
 
@@ -86,8 +112,9 @@ class _Peer(ClassifierMixin, BaseEstimator):
             raise ValueError(f"X has {len(X)} rows but y has {len(y)} labels")
         self.classes_ = np.unique(y)
         if self.classes_.size != 2:
-            raise ValueError(f"the benchmark peers are binary classifiers; y has "
-                             f"{self.classes_.size} classes")
+            raise ValueError(
+                f"the benchmark peers are binary classifiers; y has {self.classes_.size} classes"
+            )
         y01 = (y == self.classes_[1]).astype(int)
         self.pipeline_ = Pipeline([("prep", _prep(self._scale))] + self._steps())
         with warnings.catch_warnings():
@@ -164,10 +191,19 @@ class BRCGClassifier(_Peer):
         cvxpy solver of the master LP.
     """
 
-    def __init__(self, lambda0: float = 1e-3, lambda1: float = 1e-3, cnf: bool = False,
-                 iter_max: int = 100, time_max: float = 100, beam_width: int = 5,
-                 max_degree: int = 10, columns_per_iter: int = 10, n_thresholds: int = 9,
-                 solver: str = "HIGHS"):
+    def __init__(
+        self,
+        lambda0: float = 1e-3,
+        lambda1: float = 1e-3,
+        cnf: bool = False,
+        iter_max: int = 100,
+        time_max: float = 100,
+        beam_width: int = 5,
+        max_degree: int = 10,
+        columns_per_iter: int = 10,
+        n_thresholds: int = 9,
+        solver: str = "HIGHS",
+    ):
         self.lambda0 = lambda0
         self.lambda1 = lambda1
         self.cnf = cnf
@@ -183,12 +219,24 @@ class BRCGClassifier(_Peer):
         _needs("aix360", "aix360")
         from aix360.algorithms.rbm import BooleanRuleCG
 
-        return [("binarize", _AixBinarizer(self.n_thresholds)),
-                ("model", BooleanRuleCG(lambda0=self.lambda0, lambda1=self.lambda1,
-                                        CNF=self.cnf, iterMax=self.iter_max,
-                                        timeMax=self.time_max, K=self.columns_per_iter,
-                                        D=self.max_degree, B=self.beam_width,
-                                        solver=self.solver, silent=True))]
+        return [
+            ("binarize", _AixBinarizer(self.n_thresholds)),
+            (
+                "model",
+                BooleanRuleCG(
+                    lambda0=self.lambda0,
+                    lambda1=self.lambda1,
+                    CNF=self.cnf,
+                    iterMax=self.iter_max,
+                    timeMax=self.time_max,
+                    K=self.columns_per_iter,
+                    D=self.max_degree,
+                    B=self.beam_width,
+                    solver=self.solver,
+                    silent=True,
+                ),
+            ),
+        ]
 
     def complexity_(self) -> tuple[float, float]:
         """Selected conjunctions and their literals (``z`` columns where ``w`` is one)."""
@@ -217,8 +265,16 @@ class RipperRules(_Peer):
         _needs("wittgenstein", "wittgenstein")
         from repro.rule_sets import RipperClassifier
 
-        return [("model", RipperClassifier(k=self.k, n_discretize_bins=self.n_discretize_bins,
-                                           random_state=self.random_state))]
+        return [
+            (
+                "model",
+                RipperClassifier(
+                    k=self.k,
+                    n_discretize_bins=self.n_discretize_bins,
+                    random_state=self.random_state,
+                ),
+            )
+        ]
 
     def complexity_(self) -> tuple[float, float]:
         rules = self.model_.ruleset_.rules
@@ -240,8 +296,14 @@ class SkopeRulesPeer(_Peer):
     The rules are learned for the less frequent training class, as for RIPPER.
     """
 
-    def __init__(self, precision_min: float = 0.5, recall_min: float = 0.01,
-                 n_estimators: int = 10, max_depth: int = 3, random_state=None):
+    def __init__(
+        self,
+        precision_min: float = 0.5,
+        recall_min: float = 0.01,
+        n_estimators: int = 10,
+        max_depth: int = 3,
+        random_state=None,
+    ):
         self.precision_min = precision_min
         self.recall_min = recall_min
         self.n_estimators = n_estimators
@@ -256,10 +318,18 @@ class SkopeRulesPeer(_Peer):
         _needs("imodels", "imodels")
         from imodels import SkopeRulesClassifier
 
-        return [("model", SkopeRulesClassifier(
-            precision_min=self.precision_min, recall_min=self.recall_min,
-            n_estimators=self.n_estimators, max_depth=self.max_depth,
-            random_state=self.random_state))]
+        return [
+            (
+                "model",
+                SkopeRulesClassifier(
+                    precision_min=self.precision_min,
+                    recall_min=self.recall_min,
+                    n_estimators=self.n_estimators,
+                    max_depth=self.max_depth,
+                    random_state=self.random_state,
+                ),
+            )
+        ]
 
     def _predict01(self, X):
         Xp = self.pipeline_[:-1].transform(X)
@@ -275,8 +345,13 @@ class SkopeRulesPeer(_Peer):
 
 def _rule_fires(conditions: dict, X: pd.DataFrame) -> np.ndarray:
     """Evaluate an imodels rule ``{(feature, op): value}`` (an AND) on a frame."""
-    ops = {"<=": np.less_equal, ">": np.greater, "<": np.less, ">=": np.greater_equal,
-           "==": np.equal}
+    ops = {
+        "<=": np.less_equal,
+        ">": np.greater,
+        "<": np.less,
+        ">=": np.greater_equal,
+        "==": np.equal,
+    }
     out = np.ones(len(X), dtype=bool)
     for (feature, op), value in conditions.items():
         out &= ops[op](X[feature].to_numpy(dtype=float), float(value))
@@ -290,8 +365,9 @@ class RuleFitPeer(_Peer):
     terms are its conditions, a linear term is one term.
     """
 
-    def __init__(self, max_rules: int = 30, n_estimators: int = 100, tree_size: int = 4,
-                 random_state=None):
+    def __init__(
+        self, max_rules: int = 30, n_estimators: int = 100, tree_size: int = 4, random_state=None
+    ):
         self.max_rules = max_rules
         self.n_estimators = n_estimators
         self.tree_size = tree_size
@@ -301,10 +377,17 @@ class RuleFitPeer(_Peer):
         _needs("imodels", "imodels")
         from imodels import RuleFitClassifier
 
-        return [("model", RuleFitClassifier(max_rules=self.max_rules,
-                                            n_estimators=self.n_estimators,
-                                            tree_size=self.tree_size,
-                                            random_state=self.random_state))]
+        return [
+            (
+                "model",
+                RuleFitClassifier(
+                    max_rules=self.max_rules,
+                    n_estimators=self.n_estimators,
+                    tree_size=self.tree_size,
+                    random_state=self.random_state,
+                ),
+            )
+        ]
 
     def complexity_(self) -> tuple[float, float]:
         table = self.model_._get_rules()
@@ -328,13 +411,21 @@ class BoostedStumpsPeer(_Peer):
         from imodels import BoostedRulesClassifier
         from sklearn.tree import DecisionTreeClassifier
 
-        return [("model", BoostedRulesClassifier(
-            estimator=DecisionTreeClassifier(max_depth=self.max_depth),
-            n_estimators=self.n_estimators, random_state=self.random_state))]
+        return [
+            (
+                "model",
+                BoostedRulesClassifier(
+                    estimator=DecisionTreeClassifier(max_depth=self.max_depth),
+                    n_estimators=self.n_estimators,
+                    random_state=self.random_state,
+                ),
+            )
+        ]
 
     def complexity_(self) -> tuple[float, float]:
-        trees = [t for t, w in zip(self.model_.estimators_, self.model_.estimator_weights_)
-                 if w != 0]
+        trees = [
+            t for t, w in zip(self.model_.estimators_, self.model_.estimator_weights_) if w != 0
+        ]
         splits = sum(int((t.tree_.children_left != -1).sum()) for t in trees)
         return float(len(trees)), float(splits)
 
@@ -349,8 +440,12 @@ class TreePeer(_Peer):
     def _steps(self) -> list:
         from sklearn.tree import DecisionTreeClassifier
 
-        return [("model", DecisionTreeClassifier(max_depth=self.max_depth,
-                                                 random_state=self.random_state))]
+        return [
+            (
+                "model",
+                DecisionTreeClassifier(max_depth=self.max_depth, random_state=self.random_state),
+            )
+        ]
 
     def complexity_(self) -> tuple[float, float]:
         from repro.model_size import complexity
@@ -368,8 +463,14 @@ class ForestPeer(_Peer):
     def _steps(self) -> list:
         from sklearn.ensemble import RandomForestClassifier
 
-        return [("model", RandomForestClassifier(n_estimators=self.n_estimators, n_jobs=1,
-                                                 random_state=self.random_state))]
+        return [
+            (
+                "model",
+                RandomForestClassifier(
+                    n_estimators=self.n_estimators, n_jobs=1, random_state=self.random_state
+                ),
+            )
+        ]
 
 
 class SVMPeer(_Peer):
@@ -396,8 +497,9 @@ class ThresholdRulesFirst(_Peer):
     one more rule whose terms are its non-zero weights, since it is part of the decision.
     """
 
-    def __init__(self, max_rules: int = 10, C: float = 1.0, n_thresholds: int = 10,
-                 random_state=None):
+    def __init__(
+        self, max_rules: int = 10, C: float = 1.0, n_thresholds: int = 10, random_state=None
+    ):
         self.max_rules = max_rules
         self.C = C
         self.n_thresholds = n_thresholds
@@ -410,11 +512,22 @@ class ThresholdRulesFirst(_Peer):
         from rulelab.rulesfirst import RulesFirstClassifier
 
         # The L1 model is passed whole (``l1_ratio=1``), the current scikit-learn spelling.
-        base = LogisticRegression(C=self.C, l1_ratio=1.0, solver="liblinear", max_iter=1000,
-                                  random_state=self.random_state)
-        return [("binarize", FeatureBinarizer(n_thresholds=self.n_thresholds)),
-                ("model", RulesFirstClassifier(base_estimator=base, max_rules=self.max_rules,
-                                               random_state=self.random_state))]
+        base = LogisticRegression(
+            C=self.C,
+            l1_ratio=1.0,
+            solver="liblinear",
+            max_iter=1000,
+            random_state=self.random_state,
+        )
+        return [
+            ("binarize", FeatureBinarizer(n_thresholds=self.n_thresholds)),
+            (
+                "model",
+                RulesFirstClassifier(
+                    base_estimator=base, max_rules=self.max_rules, random_state=self.random_state
+                ),
+            ),
+        ]
 
     def complexity_(self) -> tuple[float, float]:
         model = self.model_
@@ -435,10 +548,15 @@ in every table, but not counted as rulelab's rule learners in :func:`winners` an
 :func:`moonshot`."""
 
 
-def peer_learners(*, brcg_iter_max: int = 100, brcg_time_max: float = 100,
-                  cart_depth: int = 3, random_state: int = 0,
-                  include: tuple[str, ...] | None = None,
-                  ripper: str = "jrip") -> tuple[dict, dict]:
+def peer_learners(
+    *,
+    brcg_iter_max: int = 100,
+    brcg_time_max: float = 100,
+    cart_depth: int = 3,
+    random_state: int = 0,
+    include: tuple[str, ...] | None = None,
+    ripper: str = "jrip",
+) -> tuple[dict, dict]:
     """The peers of the benchmark, and a note for each one left out.
 
     Parameters
@@ -461,10 +579,12 @@ def peer_learners(*, brcg_iter_max: int = 100, brcg_time_max: float = 100,
     skipped : dict of name -> why it was left out (a package is missing)
     """
     candidates = {
-        "BRCG": ("aix360", lambda: BRCGClassifier(iter_max=brcg_iter_max,
-                                                  time_max=brcg_time_max)),
-        "RIPPER": (("weka", lambda: make_ripper("jrip")) if ripper == "jrip" else
-                   ("wittgenstein", lambda: RipperRules(random_state=random_state))),
+        "BRCG": ("aix360", lambda: BRCGClassifier(iter_max=brcg_iter_max, time_max=brcg_time_max)),
+        "RIPPER": (
+            ("weka", lambda: make_ripper("jrip"))
+            if ripper == "jrip"
+            else ("wittgenstein", lambda: RipperRules(random_state=random_state))
+        ),
         "SkopeRules": ("imodels", lambda: SkopeRulesPeer(random_state=random_state)),
         "RuleFit": ("imodels", lambda: RuleFitPeer(random_state=random_state)),
         "imodels-Boosted": ("imodels", lambda: BoostedStumpsPeer(random_state=random_state)),
@@ -488,9 +608,15 @@ def peer_learners(*, brcg_iter_max: int = 100, brcg_time_max: float = 100,
     return methods, skipped
 
 
-def rulelab_learners(*, max_rules: int = 10, theta: float = 1.0, max_iter: int = 10,
-                     grab_degree: int = 2, random_state: int = 0,
-                     include: tuple[str, ...] | None = None) -> tuple[dict, dict]:
+def rulelab_learners(
+    *,
+    max_rules: int = 10,
+    theta: float = 1.0,
+    max_iter: int = 10,
+    grab_degree: int = 2,
+    random_state: int = 0,
+    include: tuple[str, ...] | None = None,
+) -> tuple[dict, dict]:
     """rulelab's learners with the settings of the benchmark, and a note for any left out.
 
     1Rule, RuSC (``max_rules`` clauses), RuB (5 rounds), BCD and AM (DNF, at most 5
@@ -504,8 +630,9 @@ def rulelab_learners(*, max_rules: int = 10, theta: float = 1.0, max_iter: int =
     from rulelab.colgen import ColumnGenerationRules
     from rulelab.twolevel import TwoLevelRules
 
-    two = dict(form="dnf", max_rules=5, complexity=theta, max_iter=max_iter,
-               random_state=random_state)
+    two = dict(
+        form="dnf", max_rules=5, complexity=theta, max_iter=max_iter, random_state=random_state
+    )
     makers = {
         "1Rule": lambda: rulesets.OneRule(),
         "RuSC": lambda: rulesets.SetCoverRules(max_rules=max_rules),
@@ -513,8 +640,7 @@ def rulelab_learners(*, max_rules: int = 10, theta: float = 1.0, max_iter: int =
         "BCD": lambda: TwoLevelRules(method="bcd", **two),
         "AM": lambda: TwoLevelRules(method="am", **two),
         "GRAB": _grab_maker(grab_degree),
-        "GreedyRule": lambda: ThresholdRulesFirst(max_rules=max_rules,
-                                                  random_state=random_state),
+        "GreedyRule": lambda: ThresholdRulesFirst(max_rules=max_rules, random_state=random_state),
         "CG": lambda: ColumnGenerationRules(random_state=random_state),
     }
     methods, skipped = {}, {}
@@ -545,7 +671,7 @@ class GrabOnPrepared(_Peer):
         return [("model", CBMClassifier(max_terms=self.degree))]
 
     def complexity_(self) -> tuple[float, float]:
-        rules = self.model_.rules_   # a WeightedRuleSet: one clause per non-zero weight
+        rules = self.model_.rules_  # a WeightedRuleSet: one clause per non-zero weight
         return float(rules.n_rules), float(rules.n_terms)
 
 
@@ -572,10 +698,15 @@ def benchmark_table(results: pd.DataFrame) -> pd.DataFrame:
     """Mean test error (and its standard error), rules, terms and fit time over the folds,
     one row per (dataset, method), from :func:`repro.runner.cross_validate`."""
     grouped = results.groupby(["dataset", "method"], sort=False)
-    table = grouped.agg(error=("error", "mean"), error_sd=("error", "std"),
-                        folds=("fold", "count"), n_rules=("n_rules", "mean"),
-                        n_terms=("n_terms", "mean"), fit_time=("fit_time", "mean"),
-                        total_time=("fit_time", "sum")).reset_index()
+    table = grouped.agg(
+        error=("error", "mean"),
+        error_sd=("error", "std"),
+        folds=("fold", "count"),
+        n_rules=("n_rules", "mean"),
+        n_terms=("n_terms", "mean"),
+        fit_time=("fit_time", "mean"),
+        total_time=("fit_time", "sum"),
+    ).reset_index()
     table["error_se"] = table.pop("error_sd") / np.sqrt(table["folds"])
     table.insert(2, "family", table["method"].map(family))
     return table
@@ -594,10 +725,14 @@ def benchmark_summary(table: pd.DataFrame) -> pd.DataFrame:
     done = table[table["dataset"].isin(complete_datasets(table))].copy()
     done["rank"] = done.groupby("dataset")["error"].rank(method="average")
     summary = done.groupby("method", sort=False).agg(
-        family=("family", "first"), datasets=("dataset", "nunique"),
-        mean_error=("error", "mean"), mean_rank=("rank", "mean"),
-        mean_rules=("n_rules", "mean"), mean_terms=("n_terms", "mean"),
-        total_time=("total_time", "sum"))
+        family=("family", "first"),
+        datasets=("dataset", "nunique"),
+        mean_error=("error", "mean"),
+        mean_rank=("rank", "mean"),
+        mean_rules=("n_rules", "mean"),
+        mean_terms=("n_terms", "mean"),
+        total_time=("total_time", "sum"),
+    )
     return summary.sort_values("mean_rank").reset_index()
 
 
@@ -635,17 +770,35 @@ def plot_pareto(table: pd.DataFrame, size: str = "n_terms", ncols: int = 4):
         for i, row in enumerate(rules.itertuples()):
             color = colors[row.method]
             filled = row.family.startswith("rulelab")
-            ax.scatter(x[i], row.error, marker=markers.get(row.method, "o"), s=36,
-                       facecolors=color if filled else "none", edgecolors=color,
-                       label=row.method)
+            ax.scatter(
+                x[i],
+                row.error,
+                marker=markers.get(row.method, "o"),
+                s=36,
+                facecolors=color if filled else "none",
+                edgecolors=color,
+                label=row.method,
+            )
         front = pareto_mask(rules["error"], x)
         order = np.argsort(x[front])
-        ax.step(x[front][order], rules["error"].to_numpy()[front][order], where="post",
-                color="grey", lw=0.8, alpha=0.7)
+        ax.step(
+            x[front][order],
+            rules["error"].to_numpy()[front][order],
+            where="post",
+            color="grey",
+            lw=0.8,
+            alpha=0.7,
+        )
         for row in rows[rows["family"] == "ceiling"].itertuples():
             ax.axhline(row.error, ls="--", lw=0.8, color="grey")
-            ax.annotate(row.method, (ax.get_xlim()[1], row.error), fontsize=7, ha="right",
-                        va="bottom", color="grey")
+            ax.annotate(
+                row.method,
+                (ax.get_xlim()[1], row.error),
+                fontsize=7,
+                ha="right",
+                va="bottom",
+                color="grey",
+            )
         ax.set_xscale("log")
         ax.xaxis.set_major_formatter(mticker.FuncFormatter(lambda v, _: f"{v:g}"))
         ax.xaxis.set_minor_formatter(mticker.NullFormatter())
@@ -654,18 +807,23 @@ def plot_pareto(table: pd.DataFrame, size: str = "n_terms", ncols: int = 4):
             ax.set_ylabel("test error")
         ax.set_xlabel("terms" if size == "n_terms" else "rules")
     handles = {}
-    for ax in axes.flat[:len(datasets)]:
+    for ax in axes.flat[: len(datasets)]:
         for h, lab in zip(*ax.get_legend_handles_labels()):
             handles.setdefault(lab, h)
-    for ax in axes.flat[len(datasets):]:
+    for ax in axes.flat[len(datasets) :]:
         ax.axis("off")
     fig.tight_layout()
-    spare = axes.flat[len(datasets):]
+    spare = axes.flat[len(datasets) :]
     if len(spare):  # the legend in the first empty panel, else beside the grid
         spare[0].legend(handles.values(), handles.keys(), loc="center", ncol=2, fontsize=8)
     else:
-        fig.legend(handles.values(), handles.keys(), loc="center left", fontsize=8,
-                   bbox_to_anchor=(1.0, 0.5))
+        fig.legend(
+            handles.values(),
+            handles.keys(),
+            loc="center left",
+            fontsize=8,
+            bbox_to_anchor=(1.0, 0.5),
+        )
     return fig
 
 
@@ -686,33 +844,49 @@ def winners(table: pd.DataFrame, folds: pd.DataFrame | None = None) -> pd.DataFr
         gap = 0.0 if abs(gap) < 1e-9 else gap  # equal fold errors summed in another order
         se = 0.0
         if folds is not None:
-            part = folds[(folds["dataset"] == dataset)
-                         & folds["method"].isin([a["method"], b["method"]])]
+            part = folds[
+                (folds["dataset"] == dataset) & folds["method"].isin([a["method"], b["method"]])
+            ]
             wide = part.pivot_table(index="fold", columns="method", values="error").dropna()
             se = compare(wide[a["method"]], wide[b["method"]]).se
-        rows.append({"dataset": dataset, "best_rulelab": a["method"], "rulelab_error": a["error"],
-                     "rulelab_rules": a["n_rules"], "best_peer": b["method"],
-                     "peer_error": b["error"], "peer_rules": b["n_rules"], "gap": gap,
-                     "gap_se": se,
-                     "winner": "tie" if abs(gap) <= se else ("rulelab" if gap < 0 else "peer")})
+        rows.append(
+            {
+                "dataset": dataset,
+                "best_rulelab": a["method"],
+                "rulelab_error": a["error"],
+                "rulelab_rules": a["n_rules"],
+                "best_peer": b["method"],
+                "peer_error": b["error"],
+                "peer_rules": b["n_rules"],
+                "gap": gap,
+                "gap_se": se,
+                "winner": "tie" if abs(gap) <= se else ("rulelab" if gap < 0 else "peer"),
+            }
+        )
     return pd.DataFrame(rows)
 
 
-def _error_not_worse(folds: pd.DataFrame | None, a: str, b: str, a_mean: float,
-                     b_mean: float):
+def _error_not_worse(folds: pd.DataFrame | None, a: str, b: str, a_mean: float, b_mean: float):
     """``a``'s error at or below ``b``'s: paired over (dataset, fold) when the per-fold
     results are given (a difference within its SE is "at", which the claim allows);
     the bare means otherwise. Returns (ok, evidence)."""
     if folds is None:
         return bool(a_mean <= b_mean), ""
-    wide = folds[folds["method"].isin([a, b])].pivot_table(
-        index=["dataset", "fold"], columns="method", values="error").dropna()
+    wide = (
+        folds[folds["method"].isin([a, b])]
+        .pivot_table(index=["dataset", "fold"], columns="method", values="error")
+        .dropna()
+    )
     c = compare(wide[a], wide[b], higher_is_better=False)
     return no_worse([c]) == "holds", f"; {b} minus {a} error {c.short()} (SE paired over folds)"
 
 
-def moonshot(summary: pd.DataFrame, reference: str = "BRCG", speedup: float = 5.0,
-             folds: pd.DataFrame | None = None) -> dict:
+def moonshot(
+    summary: pd.DataFrame,
+    reference: str = "BRCG",
+    speedup: float = 5.0,
+    folds: pd.DataFrame | None = None,
+) -> dict:
     """The benchmark's target, from :func:`benchmark_summary`.
 
     rulelab's most accurate rule learner (lowest mean error; hybrids left out) must reach the most accurate rule
@@ -728,28 +902,39 @@ def moonshot(summary: pd.DataFrame, reference: str = "BRCG", speedup: float = 5.
         return {"verdict": "not testable", "reason": "no rulelab learner or no peer ran"}
     a = ours.loc[ours["mean_error"].idxmin()]
     b = peers.loc[peers["mean_error"].idxmin()]
-    out = {"ours": a["method"], "ours_error": a["mean_error"], "ours_rules": a["mean_rules"],
-           "ours_time": a["total_time"], "peer": b["method"], "peer_error": b["mean_error"],
-           "peer_rules": b["mean_rules"], "datasets": int(a["datasets"])}
+    out = {
+        "ours": a["method"],
+        "ours_error": a["mean_error"],
+        "ours_rules": a["mean_rules"],
+        "ours_time": a["total_time"],
+        "peer": b["method"],
+        "peer_error": b["mean_error"],
+        "peer_rules": b["mean_rules"],
+        "datasets": int(a["datasets"]),
+    }
     out["error_ok"], out["error_evidence"] = _error_not_worse(
-        folds, a["method"], b["method"], a["mean_error"], b["mean_error"])
+        folds, a["method"], b["method"], a["mean_error"], b["mean_error"]
+    )
     out["rules_ok"] = bool(a["mean_rules"] <= b["mean_rules"])
     if reference in set(summary["method"]):
         ref_time = float(summary.loc[summary["method"] == reference, "total_time"].iloc[0])
         out["speedup"] = ref_time / a["total_time"]
         out["speed_verdict"] = compare_ratio(out["speedup"] / speedup).verdict
         out["speed_ok"] = out["speed_verdict"] == "holds"
-        out["verdict"] = all_of(["holds" if out["error_ok"] else "does not hold",
-                                 "holds" if out["rules_ok"] else "does not hold",
-                                 out["speed_verdict"]])
+        out["verdict"] = all_of(
+            [
+                "holds" if out["error_ok"] else "does not hold",
+                "holds" if out["rules_ok"] else "does not hold",
+                out["speed_verdict"],
+            ]
+        )
     else:
         out["speedup"], out["speed_ok"] = float("nan"), None
         out["verdict"] = "not testable"
     return out
 
 
-def _best_on(group: pd.DataFrame, folds: pd.DataFrame | None, dataset: str,
-             method: str) -> bool:
+def _best_on(group: pd.DataFrame, folds: pd.DataFrame | None, dataset: str, method: str) -> bool:
     """``method`` the most accurate of ``group``'s rule learners on ``dataset`` (ties
     count): against the best other, within one SE paired over folds when ``folds`` are
     given, else by the mean."""
@@ -762,13 +947,23 @@ def _best_on(group: pd.DataFrame, folds: pd.DataFrame | None, dataset: str,
         return bool(mine <= rival["error"] + 1e-9)
     part = folds[(folds["dataset"] == dataset) & folds["method"].isin([method, rival["method"]])]
     wide = part.pivot_table(index="fold", columns="method", values="error").dropna()
-    return no_worse([compare(wide[method], wide[rival["method"]], higher_is_better=False)]) == "holds"
+    return (
+        no_worse([compare(wide[method], wide[rival["method"]], higher_is_better=False)]) == "holds"
+    )
 
 
-def cg_targets(table: pd.DataFrame, summary: pd.DataFrame, *, error_of: str = "RuleFit",
-               max_rules: float = 5.0, wins: int = 6, speedup: float = 20.0,
-               method: str = "CG", reference: str = "BRCG",
-               folds: pd.DataFrame | None = None) -> dict:
+def cg_targets(
+    table: pd.DataFrame,
+    summary: pd.DataFrame,
+    *,
+    error_of: str = "RuleFit",
+    max_rules: float = 5.0,
+    wins: int = 6,
+    speedup: float = 20.0,
+    method: str = "CG",
+    reference: str = "BRCG",
+    folds: pd.DataFrame | None = None,
+) -> dict:
     """The column-generation learner against its targets, from :func:`benchmark_table` and
     :func:`benchmark_summary`: mean error at or below ``error_of``'s with at most
     ``max_rules`` rules on average; the most accurate rule learner (rulelab's rule learners
@@ -786,27 +981,36 @@ def cg_targets(table: pd.DataFrame, summary: pd.DataFrame, *, error_of: str = "R
     me = rows.loc[method]
     if error_of in rows.index:
         other = rows.loc[error_of]
-        out["error_ok"], paired = _error_not_worse(folds, method, error_of, me["mean_error"],
-                                                   other["mean_error"])
+        out["error_ok"], paired = _error_not_worse(
+            folds, method, error_of, me["mean_error"], other["mean_error"]
+        )
         out["rules_ok"] = bool(me["mean_rules"] <= max_rules)
-        out["evidence_error"] = (f"{method}: error {me['mean_error']:.4f}, "
-                                 f"{me['mean_rules']:.1f} rules; {error_of}: error "
-                                 f"{other['mean_error']:.4f}, {other['mean_rules']:.1f} rules "
-                                 f"({int(me['datasets'])} data sets){paired}")
+        out["evidence_error"] = (
+            f"{method}: error {me['mean_error']:.4f}, "
+            f"{me['mean_rules']:.1f} rules; {error_of}: error "
+            f"{other['mean_error']:.4f}, {other['mean_rules']:.1f} rules "
+            f"({int(me['datasets'])} data sets){paired}"
+        )
     rules = table[table["family"].isin(["rulelab", "peer"])]
-    won = [d for d, g in rules.groupby("dataset", sort=True)
-           if method in set(g["method"]) and _best_on(g, folds, d, method)]
+    won = [
+        d
+        for d, g in rules.groupby("dataset", sort=True)
+        if method in set(g["method"]) and _best_on(g, folds, d, method)
+    ]
     sets = rules.loc[rules["method"] == method, "dataset"].nunique()
     out["wins"] = len(won)
     out["wins_ok"] = len(won) >= wins
-    out["evidence_wins"] = (f"{method} most accurate on {len(won)} of {sets} "
-                            f"({', '.join(won) or 'none'})")
+    out["evidence_wins"] = (
+        f"{method} most accurate on {len(won)} of {sets} ({', '.join(won) or 'none'})"
+    )
     if reference in rows.index:
         ratio = rows.loc[reference, "total_time"] / me["total_time"]
         out["speedup"] = float(ratio)
         out["speed_verdict"] = compare_ratio(ratio / speedup).verdict
         out["speed_ok"] = out["speed_verdict"] == "holds"
-        out["evidence_speed"] = (f"{reference} / {method} total fit time = {ratio:.1f}x "
-                                 f"({rows.loc[reference, 'total_time']:.0f} s / "
-                                 f"{me['total_time']:.0f} s)")
+        out["evidence_speed"] = (
+            f"{reference} / {method} total fit time = {ratio:.1f}x "
+            f"({rows.loc[reference, 'total_time']:.0f} s / "
+            f"{me['total_time']:.0f} s)"
+        )
     return out

@@ -38,9 +38,10 @@ NOTEBOOKS = ROOT / "notebooks"
 def code_version() -> str:
     """The commit the notebooks run with ("+changes" when rulelab/ or repro/ differs from it), so
     that every row of the run log says which code produced it; "" outside a checkout."""
+
     def git(*args):
-        return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True,
-                              timeout=30)
+        return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, timeout=30)
+
     try:
         head = git("rev-parse", "--short", "HEAD")
         if head.returncode != 0:
@@ -53,8 +54,19 @@ def code_version() -> str:
 
 # The packages whose versions can move a committed number: the numerical stack, the solvers
 # and the peers of notebook 07 (BRCG's LPs run through cvxpy and HiGHS).
-ENVIRONMENT_PACKAGES = ("numpy", "pandas", "scikit-learn", "scipy", "cvxpy", "highspy", "numba",
-                        "xgboost", "aix360", "wittgenstein", "imodels")
+ENVIRONMENT_PACKAGES = (
+    "numpy",
+    "pandas",
+    "scikit-learn",
+    "scipy",
+    "cvxpy",
+    "highspy",
+    "numba",
+    "xgboost",
+    "aix360",
+    "wittgenstein",
+    "imodels",
+)
 
 
 def environment() -> str:
@@ -105,17 +117,21 @@ def check_request(only: list[str] | None, params: dict) -> list[Path]:
     every, found = discover(None), discover(only)
     unknown = [o for o in (only or []) if not any(p.name.startswith(o) for p in every)]
     if unknown or not found:
-        raise ValueError(f"no notebook matches --only {' '.join(unknown or only or [])}; the "
-                         f"notebooks are: {', '.join(p.stem for p in every)}")
+        raise ValueError(
+            f"no notebook matches --only {' '.join(unknown or only or [])}; the "
+            f"notebooks are: {', '.join(p.stem for p in every)}"
+        )
     from repro.runs import plan_run
 
     for nb in found:
         declared = notebook_parameters(nb)
         missing = sorted(set(params) - declared)
         if missing:
-            raise ValueError(f"{nb.stem} has no parameter {', '.join(missing)}; its parameters "
-                             f"are: {', '.join(sorted(declared))}")
-        plan_run(nb.stem, params)   # a value that does not fit its parameter is named here
+            raise ValueError(
+                f"{nb.stem} has no parameter {', '.join(missing)}; its parameters "
+                f"are: {', '.join(sorted(declared))}"
+            )
+        plan_run(nb.stem, params)  # a value that does not fit its parameter is named here
     return found
 
 
@@ -147,8 +163,9 @@ def drop_solver_banners(nb) -> None:
                 lines = out["text"].splitlines(keepends=True)
                 out["text"] = "".join(ln for ln in lines if not ln.startswith(SOLVER_BANNER))
         if "outputs" in cell:
-            cell["outputs"] = [o for o in cell["outputs"]
-                               if o.get("output_type") != "stream" or o["text"]]
+            cell["outputs"] = [
+                o for o in cell["outputs"] if o.get("output_type") != "stream" or o["text"]
+            ]
 
 
 _PROGRESS = re.compile(r"\d+%\|")
@@ -161,9 +178,14 @@ def drop_progress_bars(nb) -> None:
     widget state goes too when no other widget output is left."""
     for cell in nb.cells:
         if "outputs" in cell:
-            cell["outputs"] = [o for o in cell["outputs"]
-                               if not (_WIDGET in o.get("data", {}) and
-                                       _PROGRESS.search("".join(o["data"].get("text/plain", ""))))]
+            cell["outputs"] = [
+                o
+                for o in cell["outputs"]
+                if not (
+                    _WIDGET in o.get("data", {})
+                    and _PROGRESS.search("".join(o["data"].get("text/plain", "")))
+                )
+            ]
     if not any(_WIDGET in o.get("data", {}) for c in nb.cells for o in c.get("outputs", [])):
         nb.metadata.pop("widgets", None)
 
@@ -193,9 +215,14 @@ def parse_params(pairs: list[str] | None) -> dict:
     return params
 
 
-def run(mode: str = "full", jobs: int = 2, only: list[str] | None = None,
-        kernel: str | None = None, params: dict | None = None,
-        into_committed: bool = False) -> int:
+def run(
+    mode: str = "full",
+    jobs: int = 2,
+    only: list[str] | None = None,
+    kernel: str | None = None,
+    params: dict | None = None,
+    into_committed: bool = False,
+) -> int:
     """Execute the notebooks; return the number that failed.
 
     ``params`` override parameters of every notebook run (e.g. ``DATASETS``); the run log
@@ -222,21 +249,27 @@ def run(mode: str = "full", jobs: int = 2, only: list[str] | None = None,
         given["INTO_COMMITTED"] = True
     started, t0 = dt.datetime.now(dt.UTC).isoformat(timespec="seconds"), time.time()
     code, env = code_version(), environment()
-    logs: dict[Path, list[dict]] = {}      # output root -> the notebooks that wrote there
+    logs: dict[Path, list[dict]] = {}  # output root -> the notebooks that wrote there
     for nb in check_request(only, given):
         # --jobs goes to the notebooks that parallelise (they declare N_JOBS); papermill
         # would warn of an unknown parameter in the others
         jobs_param = {"N_JOBS": jobs} if "N_JOBS" in notebook_parameters(nb) else {}
-        plan = plan_run(nb.stem, {**jobs_param, **given})   # what the notebook decides
+        plan = plan_run(nb.stem, {**jobs_param, **given})  # what the notebook decides
         out_dir = ROOT / "runs" / mode if plan.committed else plan.root
         out_dir.mkdir(parents=True, exist_ok=True)
         out = out_dir / nb.name
         print(f"[rulelab] {nb.name} ({mode}): {plan.describe()}", flush=True)
-        fingerprint = notebook_fingerprint(nb)   # the code this run's outputs come from
+        fingerprint = notebook_fingerprint(nb)  # the code this run's outputs come from
         t = time.time()
         try:
-            pm.execute_notebook(str(nb), str(out), parameters={**jobs_param, **given},
-                                cwd=str(NOTEBOOKS), kernel_name=kernel, progress_bar=False)
+            pm.execute_notebook(
+                str(nb),
+                str(out),
+                parameters={**jobs_param, **given},
+                cwd=str(NOTEBOOKS),
+                kernel_name=kernel,
+                progress_bar=False,
+            )
             status = "ok"
             if plan.committed:  # committed notebooks carry the outputs of a FULL run
                 _save_without_injected_parameters(out, nb)
@@ -244,11 +277,19 @@ def run(mode: str = "full", jobs: int = 2, only: list[str] | None = None,
             status = f"failed: {type(err).__name__}"
             print(f"[rulelab] {nb.name} failed: {err}", file=sys.stderr, flush=True)
         seconds = round(time.time() - t, 1)
-        logs.setdefault(plan.root, []).append({
-            "notebook": nb.stem, "status": status, "seconds": seconds, "jobs": jobs,
-            "params": ", ".join(f"{k}={v}" for k, v in (params or {}).items()),
-            "code": code, "fingerprint": fingerprint, "environment": env,
-            "finished": dt.datetime.now(dt.UTC).isoformat(timespec="seconds")})
+        logs.setdefault(plan.root, []).append(
+            {
+                "notebook": nb.stem,
+                "status": status,
+                "seconds": seconds,
+                "jobs": jobs,
+                "params": ", ".join(f"{k}={v}" for k, v in (params or {}).items()),
+                "code": code,
+                "fingerprint": fingerprint,
+                "environment": env,
+                "finished": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+            }
+        )
         print(f"[rulelab] {nb.name}: {status} in {seconds:.0f} s", flush=True)
     ran = sum(len(entries) for entries in logs.values())
     failed = sum(e["status"] != "ok" for entries in logs.values() for e in entries)
@@ -258,25 +299,31 @@ def run(mode: str = "full", jobs: int = 2, only: list[str] | None = None,
     return failed
 
 
-def _write_log_and_report(root: Path, mode: str, jobs: int, started: str, t0: float,
-                          entries: list[dict]) -> None:
+def _write_log_and_report(
+    root: Path, mode: str, jobs: int, started: str, t0: float, entries: list[dict]
+) -> None:
     """Add the notebooks that ran to the end to the run log of the output root ``root`` and
     rewrite its report (and, for the committed outputs, the README's results)."""
     from repro import paths
 
     entries = [entry for entry in entries if entry["status"] == "ok"]
     if not entries:
-        print(f"[rulelab] no notebook writing to {_shown(root)} ran to the end; its report "
-              "and run log are unchanged")
+        print(
+            f"[rulelab] no notebook writing to {_shown(root)} ran to the end; its report "
+            "and run log are unchanged"
+        )
         return
     paths.use_output_root(root)
     try:
         run_log = results_dir() / "run_log.json"
-        earlier = (json.loads(run_log.read_text()).get("notebooks", []) if run_log.is_file()
-                   else [])
-        record = {"mode": mode, "jobs": jobs, "started": started,
-                  "total_seconds": round(time.time() - t0, 1),
-                  "notebooks": merge_log(earlier, entries)}
+        earlier = json.loads(run_log.read_text()).get("notebooks", []) if run_log.is_file() else []
+        record = {
+            "mode": mode,
+            "jobs": jobs,
+            "started": started,
+            "total_seconds": round(time.time() - t0, 1),
+            "notebooks": merge_log(earlier, entries),
+        }
         run_log.write_text(json.dumps(record, indent=2))
         report = write_report(run_log=run_log)
         if root == ROOT:  # the README states what the last full reproduction found
@@ -296,12 +343,15 @@ def check_committed(only: list[str] | None = None) -> int:
     rows = stale_notebooks(discover(only), ROOT / "results" / "run_log.json")
     for row in rows:
         state = "STALE" if row["stale"] else "current"
-        print(f"{row['notebook']:<24} recorded {row['recorded']:<10}  now {row['current']}  "
-              f"{state}")
+        print(
+            f"{row['notebook']:<24} recorded {row['recorded']:<10}  now {row['current']}  {state}"
+        )
     stale = [row["notebook"] for row in rows if row["stale"]]
     if stale:
-        print(f"{len(stale)} of {len(rows)} notebooks have outputs made by other code: "
-              f"{', '.join(stale)}; `make reproduce` refreshes them")
+        print(
+            f"{len(stale)} of {len(rows)} notebooks have outputs made by other code: "
+            f"{', '.join(stale)}; `make reproduce` refreshes them"
+        )
         return 1
     print(f"all {len(rows)} notebooks' committed outputs come from the current code")
     return 0
@@ -313,17 +363,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--jobs", type=int, default=2, help="parallel jobs inside each notebook")
     parser.add_argument("--only", nargs="*", help="notebook name prefixes, e.g. 00 02")
     parser.add_argument("--kernel", default=None, help="Jupyter kernel (default: the notebook's)")
-    parser.add_argument("--param", action="append", metavar="NAME=VALUE",
-                        help="override a notebook parameter (YAML value), e.g. "
-                             "--param 'DATASETS=[pima, sonar]'; repeatable; the run "
-                             "writes under runs/<parameters>/ unless --into-committed")
-    parser.add_argument("--into-committed", action="store_true",
-                        help="with --param and --mode full: refresh the committed notebooks, "
-                             "results/, figures/ and REPORT.md (a FULL run over part of the "
-                             "data)")
-    parser.add_argument("--check", action="store_true",
-                        help="run nothing: list every notebook whose committed outputs were "
-                             "made by code other than the current code (exit 1 if any)")
+    parser.add_argument(
+        "--param",
+        action="append",
+        metavar="NAME=VALUE",
+        help="override a notebook parameter (YAML value), e.g. "
+        "--param 'DATASETS=[pima, sonar]'; repeatable; the run "
+        "writes under runs/<parameters>/ unless --into-committed",
+    )
+    parser.add_argument(
+        "--into-committed",
+        action="store_true",
+        help="with --param and --mode full: refresh the committed notebooks, "
+        "results/, figures/ and REPORT.md (a FULL run over part of the "
+        "data)",
+    )
+    parser.add_argument(
+        "--check",
+        action="store_true",
+        help="run nothing: list every notebook whose committed outputs were "
+        "made by code other than the current code (exit 1 if any)",
+    )
     args = parser.parse_args(argv)
     if args.check:
         return check_committed(args.only)
@@ -334,8 +394,13 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(str(err))
     if args.into_committed and args.mode != "full":
         parser.error("--into-committed refreshes the committed FULL outputs: use --mode full")
-    return 1 if run(args.mode, args.jobs, args.only, args.kernel, params,
-                    into_committed=args.into_committed) else 0
+    return (
+        1
+        if run(
+            args.mode, args.jobs, args.only, args.kernel, params, into_committed=args.into_committed
+        )
+        else 0
+    )
 
 
 if __name__ == "__main__":

@@ -27,8 +27,16 @@ STYLE = {
 }
 # Colours per method, so a method looks the same in every figure.
 COLORS = {
-    "1Rule": "C0", "OneRule": "C0", "RuSC": "C1", "RuB": "C2", "BCD": "C3", "AM": "C4",
-    "CART": "C5", "RIPPER": "C6", "paper": "C7", "ours": "C0",
+    "1Rule": "C0",
+    "OneRule": "C0",
+    "RuSC": "C1",
+    "RuB": "C2",
+    "BCD": "C3",
+    "AM": "C4",
+    "CART": "C5",
+    "RIPPER": "C6",
+    "paper": "C7",
+    "ours": "C0",
 }
 
 
@@ -74,8 +82,9 @@ def savefig(fig, name: str, out: Path | None = None) -> str:
         return str(png)
 
 
-def plot_rule_region(rule, X, y, x: str, y_col: str, ax=None, labels=("other", "positive"),
-                     resolution: int = 400):
+def plot_rule_region(
+    rule, X, y, x: str, y_col: str, ax=None, labels=("other", "positive"), resolution: int = 400
+):
     """Scatter two features with the region where ``rule`` fires shaded (paper 1, Fig. 1).
 
     The rule may only read ``x`` and ``y_col``: a region in two dimensions cannot show a
@@ -88,8 +97,9 @@ def plot_rule_region(rule, X, y, x: str, y_col: str, ax=None, labels=("other", "
     used = rule.features() if hasattr(rule, "features") else {t.feature for t in rule.terms}
     other = used - {x, y_col}
     if other:
-        raise ValueError(f"the rule also reads {sorted(other)}; plot a rule over {x!r} and "
-                         f"{y_col!r} only")
+        raise ValueError(
+            f"the rule also reads {sorted(other)}; plot a rule over {x!r} and {y_col!r} only"
+        )
     ax = ax or plt.subplots()[1]
     pad_x = 0.05 * (X[x].max() - X[x].min())
     pad_y = 0.05 * (X[y_col].max() - X[y_col].min())

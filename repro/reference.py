@@ -32,8 +32,9 @@ def paper_table(name: str) -> pd.DataFrame:
     return pd.read_csv(path, comment="#")
 
 
-def beside(ours: pd.DataFrame, paper: pd.DataFrame, on: list[str], value: str,
-           suffixes=("ours", "paper")) -> pd.DataFrame:
+def beside(
+    ours: pd.DataFrame, paper: pd.DataFrame, on: list[str], value: str, suffixes=("ours", "paper")
+) -> pd.DataFrame:
     """Join our results and the paper's on ``on`` with the two ``value`` columns side by side.
 
     Cells the paper lacks show the text :data:`LOST` rather than a number.

@@ -73,21 +73,43 @@ def write_report(path: Path | None = None, run_log: Path | None = None) -> Path:
     if run_log.is_file():
         log = json.loads(run_log.read_text())
         runs = pd.DataFrame(log["notebooks"]).fillna("")
-        cols = [c for c in ("notebook", "status", "seconds", "jobs", "params", "code",
-                            "fingerprint", "finished")
-                if c in runs]
-        parts += [f"Mode: **{log['mode']}**. The last run of each notebook (below, with its "
-                  f"parallel jobs) took {runs['seconds'].sum() / 60:.1f} minutes in all; a "
-                  "notebook whose experiments were cached by an earlier run is faster.", "",
-                  "## Notebooks", "", _markdown_table(runs[cols]), ""]
+        cols = [
+            c
+            for c in (
+                "notebook",
+                "status",
+                "seconds",
+                "jobs",
+                "params",
+                "code",
+                "fingerprint",
+                "finished",
+            )
+            if c in runs
+        ]
+        parts += [
+            f"Mode: **{log['mode']}**. The last run of each notebook (below, with its "
+            f"parallel jobs) took {runs['seconds'].sum() / 60:.1f} minutes in all; a "
+            "notebook whose experiments were cached by an earlier run is faster.",
+            "",
+            "## Notebooks",
+            "",
+            _markdown_table(runs[cols]),
+            "",
+        ]
         parts += _environments(runs)
     claims = sorted(results_dir().glob("claims_*.csv"))
     if claims:
         table = pd.concat([pd.read_csv(p) for p in claims], ignore_index=True)
         counts = table["verdict"].value_counts()
-        parts += ["## Claims", "",
-                  ", ".join(f"{counts.get(v, 0)} {v}" for v in VERDICTS) + ". " + _TIE, "",
-                  _markdown_table(table), ""]
+        parts += [
+            "## Claims",
+            "",
+            ", ".join(f"{counts.get(v, 0)} {v}" for v in VERDICTS) + ". " + _TIE,
+            "",
+            _markdown_table(table),
+            "",
+        ]
     figures = sorted(figures_dir().glob("*.png"))
     if figures:
         parts += ["## Figures", ""]
@@ -97,9 +119,11 @@ def write_report(path: Path | None = None, run_log: Path | None = None) -> Path:
     return path
 
 
-_TIE = ("A tie is a comparison whose difference is within its standard error (paired over "
-        "folds or draws where the data are paired; against a paper's single number, the "
-        "standard error of our mean).")
+_TIE = (
+    "A tie is a comparison whose difference is within its standard error (paired over "
+    "folds or draws where the data are paired; against a paper's single number, the "
+    "standard error of our mean)."
+)
 
 _START, _END = "<!-- results:start -->", "<!-- results:end -->"
 
@@ -117,13 +141,20 @@ def update_readme(readme: Path | None = None) -> bool:
     claims = sorted(results_dir().glob("claims_*.csv"))
     if claims:
         table = pd.concat([pd.read_csv(p) for p in claims], ignore_index=True)
-        summary = (table.groupby("notebook")["verdict"].value_counts().unstack(fill_value=0)
-                   .reindex(columns=list(VERDICTS), fill_value=0).reset_index())
-        body = ("Claims tested by the last run, per notebook (details and evidence in "
-                "`REPORT.md`):\n\n" + _markdown_table(summary))
+        summary = (
+            table.groupby("notebook")["verdict"]
+            .value_counts()
+            .unstack(fill_value=0)
+            .reindex(columns=list(VERDICTS), fill_value=0)
+            .reset_index()
+        )
+        body = (
+            "Claims tested by the last run, per notebook (details and evidence in "
+            "`REPORT.md`):\n\n" + _markdown_table(summary)
+        )
     else:
         body = "No run has recorded its claims yet: run `make reproduce`."
-    new = text[: text.index(_START) + len(_START)] + "\n" + body + "\n" + text[text.index(_END):]
+    new = text[: text.index(_START) + len(_START)] + "\n" + body + "\n" + text[text.index(_END) :]
     if new != text:
         readme.write_text(new)
     return new != text

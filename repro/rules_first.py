@@ -16,8 +16,13 @@ from rulelab.rulesfirst._base import make_linear
 from rulelab.rulesfirst.greedy import RulesFirstClassifier, truncate_rules
 from rulelab.rulesfirst.synthetic import make_rules_first, rule_probability
 
-__all__ = ["accuracy_vs_m", "accuracy_vs_rules", "sample_complexity", "crossing_m",
-           "oracle_accuracy"]
+__all__ = [
+    "accuracy_vs_m",
+    "accuracy_vs_rules",
+    "sample_complexity",
+    "crossing_m",
+    "oracle_accuracy",
+]
 
 TEST_OFFSET = 1_000_003  # test sets use seed + offset: never the training draw
 
@@ -28,29 +33,68 @@ def _data(m, seed, n_test, **gen):
     return X, y, Xt, yt, planted
 
 
-def _m_unit(m: int, seed: int, n_test: int, C: float, max_rules: int,
-            base_rows: str = "uncovered", search: str = "exact") -> list[dict]:
+def _m_unit(
+    m: int,
+    seed: int,
+    n_test: int,
+    C: float,
+    max_rules: int,
+    base_rows: str = "uncovered",
+    search: str = "exact",
+) -> list[dict]:
     X, y, Xt, yt, planted = _data(m, seed, n_test)
     out = []
     for penalty in ("l1", "l2"):
         base = make_linear(penalty, C, random_state=seed).fit(X, y)
-        out.append({"m": m, "seed": seed, "method": f"{penalty} logistic",
-                    "accuracy": base.score(Xt, yt), "n_rules": 0, "planted_found": 0})
+        out.append(
+            {
+                "m": m,
+                "seed": seed,
+                "method": f"{penalty} logistic",
+                "accuracy": base.score(Xt, yt),
+                "n_rules": 0,
+                "planted_found": 0,
+            }
+        )
         # §7.1 selects "the k rule features": |K| = max_rules, no early stop (candidates
         # are exact rules, so fewer are taken only when fewer exist in the sample).
-        g = RulesFirstClassifier(penalty=penalty, C=C, max_rules=max_rules,
-                                 early_stopping=False, search=search,
-                                 base_rows=base_rows, random_state=seed).fit(X, y)
+        g = RulesFirstClassifier(
+            penalty=penalty,
+            C=C,
+            max_rules=max_rules,
+            early_stopping=False,
+            search=search,
+            base_rows=base_rows,
+            random_state=seed,
+        ).fit(X, y)
         found = len(set(g.rules_.feature_indices) & set(planted.tolist()))
-        out.append({"m": m, "seed": seed, "method": f"greedy {penalty}",
-                    "accuracy": g.score(Xt, yt), "n_rules": len(g.rules_),
-                    "planted_found": found, "base_rows": base_rows, "search": search})
+        out.append(
+            {
+                "m": m,
+                "seed": seed,
+                "method": f"greedy {penalty}",
+                "accuracy": g.score(Xt, yt),
+                "n_rules": len(g.rules_),
+                "planted_found": found,
+                "base_rows": base_rows,
+                "search": search,
+            }
+        )
     return out
 
 
-def accuracy_vs_m(ms, n_seeds: int = 20, *, n_test: int = 2000, C: float = 1.0,
-                  max_rules: int = 20, base_rows: str = "uncovered", search: str = "exact",
-                  n_jobs: int = 1, progress: bool = True) -> pd.DataFrame:
+def accuracy_vs_m(
+    ms,
+    n_seeds: int = 20,
+    *,
+    n_test: int = 2000,
+    C: float = 1.0,
+    max_rules: int = 20,
+    base_rows: str = "uncovered",
+    search: str = "exact",
+    n_jobs: int = 1,
+    progress: bool = True,
+) -> pd.DataFrame:
     """Test accuracy of greedy l1/l2 and l1/l2 logistic regression for each training size.
 
     One unit per (m, seed): a fresh realisation of the paper's data (d = 400, k = 20,
@@ -62,47 +106,93 @@ def accuracy_vs_m(ms, n_seeds: int = 20, *, n_test: int = 2000, C: float = 1.0,
     -------
     DataFrame with columns m, seed, method, accuracy, n_rules, planted_found.
     """
-    tasks = [{"m": int(m), "seed": s, "n_test": n_test, "C": C, "max_rules": max_rules,
-              "base_rows": base_rows, "search": search} for m in ms for s in range(n_seeds)]
-    return pd.DataFrame(run_units(_m_unit, tasks, "rulesfirst/fig2_left", n_jobs=n_jobs,
-                                  progress=progress))
+    tasks = [
+        {
+            "m": int(m),
+            "seed": s,
+            "n_test": n_test,
+            "C": C,
+            "max_rules": max_rules,
+            "base_rows": base_rows,
+            "search": search,
+        }
+        for m in ms
+        for s in range(n_seeds)
+    ]
+    return pd.DataFrame(
+        run_units(_m_unit, tasks, "rulesfirst/fig2_left", n_jobs=n_jobs, progress=progress)
+    )
 
 
-def _rules_unit(m: int, seed: int, n_test: int, C: float, ks: list[int],
-                search: str = "exact") -> list[dict]:
+def _rules_unit(
+    m: int, seed: int, n_test: int, C: float, ks: list[int], search: str = "exact"
+) -> list[dict]:
     X, y, Xt, yt, planted = _data(m, seed, n_test)
     out = []
     for penalty in ("l1", "l2"):
         for candidates, min_purity in (("exact rules", 1.0), ("all features", 0.0)):
             # |K| is forced (no early stop). With every feature a candidate the greedy must
             # take features that are not rules once the planted ones are used up.
-            g = RulesFirstClassifier(penalty=penalty, C=C, max_rules=max(ks),
-                                     min_purity=min_purity, early_stopping=False,
-                                     search=search, random_state=seed).fit(X, y)
+            g = RulesFirstClassifier(
+                penalty=penalty,
+                C=C,
+                max_rules=max(ks),
+                min_purity=min_purity,
+                early_stopping=False,
+                search=search,
+                random_state=seed,
+            ).fit(X, y)
             for k in ks:
                 model = truncate_rules(g, k, X, y)
-                out.append({"m": m, "seed": seed, "method": f"greedy {penalty}",
-                            "candidates": candidates, "n_rules": k, "search": search,
-                            "rules_used": len(model.rules_),
-                            "accuracy": model.score(Xt, yt),
-                            "planted_found": len(set(model.rules_.feature_indices)
-                                                 & set(planted.tolist()))})
+                out.append(
+                    {
+                        "m": m,
+                        "seed": seed,
+                        "method": f"greedy {penalty}",
+                        "candidates": candidates,
+                        "n_rules": k,
+                        "search": search,
+                        "rules_used": len(model.rules_),
+                        "accuracy": model.score(Xt, yt),
+                        "planted_found": len(
+                            set(model.rules_.feature_indices) & set(planted.tolist())
+                        ),
+                    }
+                )
     return out
 
 
-def accuracy_vs_rules(ks, m: int = 1000, n_seeds: int = 20, *, n_test: int = 2000,
-                      C: float = 1.0, search: str = "exact", n_jobs: int = 1,
-                      progress: bool = True) -> pd.DataFrame:
+def accuracy_vs_rules(
+    ks,
+    m: int = 1000,
+    n_seeds: int = 20,
+    *,
+    n_test: int = 2000,
+    C: float = 1.0,
+    search: str = "exact",
+    n_jobs: int = 1,
+    progress: bool = True,
+) -> pd.DataFrame:
     """Test accuracy of greedy l1/l2 with exactly |K| rules, for each |K| in ``ks``.
 
     One greedy search per (seed, penalty) with ``max(ks)`` rules; each |K| keeps the first
     |K| rules and refits the base (see :func:`truncate_rules`). ``search`` as in
     :func:`accuracy_vs_m`.
     """
-    tasks = [{"m": int(m), "seed": s, "n_test": n_test, "C": C, "ks": [int(k) for k in ks],
-              "search": search} for s in range(n_seeds)]
-    return pd.DataFrame(run_units(_rules_unit, tasks, "rulesfirst/fig2_right", n_jobs=n_jobs,
-                                  progress=progress))
+    tasks = [
+        {
+            "m": int(m),
+            "seed": s,
+            "n_test": n_test,
+            "C": C,
+            "ks": [int(k) for k in ks],
+            "search": search,
+        }
+        for s in range(n_seeds)
+    ]
+    return pd.DataFrame(
+        run_units(_rules_unit, tasks, "rulesfirst/fig2_right", n_jobs=n_jobs, progress=progress)
+    )
 
 
 def oracle_accuracy(X, y, Xt, yt, planted, penalty="l2", C=1.0) -> float:
@@ -124,25 +214,39 @@ def oracle_accuracy(X, y, Xt, yt, planted, penalty="l2", C=1.0) -> float:
     return float(np.mean(pred == yt))
 
 
-def _sc_unit(k: int, d: int, m: int, seed: int, coverage: float, n_test: int,
-             C: float, search: str = "exact") -> list[dict]:
+def _sc_unit(
+    k: int, d: int, m: int, seed: int, coverage: float, n_test: int, C: float, search: str = "exact"
+) -> list[dict]:
     gen = {"d": d, "k": k, "p": rule_probability(k, coverage), "mu": 0.0}
     X, y, Xt, yt, planted = _data(m, seed, n_test, **gen)
     base = make_linear("l2", C).fit(X, y)
-    greedy = RulesFirstClassifier(penalty="l2", C=C, max_rules=k, early_stopping=False,
-                                  search=search, random_state=seed).fit(X, y)
+    greedy = RulesFirstClassifier(
+        penalty="l2", C=C, max_rules=k, early_stopping=False, search=search, random_state=seed
+    ).fit(X, y)
     row = {"k": k, "d": d, "B": float(np.sqrt(d)), "m": m, "seed": seed}
     return [
-        {**row, "method": "ERM stand-in (rules known)",
-         "error": 1 - oracle_accuracy(X, y, Xt, yt, planted, "l2", C)},
+        {
+            **row,
+            "method": "ERM stand-in (rules known)",
+            "error": 1 - oracle_accuracy(X, y, Xt, yt, planted, "l2", C),
+        },
         {**row, "method": "convex relaxation (l2 logistic)", "error": 1 - base.score(Xt, yt)},
         {**row, "method": "greedy l2", "error": 1 - greedy.score(Xt, yt)},
     ]
 
 
-def sample_complexity(configs, ms, n_seeds: int = 5, *, coverage: float = 0.285,
-                      n_test: int = 2000, C: float = 1.0, search: str = "exact",
-                      n_jobs: int = 1, progress: bool = True) -> pd.DataFrame:
+def sample_complexity(
+    configs,
+    ms,
+    n_seeds: int = 5,
+    *,
+    coverage: float = 0.285,
+    n_test: int = 2000,
+    C: float = 1.0,
+    search: str = "exact",
+    n_jobs: int = 1,
+    progress: bool = True,
+) -> pd.DataFrame:
     """Test error of ERM stand-in, convex relaxation and greedy over a grid of (k, d, m).
 
     ``configs`` is a list of (k, d): k rule features, each with the probability that makes
@@ -151,10 +255,26 @@ def sample_complexity(configs, ms, n_seeds: int = 5, *, coverage: float = 0.285,
     part's sample complexity grows with d the way it grows with B^2 for a norm-bounded
     halfspace, so B = sqrt(d) is the analogue of the paper's norm bound.
     """
-    tasks = [{"k": int(k), "d": int(d), "m": int(m), "seed": s, "coverage": coverage,
-              "n_test": n_test, "C": C, "search": search} for k, d in configs for m in ms for s in range(n_seeds)]
-    return pd.DataFrame(run_units(_sc_unit, tasks, "rulesfirst/table1_sample_complexity", n_jobs=n_jobs,
-                                  progress=progress))
+    tasks = [
+        {
+            "k": int(k),
+            "d": int(d),
+            "m": int(m),
+            "seed": s,
+            "coverage": coverage,
+            "n_test": n_test,
+            "C": C,
+            "search": search,
+        }
+        for k, d in configs
+        for m in ms
+        for s in range(n_seeds)
+    ]
+    return pd.DataFrame(
+        run_units(
+            _sc_unit, tasks, "rulesfirst/table1_sample_complexity", n_jobs=n_jobs, progress=progress
+        )
+    )
 
 
 def crossing_m(results: pd.DataFrame, target: float, by=("k", "d", "method")) -> pd.DataFrame:

@@ -29,8 +29,17 @@ from repro.codekey import source_key
 from repro.model_size import complexity
 from rulelab.data import load_dataset
 
-__all__ = ["cross_validate", "run_units", "cached", "cache_path", "cache_dir", "params_key",
-           "summarize", "merge_runs", "run_provenance"]
+__all__ = [
+    "cross_validate",
+    "run_units",
+    "cached",
+    "cache_path",
+    "cache_dir",
+    "params_key",
+    "summarize",
+    "merge_runs",
+    "run_provenance",
+]
 
 
 def cache_dir() -> Path:
@@ -71,8 +80,7 @@ def _jsonable_number(value):
     return value.item() if isinstance(value, np.generic) else float(value)
 
 
-def cached(kind: str, key: dict, compute: Callable[[], object], *, code,
-           cache: bool = True):
+def cached(kind: str, key: dict, compute: Callable[[], object], *, code, cache: bool = True):
     """``compute()``'s JSON-able result, kept under :func:`cache_path` and reused from there.
 
     The value is the same whether computed or read (it goes through JSON either way).
@@ -100,8 +108,9 @@ def _jsonable(value):
     return text
 
 
-def _run_task(dataset: str, method: str, estimator, fold: int, train, test, X, y,
-              path: Path | None) -> dict:
+def _run_task(
+    dataset: str, method: str, estimator, fold: int, train, test, X, y, path: Path | None
+) -> dict:
     model = clone(estimator)
     start = time.perf_counter()
     model.fit(X.iloc[train], y.iloc[train])
@@ -109,10 +118,16 @@ def _run_task(dataset: str, method: str, estimator, fold: int, train, test, X, y
     pred = np.asarray(model.predict(X.iloc[test]))
     n_rules, n_terms = complexity(model)
     record = {
-        "dataset": dataset, "method": method, "fold": fold,
+        "dataset": dataset,
+        "method": method,
+        "fold": fold,
         "error": float(np.mean(pred != y.iloc[test].to_numpy())),
-        "train_error": float(np.mean(np.asarray(model.predict(X.iloc[train])) != y.iloc[train].to_numpy())),
-        "n_rules": n_rules, "n_terms": n_terms, "fit_time": fit_time,
+        "train_error": float(
+            np.mean(np.asarray(model.predict(X.iloc[train])) != y.iloc[train].to_numpy())
+        ),
+        "n_rules": n_rules,
+        "n_terms": n_terms,
+        "fit_time": fit_time,
         "limits_hit": _limits_hit(model),
     }
     if path is not None:
@@ -128,10 +143,19 @@ def _limits_hit(model) -> str | None:
     return None if hit is None else ", ".join(hit)
 
 
-def cross_validate(methods: Mapping[str, object], datasets: Sequence[str], *, n_splits: int = 10,
-                   random_state: int = 0, n_jobs: int = 1, cache: bool = True,
-                   loader: Callable = load_dataset, max_folds: int | None = None,
-                   progress: bool = True, tag: str = "") -> pd.DataFrame:
+def cross_validate(
+    methods: Mapping[str, object],
+    datasets: Sequence[str],
+    *,
+    n_splits: int = 10,
+    random_state: int = 0,
+    n_jobs: int = 1,
+    cache: bool = True,
+    loader: Callable = load_dataset,
+    max_folds: int | None = None,
+    progress: bool = True,
+    tag: str = "",
+) -> pd.DataFrame:
     """Stratified k-fold test error of every method on every dataset.
 
     Parameters
@@ -175,15 +199,22 @@ def cross_validate(methods: Mapping[str, object], datasets: Sequence[str], *, n_
             for fold, (train, test) in enumerate(folds):
                 path = None
                 if cache:
-                    key = {"dataset": dataset, "method": method, "estimator": params,
-                           "n_splits": n_splits, "random_state": random_state, "fold": fold,
-                           "tag": tag}
+                    key = {
+                        "dataset": dataset,
+                        "method": method,
+                        "estimator": params,
+                        "n_splits": n_splits,
+                        "random_state": random_state,
+                        "fold": fold,
+                        "tag": tag,
+                    }
                     path = cache_path("cv", key, estimator)
                     if path.is_file():
                         records.append({**json.loads(path.read_text()), "cached": True})
                         continue
-                tasks.append(delayed(_run_task)(dataset, method, estimator, fold, train, test,
-                                                X, y, path))
+                tasks.append(
+                    delayed(_run_task)(dataset, method, estimator, fold, train, test, X, y, path)
+                )
     if tasks:
         runner = Parallel(n_jobs=n_jobs, return_as="generator_unordered")
         results = runner(tasks)
@@ -194,15 +225,16 @@ def cross_validate(methods: Mapping[str, object], datasets: Sequence[str], *, n_
         records.extend({**r, "cached": False} for r in results)
     order = {m: i for i, m in enumerate(methods)}
     frame = pd.DataFrame(records)
-    frame = frame.sort_values(["dataset", "method", "fold"],
-                              key=lambda s: s.map(order) if s.name == "method" else s)
+    frame = frame.sort_values(
+        ["dataset", "method", "fold"], key=lambda s: s.map(order) if s.name == "method" else s
+    )
     return frame.reset_index(drop=True)
 
 
 def _run_unit(func: Callable, task: dict, path: Path | None) -> list[dict]:
     from threadpoolctl import threadpool_limits
 
-    with threadpool_limits(1):   # the parallelism is over units
+    with threadpool_limits(1):  # the parallelism is over units
         records = func(**task)
     if isinstance(records, dict):
         records = [records]
@@ -211,8 +243,15 @@ def _run_unit(func: Callable, task: dict, path: Path | None) -> list[dict]:
     return records
 
 
-def run_units(func: Callable, tasks: Sequence[dict], kind: str, *, n_jobs: int = 1,
-              cache: bool = True, progress: bool = True) -> list[dict]:
+def run_units(
+    func: Callable,
+    tasks: Sequence[dict],
+    kind: str,
+    *,
+    n_jobs: int = 1,
+    cache: bool = True,
+    progress: bool = True,
+) -> list[dict]:
     """Run ``func(**task)`` for every task, each one a cached unit (:func:`cache_path`
     under ``kind``, keyed by the task and ``func``'s code); return all records in task order.
 
@@ -230,7 +269,8 @@ def run_units(func: Callable, tasks: Sequence[dict], kind: str, *, n_jobs: int =
             todo.append((i, task, path))
     if todo:
         stream = Parallel(n_jobs=n_jobs, return_as="generator")(
-            delayed(_run_unit)(func, task, path) for _, task, path in todo)
+            delayed(_run_unit)(func, task, path) for _, task, path in todo
+        )
         if progress:
             from tqdm.auto import tqdm
 
@@ -240,8 +280,9 @@ def run_units(func: Callable, tasks: Sequence[dict], kind: str, *, n_jobs: int =
     return [r for recs in results for r in recs]
 
 
-def merge_runs(results: pd.DataFrame, previous: str | Path, run: str, *,
-               protocol: pd.DataFrame | None = None) -> pd.DataFrame:
+def merge_runs(
+    results: pd.DataFrame, previous: str | Path, run: str, *, protocol: pd.DataFrame | None = None
+) -> pd.DataFrame:
     """Add to this run's records the other (dataset, method) records of an earlier run.
 
     A reproduction over all datasets can take hours; running some datasets, or some
@@ -280,8 +321,9 @@ def merge_runs(results: pd.DataFrame, previous: str | Path, run: str, *,
     needed = {"dataset", "method"} | ({"fold"} if "fold" in results else set())
     missing = needed - set(earlier.columns)
     if missing:
-        raise ValueError(f"{previous} is not a records file of this kind: it lacks "
-                         f"{sorted(missing)}")
+        raise ValueError(
+            f"{previous} is not a records file of this kind: it lacks {sorted(missing)}"
+        )
     if "run" not in earlier.columns:
         earlier["run"] = "earlier"
     done = pd.MultiIndex.from_frame(results[["dataset", "method"]].drop_duplicates())
@@ -293,8 +335,10 @@ def merge_runs(results: pd.DataFrame, previous: str | Path, run: str, *,
         if not set(columns) <= set(earlier.columns):
             keep &= False
         else:
-            written = lambda frame: frame[["dataset", *columns]].astype(object).map(  # noqa: E731
-                _as_written)
+
+            def written(frame):
+                return frame[["dataset", *columns]].astype(object).map(_as_written)
+
             expected = pd.MultiIndex.from_frame(written(protocol))
             keep &= pd.MultiIndex.from_frame(written(earlier)).isin(expected)
     return pd.concat([results, earlier[keep]], ignore_index=True)
@@ -331,15 +375,22 @@ def run_provenance(results: pd.DataFrame, run: str) -> str:
     lines = []
     for label, part in results.groupby("run", sort=False):
         who = "by this run" if label == run else f"by the run of {label}"
-        lines.append(f"computed {who}: {', '.join(part['method'].unique())} on "
-                     f"{part['dataset'].nunique()} data sets")
+        lines.append(
+            f"computed {who}: {', '.join(part['method'].unique())} on "
+            f"{part['dataset'].nunique()} data sets"
+        )
     mine = results[results["run"] == run]
-    cached = (mine["cached"].astype("boolean").fillna(False).astype(bool)
-              if "cached" in mine else pd.Series(False, index=mine.index))
+    cached = (
+        mine["cached"].astype("boolean").fillna(False).astype(bool)
+        if "cached" in mine
+        else pd.Series(False, index=mine.index)
+    )
     if cached.any():
-        lines.append(f"{int(cached.sum())} of this run's {len(mine)} fold fits were read from "
-                     "the cache (same code, same parameters); every fit time is the one "
-                     "measured when the fit was computed")
+        lines.append(
+            f"{int(cached.sum())} of this run's {len(mine)} fold fits were read from "
+            "the cache (same code, same parameters); every fit time is the one "
+            "measured when the fit was computed"
+        )
     return "\n".join(lines)
 
 
@@ -348,5 +399,6 @@ def summarize(results: pd.DataFrame, value: str = "error") -> pd.DataFrame:
     grouped = results.groupby(["dataset", "method"], sort=False)[value]
     out = grouped.agg(["mean", "std", "count"]).reset_index()
     out["se"] = out["std"] / np.sqrt(out["count"])
-    return out.drop(columns="std").rename(columns={"mean": value, "se": f"{value}_se",
-                                                   "count": "folds"})
+    return out.drop(columns="std").rename(
+        columns={"mean": value, "se": f"{value}_se", "count": "folds"}
+    )

@@ -89,20 +89,30 @@ class Run:
         env = os.environ.get("RULELAB_OUTPUT")
         mode = "QUICK" if self.quick else "FULL"
         given = ", ".join(f"{k}={v!r}" for k, v in self.changed.items())
-        kind = f"{mode} run with other parameters ({given})" if given else \
-            f"{mode} run with the default parameters"
+        kind = (
+            f"{mode} run with other parameters ({given})"
+            if given
+            else f"{mode} run with the default parameters"
+        )
         if env:
             return f"{kind}: tables, figures and claims go to {env} (RULELAB_OUTPUT)"
         if self.committed:
             what = "refresh" if given else "go to"
             how = " and INTO_COMMITTED" if given else ""
-            return (f"{kind}{how}: tables, figures and claims {what} the committed results/ "
-                    "and figures/")
+            return (
+                f"{kind}{how}: tables, figures and claims {what} the committed results/ "
+                "and figures/"
+            )
         root = paths.ROOT
-        where = self.root.relative_to(root).as_posix() if self.root.is_relative_to(root) \
+        where = (
+            self.root.relative_to(root).as_posix()
+            if self.root.is_relative_to(root)
             else str(self.root)
-        line = (f"{kind}: tables, figures and claims go to {where}/; the committed results/ "
-                "and figures/ are left alone")
+        )
+        line = (
+            f"{kind}: tables, figures and claims go to {where}/; the committed results/ "
+            "and figures/ are left alone"
+        )
         if given and not self.quick:
             line += " (INTO_COMMITTED = True would refresh them)"
         return line
@@ -119,12 +129,17 @@ def plan_run(notebook: str, params: dict) -> Run:
     values = read_parameters(notebook, params)
     spec = _spec(notebook)
     quick = bool(values.get("QUICK")) or paths.quick_mode()
-    changed = {name: value for name, value in values.items()
-               if name not in NOT_IN_FOLDER and value != _default(name, spec[name])}
+    changed = {
+        name: value
+        for name, value in values.items()
+        if name not in NOT_IN_FOLDER and value != _default(name, spec[name])
+    }
     into = bool(values.get("INTO_COMMITTED"))
     if into and quick:
-        raise ValueError("INTO_COMMITTED refreshes the committed FULL outputs; a QUICK run "
-                         "(QUICK = True or RULELAB_QUICK=1) cannot: set INTO_COMMITTED = False")
+        raise ValueError(
+            "INTO_COMMITTED refreshes the committed FULL outputs; a QUICK run "
+            "(QUICK = True or RULELAB_QUICK=1) cannot: set INTO_COMMITTED = False"
+        )
     committed = not quick and (not changed or into)
     root = paths.ROOT if committed else run_folder(changed, quick)
     return Run(notebook=notebook, quick=quick, changed=changed, committed=committed, root=root)
@@ -132,8 +147,9 @@ def plan_run(notebook: str, params: dict) -> Run:
 
 def _spec(notebook: str) -> dict:
     if notebook not in NOTEBOOK_PARAMETERS:
-        raise ValueError(f"unknown notebook {notebook!r}; the notebooks are: "
-                         f"{', '.join(NOTEBOOK_PARAMETERS)}")
+        raise ValueError(
+            f"unknown notebook {notebook!r}; the notebooks are: {', '.join(NOTEBOOK_PARAMETERS)}"
+        )
     return NOTEBOOK_PARAMETERS[notebook]
 
 
@@ -146,8 +162,10 @@ def read_parameters(notebook: str, params: dict) -> dict:
     """``params`` read against ``notebook``'s parameter types (a single name where a list is
     expected is a list of one; see :mod:`repro.parameters`), with the defaults filled in
     for parameters not given; names the notebook does not declare are left out."""
-    return {name: coerce(name, params.get(name, default), annotation)
-            for name, (annotation, default) in _spec(notebook).items()}
+    return {
+        name: coerce(name, params.get(name, default), annotation)
+        for name, (annotation, default) in _spec(notebook).items()
+    }
 
 
 def start_run(notebook: str, namespace: dict) -> Run:
@@ -164,8 +182,10 @@ def start_run(notebook: str, namespace: dict) -> Run:
     spec = _spec(notebook)
     missing = [name for name in spec if name not in namespace]
     if missing:
-        raise ValueError(f"{notebook}'s parameters cell does not set {', '.join(missing)}: "
-                         "restore them (any value) so that the run can say where it writes")
+        raise ValueError(
+            f"{notebook}'s parameters cell does not set {', '.join(missing)}: "
+            "restore them (any value) so that the run can say where it writes"
+        )
     values = read_parameters(notebook, {name: namespace[name] for name in spec})
     run = plan_run(notebook, values)
     values["QUICK"] = run.quick

@@ -38,8 +38,14 @@ class ThetaSearchCV(ClassifierMixin, BaseEstimator):
     classes_ : ndarray
     """
 
-    def __init__(self, estimator=None, param_grid=None, cv: int = 3, max_samples: int | None = None,
-                 random_state: int = 0):
+    def __init__(
+        self,
+        estimator=None,
+        param_grid=None,
+        cv: int = 3,
+        max_samples: int | None = None,
+        random_state: int = 0,
+    ):
         self.estimator = estimator
         self.param_grid = param_grid
         self.cv = cv
@@ -50,11 +56,17 @@ class ThetaSearchCV(ClassifierMixin, BaseEstimator):
         y_arr = np.asarray(y)
         Xs, ys = X, y
         if self.max_samples is not None and len(y_arr) > self.max_samples:
-            Xs, _, ys, _ = train_test_split(X, y, train_size=int(self.max_samples),
-                                            stratify=y_arr, random_state=self.random_state)
+            Xs, _, ys, _ = train_test_split(
+                X,
+                y,
+                train_size=int(self.max_samples),
+                stratify=y_arr,
+                random_state=self.random_state,
+            )
         folds = StratifiedKFold(self.cv, shuffle=True, random_state=self.random_state)
-        search = GridSearchCV(self.estimator, self.param_grid, cv=folds, refit=False,
-                              error_score="raise").fit(Xs, ys)
+        search = GridSearchCV(
+            self.estimator, self.param_grid, cv=folds, refit=False, error_score="raise"
+        ).fit(Xs, ys)
         self.best_params_ = search.best_params_
         self.cv_results_ = search.cv_results_
         self.best_estimator_ = clone(self.estimator).set_params(**self.best_params_).fit(X, y)

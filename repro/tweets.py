@@ -83,9 +83,16 @@ class TextSplits:
     description: str
 
 
-def text_splits(name: str, n_dev: int, n_test: int, seed: int = 0,
-                pool_split: str | None = "train", label_names=("negative", "positive"),
-                pos_per_neg: float | None = None, loader=None) -> TextSplits:
+def text_splits(
+    name: str,
+    n_dev: int,
+    n_test: int,
+    seed: int = 0,
+    pool_split: str | None = "train",
+    label_names=("negative", "positive"),
+    pos_per_neg: float | None = None,
+    loader=None,
+) -> TextSplits:
     """Disjoint random development and test samples of a text dataset.
 
     Parameters
@@ -113,28 +120,30 @@ def text_splits(name: str, n_dev: int, n_test: int, seed: int = 0,
     if pool_split is not None and "split" in meta:
         pool = pool[(meta["split"] == pool_split).to_numpy()]
     if n_dev + n_test > len(pool):
-        raise ValueError(f"{name} has {len(pool)} rows to draw from; asked for "
-                         f"{n_dev} + {n_test}")
+        raise ValueError(f"{name} has {len(pool)} rows to draw from; asked for {n_dev} + {n_test}")
     rng = np.random.default_rng(seed)
     if pos_per_neg is None:
         draw = rng.permutation(pool)
-        dev, test = draw[:n_dev], draw[n_dev:n_dev + n_test]
+        dev, test = draw[:n_dev], draw[n_dev : n_dev + n_test]
     else:
-        dev, test = _balanced_draw(pool, y.to_numpy()[pool], n_dev, n_test, pos_per_neg, rng,
-                                   name)
+        dev, test = _balanced_draw(pool, y.to_numpy()[pool], n_dev, n_test, pos_per_neg, rng, name)
     names = np.asarray(label_names, dtype=object)
     text = X["text"].astype(str)
-    return TextSplits(text.iloc[dev].reset_index(drop=True), names[y.to_numpy()[dev]],
-                      text.iloc[test].reset_index(drop=True), names[y.to_numpy()[test]],
-                      f"{name}: {n_dev} development + {n_test} test rows drawn with seed {seed} "
-                      f"from {len(pool)} rows" + (f" (split == {pool_split!r})" if pool_split
-                                                   and "split" in meta else "")
-                      + (f", {pos_per_neg:g} label-1 rows per label-0 row" if pos_per_neg
-                         else ""))
+    return TextSplits(
+        text.iloc[dev].reset_index(drop=True),
+        names[y.to_numpy()[dev]],
+        text.iloc[test].reset_index(drop=True),
+        names[y.to_numpy()[test]],
+        f"{name}: {n_dev} development + {n_test} test rows drawn with seed {seed} "
+        f"from {len(pool)} rows"
+        + (f" (split == {pool_split!r})" if pool_split and "split" in meta else "")
+        + (f", {pos_per_neg:g} label-1 rows per label-0 row" if pos_per_neg else ""),
+    )
 
 
-def _balanced_draw(pool: np.ndarray, labels: np.ndarray, n_dev: int, n_test: int,
-                   ratio: float, rng, name: str):
+def _balanced_draw(
+    pool: np.ndarray, labels: np.ndarray, n_dev: int, n_test: int, ratio: float, rng, name: str
+):
     """Development and test rows, each with ``ratio`` label-1 rows per label-0 row."""
     if not ratio > 0:
         raise ValueError(f"pos_per_neg must be positive, got {ratio!r}")
@@ -143,9 +152,11 @@ def _balanced_draw(pool: np.ndarray, labels: np.ndarray, n_dev: int, n_test: int
     n1 = [round(n * ratio / (1 + ratio)) for n in (n_dev, n_test)]
     n0 = [n_dev - n1[0], n_test - n1[1]]
     if sum(n1) > len(ones) or sum(n0) > len(zeros):
-        raise ValueError(f"{name} has {len(ones)} label-1 and {len(zeros)} label-0 rows; "
-                         f"a {ratio:g}:1 draw of {n_dev} + {n_test} needs {sum(n1)} and "
-                         f"{sum(n0)}: draw fewer rows or lower pos_per_neg")
-    dev = rng.permutation(np.concatenate([ones[:n1[0]], zeros[:n0[0]]]))
-    test = rng.permutation(np.concatenate([ones[n1[0]:sum(n1)], zeros[n0[0]:sum(n0)]]))
+        raise ValueError(
+            f"{name} has {len(ones)} label-1 and {len(zeros)} label-0 rows; "
+            f"a {ratio:g}:1 draw of {n_dev} + {n_test} needs {sum(n1)} and "
+            f"{sum(n0)}: draw fewer rows or lower pos_per_neg"
+        )
+    dev = rng.permutation(np.concatenate([ones[: n1[0]], zeros[: n0[0]]]))
+    test = rng.permutation(np.concatenate([ones[n1[0] : sum(n1)], zeros[n0[0] : sum(n0)]]))
     return dev, test

@@ -16,13 +16,30 @@ from repro.verdicts import Comparison, all_of, at_least, compare, compare_to_num
 from rulelab.rulesets import OneRule, SetCoverRules
 from rulelab.twolevel.estimator import TwoLevelRules
 
-__all__ = ["paper2_methods", "table", "claims", "plot_tradeoff", "PAPER_NAMES",
-           "PARKINSONS_NAMES", "SMALL_DATASETS", "LARGE_DATASETS"]
+__all__ = [
+    "paper2_methods",
+    "table",
+    "claims",
+    "plot_tradeoff",
+    "PAPER_NAMES",
+    "PARKINSONS_NAMES",
+    "SMALL_DATASETS",
+    "LARGE_DATASETS",
+]
 
 # The paper's abbreviations for our dataset names, in the paper's row order.
-PAPER_NAMES = {"ilpd": "ILPD", "ionosphere": "Ionos", "bupa": "Liver", "magic": "MAGIC",
-               "musk2": "Musk", "parkinsons": "Parkin", "pima": "Pima", "sonar": "Sonar",
-               "transfusion": "Trans", "wdbc": "WDBC"}
+PAPER_NAMES = {
+    "ilpd": "ILPD",
+    "ionosphere": "Ionos",
+    "bupa": "Liver",
+    "magic": "MAGIC",
+    "musk2": "Musk",
+    "parkinsons": "Parkin",
+    "pima": "Pima",
+    "sonar": "Sonar",
+    "transfusion": "Trans",
+    "wdbc": "WDBC",
+}
 LARGE_DATASETS = ("magic", "musk2")
 SMALL_DATASETS = tuple(d for d in PAPER_NAMES if d not in LARGE_DATASETS)  # from paper 1
 
@@ -32,18 +49,28 @@ PARKINSONS_NAMES = {
     "MDVP:Fo(Hz)": "average vocal fundamental frequency (Hz)",
     "MDVP:Fhi(Hz)": "max vocal fundamental frequency (Hz)",
     "MDVP:Flo(Hz)": "min vocal fundamental frequency (Hz)",
-    "NHR": "noise-to-harmonics ratio", "HNR": "harmonics-to-noise ratio",
+    "NHR": "noise-to-harmonics ratio",
+    "HNR": "harmonics-to-noise ratio",
     "RPDE": "recurrence period density entropy",
-    "DFA": "voice fractal scaling exponent", "D2": "correlation dimension",
+    "DFA": "voice fractal scaling exponent",
+    "D2": "correlation dimension",
     "spread1": "fundamental frequency variation (spread1)",
     "spread2": "fundamental frequency variation (spread2)",
     "PPE": "pitch period entropy",
 }
 
 
-def paper2_methods(theta_grid, *, max_rules: int = 5, max_iter: int = 10, inner_cv: int = 3,
-                   max_samples: int | None = None, n_thresholds: int = 10,
-                   random_state: int = 0, ripper: str = "jrip") -> dict:
+def paper2_methods(
+    theta_grid,
+    *,
+    max_rules: int = 5,
+    max_iter: int = 10,
+    inner_cv: int = 3,
+    max_samples: int | None = None,
+    n_thresholds: int = 10,
+    random_state: int = 0,
+    ripper: str = "jrip",
+) -> dict:
     """The methods of Table 1: BCD, AM, OCRL, SC tuned over ``theta_grid`` by an inner CV
     (OCRL and SC with ``complexity = theta``, paper 1's ``lambda = 1/theta``), CART and RIPPER untuned.
 
@@ -52,11 +79,16 @@ def paper2_methods(theta_grid, *, max_rules: int = 5, max_iter: int = 10, inner_
     Matlab's ``classregtree``, RIPPER as ``ripper`` says: Weka's JRip or wittgenstein's); C5.0
     and DList have no open equivalent.
     """
-    grid = [float(t) for t in theta_grid]   # every learner's complexity is theta (= 1 / lambda)
+    grid = [float(t) for t in theta_grid]  # every learner's complexity is theta (= 1 / lambda)
 
     def tuned(estimator, param, values):
-        return ThetaSearchCV(estimator, {param: values}, cv=inner_cv, max_samples=max_samples,
-                             random_state=random_state)
+        return ThetaSearchCV(
+            estimator,
+            {param: values},
+            cv=inner_cv,
+            max_samples=max_samples,
+            random_state=random_state,
+        )
 
     baselines = paper1_baselines(random_state, ripper=ripper)
     two = dict(form="dnf", max_rules=max_rules, max_iter=max_iter, n_thresholds=n_thresholds)
@@ -64,8 +96,9 @@ def paper2_methods(theta_grid, *, max_rules: int = 5, max_iter: int = 10, inner_
         "BCD": tuned(TwoLevelRules(method="bcd", **two), "complexity", grid),
         "AM": tuned(TwoLevelRules(method="am", **two), "complexity", grid),
         "OCRL": tuned(OneRule(form="and", n_thresholds=n_thresholds), "complexity", grid),
-        "SC": tuned(SetCoverRules(max_rules=max_rules, n_thresholds=n_thresholds), "complexity",
-                    grid),
+        "SC": tuned(
+            SetCoverRules(max_rules=max_rules, n_thresholds=n_thresholds), "complexity", grid
+        ),
         "CART": baselines["CART"],
         "RIPPER": baselines["RIPPER"],
     }
@@ -86,7 +119,9 @@ def table(results: pd.DataFrame, value: str = "error", methods=None) -> pd.DataF
     grouped = results.groupby(["dataset", "method"])[value]
     mean = grouped.mean().unstack()[methods]
     se = (grouped.std() / np.sqrt(grouped.count())).unstack()[methods]
-    order = [d for d in PAPER_NAMES if d in mean.index] + [d for d in mean.index if d not in PAPER_NAMES]
+    order = [d for d in PAPER_NAMES if d in mean.index] + [
+        d for d in mean.index if d not in PAPER_NAMES
+    ]
     mean, se = mean.loc[order], se.loc[order]
     if value == "error":
         body = mean.map(lambda v: f"{v:.4f}") + " ± " + se.map(lambda v: f"{v:.4f}")
@@ -103,8 +138,14 @@ def _means(results: pd.DataFrame, value: str) -> pd.DataFrame:
     return results.groupby(["dataset", "method"])[value].mean().unstack()
 
 
-def _paired(results: pd.DataFrame, a: str, b: str, datasets, value: str = "error",
-            higher_is_better: bool = False) -> Comparison:
+def _paired(
+    results: pd.DataFrame,
+    a: str,
+    b: str,
+    datasets,
+    value: str = "error",
+    higher_is_better: bool = False,
+) -> Comparison:
     """``a`` against ``b`` on ``datasets``, paired over (dataset, fold): both ran on the
     same folds. Lower ``value`` is better unless ``higher_is_better``."""
     part = results[results.dataset.isin(list(datasets))]
@@ -120,8 +161,11 @@ def _published(paper1: pd.DataFrame | None, method: str, value: str = "error") -
     return paper1[paper1.method == method].set_index("dataset")[value].dropna()
 
 
-def claims(results: pd.DataFrame, paper1_errors: pd.DataFrame | None = None,
-           paper1_clauses: pd.DataFrame | None = None) -> pd.DataFrame:
+def claims(
+    results: pd.DataFrame,
+    paper1_errors: pd.DataFrame | None = None,
+    paper1_clauses: pd.DataFrame | None = None,
+) -> pd.DataFrame:
     """Each surviving claim of section 4 tested on our results: holds / does not hold /
     tie / not testable, with the evidence (all computed from ``results``).
 
@@ -145,33 +189,54 @@ def claims(results: pd.DataFrame, paper1_errors: pd.DataFrame | None = None,
     # 1. two-level beats one-level on almost all datasets ("almost all": at least 80%, ours).
     n = len(sets)
     bo, ao = per_set("BCD", "OCRL"), per_set("AM", "OCRL")
-    add("ocrl", "BCD and AM each beat OCRL on at least 80% of the datasets (tolerance ours)",
+    add(
+        "ocrl",
+        "BCD and AM each beat OCRL on at least 80% of the datasets (tolerance ours)",
         all_of([at_least(bo.values(), 0.8 * n), at_least(ao.values(), 0.8 * n)]),
         f"lower error than OCRL (per dataset, SE paired over folds): BCD {tally(bo.values())}, "
-        f"AM {tally(ao.values())} of {n}; 'almost all' read as 80%, tolerance ours")
+        f"AM {tally(ao.values())} of {n}; 'almost all' read as 80%, tolerance ours",
+    )
     # 2. BCD and AM generally beat SC (more than half of the datasets each).
     bs, as_ = per_set("BCD", "SC"), per_set("AM", "SC")
-    add("sc", "BCD and AM each beat SC on more than half of the datasets",
+    add(
+        "sc",
+        "BCD and AM each beat SC on more than half of the datasets",
         all_of([at_least(bs.values(), n // 2 + 1), at_least(as_.values(), n // 2 + 1)]),
         f"lower error than SC (per dataset, SE paired over folds): BCD {tally(bs.values())}, "
-        f"AM {tally(as_.values())} of {n}")
+        f"AM {tally(as_.values())} of {n}",
+    )
     # DList and C5.0: paper 1's published columns (SPSS has no open equivalent)
     dlist = _published(paper1_errors, "DList")
     shared = [d for d in sets if d in dlist.index]
     if shared:
-        vs = {(m, d): compare_to_number(results[(results.dataset == d) & (results.method == m)].error,
-                                        dlist[d], higher_is_better=False)
-              for m in ("BCD", "AM", "OCRL", "SC") for d in shared}
+        vs = {
+            (m, d): compare_to_number(
+                results[(results.dataset == d) & (results.method == m)].error,
+                dlist[d],
+                higher_is_better=False,
+            )
+            for m in ("BCD", "AM", "OCRL", "SC")
+            for d in shared
+        }
         closest = sorted(vs.items(), key=lambda kv: kv[1].diff)[:3]
-        add("dlist", "BCD, AM, OCRL and SC each below the published DList error on every dataset "
-            "(SE of our mean)", all_of(vs.values()),
+        add(
+            "dlist",
+            "BCD, AM, OCRL and SC each below the published DList error on every dataset "
+            "(SE of our mean)",
+            all_of(vs.values()),
             f"against paper 1's DList errors (reused by paper 2) on {len(shared)} datasets: "
             f"{tally(vs.values())} of {len(vs)}; closest: "
             + ", ".join(f"{m} {PAPER_NAMES.get(d, d)} {c.short()}" for (m, d), c in closest)
-            + "; 'substantially' is not tested; MAGIC and Musk have no DList number")
+            + "; 'substantially' is not tested; MAGIC and Musk have no DList number",
+        )
     else:
-        add("dlist", "-", None, "paper 1's DList column covers none of the datasets run "
-            "(DList, IBM SPSS, has no open implementation)")
+        add(
+            "dlist",
+            "-",
+            None,
+            "paper 1's DList column covers none of the datasets run "
+            "(DList, IBM SPSS, has no open implementation)",
+        )
     c50 = _published(paper1_errors, "C5.0")
     c50_rules = _published(paper1_clauses, "C5.0", "n_rules")
     shared = [d for d in sets if d in c50.index]
@@ -181,81 +246,134 @@ def claims(results: pd.DataFrame, paper1_errors: pd.DataFrame | None = None,
         for m in ("BCD", "AM"):
             per = results[(results.method == m) & results.dataset.isin(shared)]
             mean_se = per.groupby("dataset").error.sem().fillna(0.0)
-            acc[m] = compare_to_number(per.groupby("dataset").error.mean().mean(),
-                                       c50[shared].mean(), higher_is_better=False, margin=0.02,
-                                       se=float(np.sqrt((mean_se ** 2).sum())) / len(shared))
+            acc[m] = compare_to_number(
+                per.groupby("dataset").error.mean().mean(),
+                c50[shared].mean(),
+                higher_is_better=False,
+                margin=0.02,
+                se=float(np.sqrt((mean_se**2).sum())) / len(shared),
+            )
         # features: C5.0's rule count is a lower bound on the features its rules use, so
         # fewer features than its rules is fewer than C5.0's features; more is undecided
         feats = {}
         for m in ("BCD", "AM"):
             for d in [d for d in shared if d in c50_rules.index]:
-                c = compare_to_number(results[(results.dataset == d) & (results.method == m)].n_terms,
-                                      c50_rules[d], higher_is_better=False)
+                c = compare_to_number(
+                    results[(results.dataset == d) & (results.method == m)].n_terms,
+                    c50_rules[d],
+                    higher_is_better=False,
+                )
                 feats[(m, d)] = c if c.verdict == "holds" else "not testable"
         decided = {k: c for k, c in feats.items() if not isinstance(c, str)}
-        add("c50_features", "BCD and AM use fewer features than C5.0 has rules (a lower bound "
+        add(
+            "c50_features",
+            "BCD and AM use fewer features than C5.0 has rules (a lower bound "
             "on its conditions: each rule has one at least) on every dataset",
             "holds" if feats and len(decided) == len(feats) else None,
             "fewer features than paper 1's C5.0 has rules (SE of our mean) on "
-            + ", ".join(f"{m} {sum(1 for (mm, _) in decided if mm == m)}"
-                        f"/{sum(1 for (mm, _) in feats if mm == m)}" for m in ("BCD", "AM"))
+            + ", ".join(
+                f"{m} {sum(1 for (mm, _) in decided if mm == m)}"
+                f"/{sum(1 for (mm, _) in feats if mm == m)}"
+                for m in ("BCD", "AM")
+            )
             + " datasets; elsewhere undecided: C5.0's feature counts were not published and "
-            "its rule counts only bound them from below; 'many' is not tested")
-        add("c50_accuracy", "BCD's and AM's mean error at most the published C5.0 mean + 0.02 "
-            "(tolerance ours)", all_of(acc.values()),
+            "its rule counts only bound them from below; 'many' is not tested",
+        )
+        add(
+            "c50_accuracy",
+            "BCD's and AM's mean error at most the published C5.0 mean + 0.02 (tolerance ours)",
+            all_of(acc.values()),
             f"over {len(shared)} datasets, mean error against paper 1's C5.0 (reused by paper "
-            f"2) + 0.02: " + ", ".join(f"{m} {c.short()}" for m, c in acc.items())
-            + " (SE of our mean); tolerance ours: 'quite competitive' read as within 0.02")
+            f"2) + 0.02: "
+            + ", ".join(f"{m} {c.short()}" for m, c in acc.items())
+            + " (SE of our mean); tolerance ours: 'quite competitive' read as within 0.02",
+        )
     else:
         for key in ("c50_features", "c50_accuracy"):
-            add(key, "-", None, "paper 1's C5.0 column covers none of the datasets run "
-                "(C5.0 of IBM SPSS has no open equivalent here)")
+            add(
+                key,
+                "-",
+                None,
+                "paper 1's C5.0 column covers none of the datasets run "
+                "(C5.0 of IBM SPSS has no open equivalent here)",
+            )
     # 3. CART as the tree learner we have: BCD >= CART in accuracy everywhere except Musk.
     data = [d for d in sets if d != "musk2"]
     bc = per_set("BCD", "CART", data)
-    add("cart_bcd", "BCD error <= CART error on every dataset but Musk (within 1 SE: equal)",
+    add(
+        "cart_bcd",
+        "BCD error <= CART error on every dataset but Musk (within 1 SE: equal)",
         no_worse(bc.values()),
         f"BCD against CART (SE paired over folds): {tally(bc.values())} of {len(data)} "
-        f"datasets (Musk excluded); a tie counts as the claim's 'equal'")
+        f"datasets (Musk excluded); a tie counts as the claim's 'equal'",
+    )
     rank = err.rank(axis=1).mean()
     am_cart = _paired(results, "AM", "CART", sets)
-    add("cart_am", "AM's error below CART's over all datasets and folds (paired)",
+    add(
+        "cart_am",
+        "AM's error below CART's over all datasets and folds (paired)",
         am_cart.verdict,
         f"CART minus AM error over all folds {am_cart.short()}; average rank AM "
-        f"{rank['AM']:.2f} vs CART {rank['CART']:.2f}")
+        f"{rank['AM']:.2f} vs CART {rank['CART']:.2f}",
+    )
     # 4. RIPPER slightly stronger on the paper-1 datasets, many features on MAGIC / Musk.
     small = [d for d in sets if d in SMALL_DATASETS]
     if small:
         m = err.loc[small].mean()
         rb, ra = _paired(results, "RIPPER", "BCD", small), _paired(results, "RIPPER", "AM", small)
-        add("ripper_small", "RIPPER's mean error over them is below BCD's and AM's",
+        add(
+            "ripper_small",
+            "RIPPER's mean error over them is below BCD's and AM's",
             all_of([rb, ra]),
             f"mean error over {len(small)} datasets: RIPPER {m['RIPPER']:.4f}, "
             f"BCD {m['BCD']:.4f}, AM {m['AM']:.4f}; RIPPER's advantage, SE paired over folds: "
-            f"over BCD {rb.short()}, over AM {ra.short()}")
+            f"over BCD {rb.short()}, over AM {ra.short()}",
+        )
     else:
-        add("ripper_small", "RIPPER's mean error over them is below BCD's and AM's", None,
-            "none of those datasets was run")
+        add(
+            "ripper_small",
+            "RIPPER's mean error over them is below BCD's and AM's",
+            None,
+            "none of those datasets was run",
+        )
     large = [d for d in sets if d in LARGE_DATASETS]
     if large:
-        more = [_paired(results, "RIPPER", o, [d], "n_terms", higher_is_better=True)
-                for d in large for o in ("BCD", "AM")]
-        shown = "; ".join(f"{PAPER_NAMES[d]}: RIPPER {terms.loc[d, 'RIPPER']:.1f}, BCD "
-                          f"{terms.loc[d, 'BCD']:.1f}, AM {terms.loc[d, 'AM']:.1f}" for d in large)
-        add("ripper_large", "RIPPER uses more features than BCD and AM on each", all_of(more),
-            f"features used: {shown} (SE paired over folds)")
+        more = [
+            _paired(results, "RIPPER", o, [d], "n_terms", higher_is_better=True)
+            for d in large
+            for o in ("BCD", "AM")
+        ]
+        shown = "; ".join(
+            f"{PAPER_NAMES[d]}: RIPPER {terms.loc[d, 'RIPPER']:.1f}, BCD "
+            f"{terms.loc[d, 'BCD']:.1f}, AM {terms.loc[d, 'AM']:.1f}"
+            for d in large
+        )
+        add(
+            "ripper_large",
+            "RIPPER uses more features than BCD and AM on each",
+            all_of(more),
+            f"features used: {shown} (SE paired over folds)",
+        )
     else:
-        add("ripper_large", "RIPPER uses more features than BCD and AM on each", None,
-            "MAGIC and Musk were not run")
+        add(
+            "ripper_large",
+            "RIPPER uses more features than BCD and AM on each",
+            None,
+            "MAGIC and Musk were not run",
+        )
     # 5. the two per-dataset winners named in the text.
     for name, d in (("AM", "pima"), ("BCD", "wdbc")):
         if d in sets:
             best = err.loc[d].idxmin()
             rival = err.loc[d].drop(name).idxmin()
             c = _paired(results, name, rival, [d])
-            add(d, f"{name} has a lower error than every other method", c.verdict,
+            add(
+                d,
+                f"{name} has a lower error than every other method",
+                c.verdict,
                 f"lowest: {best} {err.loc[d].min():.4f}; {name} {err.loc[d, name]:.4f} against "
-                f"the best other, {rival}: {c.short()} (SE paired over folds)")
+                f"the best other, {rival}: {c.short()} (SE paired over folds)",
+            )
         else:
             add(d, f"{name} has a lower error than every other method", None, f"{d} was not run")
     from repro.reference import paper_table
@@ -274,21 +392,33 @@ def plot_tradeoff(results: pd.DataFrame, colors: dict | None = None, ncols: int 
     mean, se = g[["error", "n_terms"]].mean(), g[["error", "n_terms"]].sem()
     sets = [d for d in PAPER_NAMES if d in mean.index.get_level_values(0)]
     nrows = int(np.ceil(len(sets) / ncols))
-    fig, axes = plt.subplots(nrows, min(ncols, len(sets)), figsize=(3.0 * min(ncols, len(sets)), 2.8 * nrows),
-                             squeeze=False)
+    fig, axes = plt.subplots(
+        nrows,
+        min(ncols, len(sets)),
+        figsize=(3.0 * min(ncols, len(sets)), 2.8 * nrows),
+        squeeze=False,
+    )
     for ax, d in zip(axes.ravel(), sets):
         for m in pd.unique(results["method"]):
             if (d, m) not in mean.index:
                 continue
-            ax.errorbar(mean.loc[(d, m), "n_terms"], mean.loc[(d, m), "error"],
-                        xerr=se.loc[(d, m), "n_terms"], yerr=se.loc[(d, m), "error"], fmt="o",
-                        color=colors.get(m), label=m, ms=5, capsize=2)
+            ax.errorbar(
+                mean.loc[(d, m), "n_terms"],
+                mean.loc[(d, m), "error"],
+                xerr=se.loc[(d, m), "n_terms"],
+                yerr=se.loc[(d, m), "error"],
+                fmt="o",
+                color=colors.get(m),
+                label=m,
+                ms=5,
+                capsize=2,
+            )
         ax.set_xscale("symlog", linthresh=1)
         ax.set_title(PAPER_NAMES.get(d, d))
         ax.set_xlabel("features used")
     for ax in axes[:, 0]:
         ax.set_ylabel("test error")
-    for ax in axes.ravel()[len(sets):]:
+    for ax in axes.ravel()[len(sets) :]:
         ax.set_visible(False)
     handles, labels = axes.ravel()[0].get_legend_handles_labels()
     fig.legend(handles, labels, loc="upper center", ncol=len(labels), bbox_to_anchor=(0.5, 1.04))

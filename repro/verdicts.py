@@ -106,8 +106,14 @@ def _sign(higher_is_better: bool) -> float:
     return 1.0 if higher_is_better else -1.0
 
 
-def compare(ours: Sequence[float], theirs: Sequence[float], *, paired: bool = True,
-            higher_is_better: bool = True, margin: float = 0.0) -> Comparison:
+def compare(
+    ours: Sequence[float],
+    theirs: Sequence[float],
+    *,
+    paired: bool = True,
+    higher_is_better: bool = True,
+    margin: float = 0.0,
+) -> Comparison:
     """Ours against theirs, both measured over folds, seeds or draws.
 
     Parameters
@@ -127,8 +133,10 @@ def compare(ours: Sequence[float], theirs: Sequence[float], *, paired: bool = Tr
     a, b = np.asarray(ours, dtype=float).ravel(), np.asarray(theirs, dtype=float).ravel()
     if paired:
         if a.shape != b.shape:
-            raise ValueError(f"paired comparison needs one value per fold on each side, got "
-                             f"{a.size} and {b.size}; pass paired=False for independent samples")
+            raise ValueError(
+                f"paired comparison needs one value per fold on each side, got "
+                f"{a.size} and {b.size}; pass paired=False for independent samples"
+            )
         keep = ~(np.isnan(a) | np.isnan(b))
         d = _values(a[keep] - b[keep], "ours - theirs")
         diff, se = _sign(higher_is_better) * float(d.mean()), _sem(d)
@@ -140,9 +148,14 @@ def compare(ours: Sequence[float], theirs: Sequence[float], *, paired: bool = Tr
     return Comparison(diff, se, decide(diff, se))
 
 
-def compare_to_number(ours: Sequence[float] | float, published: float, *,
-                      higher_is_better: bool = True, margin: float = 0.0,
-                      se: float | None = None) -> Comparison:
+def compare_to_number(
+    ours: Sequence[float] | float,
+    published: float,
+    *,
+    higher_is_better: bool = True,
+    margin: float = 0.0,
+    se: float | None = None,
+) -> Comparison:
     """Our per-fold values against a paper's single published number: the SE is that of
     our mean (the paper's number has no spread we can see).
 
@@ -155,8 +168,15 @@ def compare_to_number(ours: Sequence[float] | float, published: float, *,
     return Comparison(diff, own, decide(diff, own))
 
 
-def compare_proportions(ours: float, theirs: float, n: int, *, higher_is_better: bool = True,
-                        margin: float = 0.0, percent: bool = False) -> Comparison:
+def compare_proportions(
+    ours: float,
+    theirs: float,
+    n: int,
+    *,
+    higher_is_better: bool = True,
+    margin: float = 0.0,
+    percent: bool = False,
+) -> Comparison:
     """Two proportions (accuracies) on the same ``n`` test rows, per-row results not kept.
 
     SE ``sqrt(p1 (1 - p1) / n + p2 (1 - p2) / n)``; ``percent`` when the proportions (and
@@ -177,7 +197,7 @@ machine can take half again as long a minute later."""
 
 
 def compare_ratio(ratio: float, *, noise: float = TIMING_NOISE) -> Comparison:
-    """"The first is faster" from a time ratio (its rival's time over its own: above 1
+    """ "The first is faster" from a time ratio (its rival's time over its own: above 1
     favours it), compared on the log scale: a tie within 1/``noise`` to ``noise``. An
     infinite ratio (the rival never finished) holds; 0 (it never finished) does not."""
     if noise <= 1:
@@ -227,8 +247,7 @@ def at_least(comparisons: Iterable[Comparison | str], needed: float) -> str:
 def tally(comparisons: Iterable[Comparison | str]) -> str:
     """``"3 better, 1 tie, 2 worse"`` for a claim's evidence."""
     v = _verdicts(comparisons)
-    return (f"{v.count(HOLDS)} better, {v.count(TIE)} within 1 SE, "
-            f"{v.count(DOES_NOT_HOLD)} worse")
+    return f"{v.count(HOLDS)} better, {v.count(TIE)} within 1 SE, {v.count(DOES_NOT_HOLD)} worse"
 
 
 def tolerance_note(value: str) -> str:

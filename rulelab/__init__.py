@@ -22,18 +22,50 @@ from .twolevel import TwoLevelRules
 
 __version__ = "0.2.0.dev0"
 
-ESTIMATORS = {cls.__name__: cls for cls in (
-    OneRule, SetCoverRules, BoostedLPRules, TwoLevelRules, ColumnGenerationRules, CBMClassifier,
-    RulesFirstClassifier, GreedyRule, BoostRule)}
+ESTIMATORS = {
+    cls.__name__: cls
+    for cls in (
+        OneRule,
+        SetCoverRules,
+        BoostedLPRules,
+        TwoLevelRules,
+        ColumnGenerationRules,
+        CBMClassifier,
+        RulesFirstClassifier,
+        GreedyRule,
+        BoostRule,
+    )
+}
 """Every public learner by name. All derive from :class:`rulelab._base.LearnerBase` (one
 input contract) and are tested together by scikit-learn's estimator checks and one battery
 of awkward inputs."""
 
 __all__ = [
-    "load_dataset", "list_datasets", "load_csv",
-    "FeatureBinarizer", "CellBinarizer", "Term", "Clause", "DNF", "CNF", "WeightedRuleSet",
-    "OneRule", "SetCoverRules", "BoostedLPRules", "TwoLevelRules", "ColumnGenerationRules",
-    "CBMClassifier", "RulesFirstClassifier", "GreedyRule", "BoostRule",
-    "make_rules_first", "screen", "wfim", "count_itemsets", "expand",
-    "ESTIMATORS", "BoostedRules", "GreedyRuleClassifier",
+    "load_dataset",
+    "list_datasets",
+    "load_csv",
+    "FeatureBinarizer",
+    "CellBinarizer",
+    "Term",
+    "Clause",
+    "DNF",
+    "CNF",
+    "WeightedRuleSet",
+    "OneRule",
+    "SetCoverRules",
+    "BoostedLPRules",
+    "TwoLevelRules",
+    "ColumnGenerationRules",
+    "CBMClassifier",
+    "RulesFirstClassifier",
+    "GreedyRule",
+    "BoostRule",
+    "make_rules_first",
+    "screen",
+    "wfim",
+    "count_itemsets",
+    "expand",
+    "ESTIMATORS",
+    "BoostedRules",
+    "GreedyRuleClassifier",
 ]

@@ -52,8 +52,12 @@ def renamed(estimator, old: str, new: str, *, convert=None, note: str = "the sam
     value = getattr(estimator, old, None)
     if is_unset(value):
         return getattr(estimator, new)
-    warnings.warn(f"{old}= is deprecated in 0.2 and will be removed in 0.3: use {new}= "
-                  f"({note}; every learner now calls it so)", FutureWarning, stacklevel=3)
+    warnings.warn(
+        f"{old}= is deprecated in 0.2 and will be removed in 0.3: use {new}= "
+        f"({note}; every learner now calls it so)",
+        FutureWarning,
+        stacklevel=3,
+    )
     return value if convert is None else convert(value)
 
 
@@ -63,9 +67,13 @@ def resolve_binarizer(estimator, default):
     spec = estimator.binarizer
     old = getattr(estimator, "binarize", None)
     if old is not None:
-        warnings.warn("binarize= is deprecated and will be removed: use binarizer='auto', "
-                      "binarizer='passthrough' (was binarize=False) or a binariser such as "
-                      "FeatureBinarizer() (was binarize=True)", FutureWarning, stacklevel=4)
+        warnings.warn(
+            "binarize= is deprecated and will be removed: use binarizer='auto', "
+            "binarizer='passthrough' (was binarize=False) or a binariser such as "
+            "FeatureBinarizer() (was binarize=True)",
+            FutureWarning,
+            stacklevel=4,
+        )
         if spec == "auto":
             spec = {True: default(), False: "passthrough"}.get(old, "auto")
     return spec
@@ -78,11 +86,12 @@ def binarize_frame(estimator, frame: pd.DataFrame, default):
     binary = is_binary_frame(frame)
     if spec == "passthrough" or (spec == "auto" and binary):
         if not binary:
-            raise ValueError("binarizer='passthrough' needs a 0/1 matrix without NaN: pass "
-                             "binarizer='auto' to binarise the raw columns")
+            raise ValueError(
+                "binarizer='passthrough' needs a 0/1 matrix without NaN: pass "
+                "binarizer='auto' to binarise the raw columns"
+            )
         estimator.binarizer_ = None
-        return (frame.to_numpy(dtype=np.uint8),
-                [Term(str(c), "==", 1) for c in frame.columns])
+        return (frame.to_numpy(dtype=np.uint8), [Term(str(c), "==", 1) for c in frame.columns])
     fit_binarizer(estimator, default() if spec == "auto" else spec, frame)
     A = np.asarray(estimator.binarizer_.transform(frame), dtype=np.uint8)
     return A, list(estimator.binarizer_.terms_)
@@ -94,9 +103,11 @@ def fit_binarizer(estimator, binarizer, frame: pd.DataFrame) -> None:
     test each binary column stands for."""
     estimator.binarizer_ = clone(binarizer).fit(frame)
     if not hasattr(estimator.binarizer_, "terms_"):
-        raise TypeError(f"binarizer {type(binarizer).__name__} has no terms_ after fit: rules "
-                        "need the test each binary column stands for (use FeatureBinarizer "
-                        "or CellBinarizer)")
+        raise TypeError(
+            f"binarizer {type(binarizer).__name__} has no terms_ after fit: rules "
+            "need the test each binary column stands for (use FeatureBinarizer "
+            "or CellBinarizer)"
+        )
 
 
 def fit_context(fit):
@@ -141,9 +152,9 @@ class LearnerBase(ClassifierMixin, BaseEstimator):
       of it (scikit-learn's convention); each learner documents its scale.
     """
 
-    _multiclass = False   # a learner that handles more than two classes says so
-    _sparse = False       # a learner that takes a sparse X says so
-    _parameter_constraints: dict = {}   # scikit-learn's declaration, checked before fit
+    _multiclass = False  # a learner that handles more than two classes says so
+    _sparse = False  # a learner that takes a sparse X says so
+    _parameter_constraints: dict = {}  # scikit-learn's declaration, checked before fit
 
     def _after_fit(self) -> None:
         """Called at the end of every fit (nothing by default)."""
@@ -207,17 +218,21 @@ class LearnerBase(ClassifierMixin, BaseEstimator):
         """Set ``classes_``; return each sample's class index (0/1 for a binary learner).
         A training table in which no column varies is refused here, after ``y``."""
         if y is None:
-            raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y "
-                             "is None")
+            raise ValueError(
+                f"{type(self).__name__} requires y to be passed, but the target y is None"
+            )
         y_arr = check_target(y, n_samples)
         classes, index = np.unique(y_arr, return_inverse=True)
         if classes.size < 2:
             only = classes[0].item() if isinstance(classes[0], np.generic) else classes[0]
-            raise ValueError(f"y has one class (all {only!r}): a rule needs both positive "
-                             "and negative samples")
+            raise ValueError(
+                f"y has one class (all {only!r}): a rule needs both positive and negative samples"
+            )
         if classes.size > 2 and not self._multiclass:
-            raise ValueError(f"Only binary classification is supported: y has {classes.size} "
-                             "classes; wrap the learner in sklearn's OneVsRestClassifier for more")
+            raise ValueError(
+                f"Only binary classification is supported: y has {classes.size} "
+                "classes; wrap the learner in sklearn's OneVsRestClassifier for more"
+            )
         self.classes_ = classes
         constant = self.__dict__.pop("_constant_error", None)
         if constant is not None:
@@ -244,13 +259,14 @@ class RuleClassifierBase(LearnerBase):
     def _validate_fit(self, X, y):
         """Check input, set ``classes_`` and the binarizer; return (A, y01, frame)."""
         frame = self._as_frame(X, reset=True)
-        index = self._check_target(y, frame.shape[0])   # y None refused there
+        index = self._check_target(y, frame.shape[0])  # y None refused there
         y01 = index.astype(np.int8 if self.classes_.size <= 127 else np.int64)
         classes = self.classes_
         self._training = (frame, y01)  # read and dropped by _record_training after fit
         self.positive_label_ = self._describe_positive(y, classes[1])
         A, self.terms_ = binarize_frame(
-            self, frame, lambda: FeatureBinarizer(n_thresholds=self.n_thresholds))
+            self, frame, lambda: FeatureBinarizer(n_thresholds=self.n_thresholds)
+        )
         return A, y01, frame
 
     @staticmethod
@@ -290,9 +306,11 @@ class RuleClassifierBase(LearnerBase):
         """The class index a list with a default gives each row (its rules' labels are
         classes of ``classes_``, its last entry the default's)."""
         index = {label: k for k, label in enumerate(self.classes_.tolist())}
-        lookup = np.array([index[_plain(label)] for label in
-                           (*self.rules_.labels, self.rules_.default)], dtype=np.int64)
-        return lookup[self.rules_.apply(frame)]   # -1 (no rule fires) picks the default
+        lookup = np.array(
+            [index[_plain(label)] for label in (*self.rules_.labels, self.rules_.default)],
+            dtype=np.int64,
+        )
+        return lookup[self.rules_.apply(frame)]  # -1 (no rule fires) picks the default
 
     # ---- explanations and probabilities -------------------------------------------------
     def explain(self, X) -> pd.DataFrame:
@@ -305,11 +323,18 @@ class RuleClassifierBase(LearnerBase):
         """
         frame = self._check_X(X)
         if isinstance(self.rules_, DecisionList):
-            return pd.DataFrame({"prediction": self.classes_[self._decided_class(frame)],
-                                 "reason": self.rules_.explain(frame)}, index=frame.index)
+            return pd.DataFrame(
+                {
+                    "prediction": self.classes_[self._decided_class(frame)],
+                    "reason": self.rules_.explain(frame),
+                },
+                index=frame.index,
+            )
         fired = self.rules_.evaluate(frame)
-        return pd.DataFrame({"prediction": self.classes_[fired.astype(int)],
-                             "reason": self.rules_.explain(frame)}, index=frame.index)
+        return pd.DataFrame(
+            {"prediction": self.classes_[fired.astype(int)], "reason": self.rules_.explain(frame)},
+            index=frame.index,
+        )
 
     def predict_proba(self, X) -> np.ndarray:
         """Class probabilities with an honest, documented meaning.
@@ -335,13 +360,13 @@ class RuleClassifierBase(LearnerBase):
         if isinstance(self.rules_, DecisionList):
             counts = self.training_stats_["rule_class_weight"]
             smoothed = (counts + 1.0) / (counts.sum(axis=1, keepdims=True) + counts.shape[1])
-            return smoothed[self.rules_.apply(frame)]   # -1: the default's row, the last
+            return smoothed[self.rules_.apply(frame)]  # -1: the default's row, the last
         p1 = self._positive_probability(frame)
         return np.column_stack([1 - p1, p1])
 
     def _positive_probability(self, frame: pd.DataFrame) -> np.ndarray:
         if hasattr(self.rules_, "weights"):
-            return self.rules_.probability(frame)   # the link of the vote's loss
+            return self.rules_.probability(frame)  # the link of the vote's loss
         stats = self.training_stats_
         if getattr(self.rules_, "outer", "or") == "or" and self.rules_.clauses:
             fired = np.column_stack([c.evaluate(frame) for c in self.rules_.clauses])
@@ -387,8 +412,7 @@ class RuleClassifierBase(LearnerBase):
         if isinstance(self.rules_, DecisionList):
             # per rule (the default last) the training weight of each class it decided
             counts = np.zeros((self.rules_.n_rules + 1, self.classes_.size))
-            np.add.at(counts, (self.rules_.apply(frame), np.asarray(y01, dtype=np.int64)),
-                      weight)
+            np.add.at(counts, (self.rules_.apply(frame), np.asarray(y01, dtype=np.int64)), weight)
             self.training_stats_ = {"rule_class_weight": counts}
             return
         y01 = np.asarray(y01, dtype=bool)

@@ -14,9 +14,12 @@ def _renamed_class(new: type, old: str) -> type:
     """A subclass of ``new`` named ``old`` whose fit warns that the name is going."""
 
     def fit(self, X, y, **kwargs):
-        warnings.warn(f"{old} is deprecated in 0.2 and will be removed in 0.3: use "
-                      f"{new.__name__} (the same learner, named for its algorithm)",
-                      FutureWarning, stacklevel=2)
+        warnings.warn(
+            f"{old} is deprecated in 0.2 and will be removed in 0.3: use "
+            f"{new.__name__} (the same learner, named for its algorithm)",
+            FutureWarning,
+            stacklevel=2,
+        )
         return new.fit(self, X, y, **kwargs)
 
     doc = f"Deprecated name of :class:`{new.__name__}` (deprecated in 0.2, removed in 0.3)."

@@ -26,14 +26,16 @@ def fetch_dataset(info: Dataset, cache: Path) -> Path:
     if kind == "manual":
         raise FileNotFoundError(
             f"dataset {info.name!r} has no machine-readable public source; download it from "
-            f"{info.source.ref}, save it as {info.file} and point RULELAB_DATA at its folder")
+            f"{info.source.ref}, save it as {info.file} and point RULELAB_DATA at its folder"
+        )
     try:
         frame = _FETCHERS[kind](info)
     except OSError as err:  # URLError is an OSError; offline machines end here
         raise FileNotFoundError(
             f"dataset {info.name!r} is not available locally and fetching it from "
             f"{kind} {info.source.ref} failed ({err}); put {info.file} into a folder and "
-            "set RULELAB_DATA to it") from err
+            "set RULELAB_DATA to it"
+        ) from err
     _check_against_registry(frame, info)
     cache.mkdir(parents=True, exist_ok=True)
     path = cache / info.file
@@ -45,7 +47,8 @@ def fetch_dataset(info: Dataset, cache: Path) -> Path:
     os.replace(partial, path)
     # the digest lets a later load notice a copy that was truncated or edited since
     path.with_name(path.name + ".fetched").write_text(
-        f"{kind}:{info.source.ref}\nsha256 {digest}\n")
+        f"{kind}:{info.source.ref}\nsha256 {digest}\n"
+    )
     return path
 
 
@@ -57,7 +60,8 @@ def _check_against_registry(frame: pd.DataFrame, info: Dataset) -> None:
         raise ValueError(
             f"the public copy of {info.name!r} converted to (rows, features, positives) = "
             f"{got}, but the registry expects {want}: the source has changed; place our "
-            "copy of the file in RULELAB_DATA instead")
+            "copy of the file in RULELAB_DATA instead"
+        )
 
 
 def _download(url: str) -> bytes:
@@ -79,8 +83,10 @@ def openml_to_frame(frame: pd.DataFrame, target_names: list[str], info: Dataset)
     features = [c for c in frame.columns if c != target]
     n_meta = len(info.meta_columns)
     if len(features) != len(info.columns) + n_meta:
-        raise ValueError(f"OpenML copy of {info.name!r} has {len(features)} feature columns, "
-                         f"expected {len(info.columns) + n_meta}")
+        raise ValueError(
+            f"OpenML copy of {info.name!r} has {len(features)} feature columns, "
+            f"expected {len(info.columns) + n_meta}"
+        )
     out = frame[features].copy()
     out.columns = list(info.meta_columns) + list(info.columns)
     labels = frame[target].astype(str)

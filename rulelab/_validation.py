@@ -10,7 +10,9 @@ from sklearn.utils.multiclass import type_of_target
 from sklearn.utils.validation import column_or_1d
 
 
-def check_binary_labels(y, n_samples: int | None = None, *, allow_one_class: bool = False) -> np.ndarray:
+def check_binary_labels(
+    y, n_samples: int | None = None, *, allow_one_class: bool = False
+) -> np.ndarray:
     """Return ``y`` as a 0/1 int8 array, or raise a ValueError that names the problem.
 
     Accepts {0, 1}, {False, True} and {-1, +1} (mapped to 0/1). The ``classes_`` of a
@@ -37,11 +39,13 @@ def check_binary_labels(y, n_samples: int | None = None, *, allow_one_class: boo
         shown = sorted(map(str, values))[:5]
         raise ValueError(
             f"y must be binary (0/1, -1/+1 or boolean), got values {shown}: "
-            "map your classes to 0/1 or wrap the learner in OneVsRestClassifier")
+            "map your classes to 0/1 or wrap the learner in OneVsRestClassifier"
+        )
     if not allow_one_class and len(values) < 2:
         only = next(iter(values))
         raise ValueError(
-            f"y has one class (all {only}): a rule needs both positive and negative samples")
+            f"y has one class (all {only}): a rule needs both positive and negative samples"
+        )
     return out
 
 
@@ -62,8 +66,9 @@ def check_binary_matrix(A, name: str = "A") -> np.ndarray:
     else:
         ok = A.dtype == np.bool_ or bool(((A == 0) | (A == 1)).all())
     if not ok:
-        raise ValueError(f"{name} must contain only 0/1 values; binarise it first "
-                         "(rulelab.FeatureBinarizer)")
+        raise ValueError(
+            f"{name} must contain only 0/1 values; binarise it first (rulelab.FeatureBinarizer)"
+        )
     return A.astype(np.uint8, copy=False)
 
 
@@ -74,8 +79,10 @@ def check_frame(X) -> pd.DataFrame:
     else:
         arr = X.toarray() if hasattr(X, "toarray") else np.asarray(X)
         if arr.ndim == 1:
-            raise ValueError("X is one-dimensional: pass a 2-D array or DataFrame "
-                             "(reshape(-1, 1) for a single feature)")
+            raise ValueError(
+                "X is one-dimensional: pass a 2-D array or DataFrame "
+                "(reshape(-1, 1) for a single feature)"
+            )
         if arr.ndim != 2:
             raise ValueError(f"X must be 2-D, got {arr.ndim} dimensions")
         frame = pd.DataFrame(arr, columns=[f"x{i}" for i in range(arr.shape[1])])
@@ -85,14 +92,18 @@ def check_frame(X) -> pd.DataFrame:
         raise ValueError("X has no columns: a rule needs at least one feature")
     if frame.columns.duplicated().any():
         repeated = sorted(map(str, frame.columns[frame.columns.duplicated()].unique()))
-        raise ValueError(f"X has duplicated column names {repeated[:5]}: every column needs "
-                         "its own name, since rules name the columns they test")
+        raise ValueError(
+            f"X has duplicated column names {repeated[:5]}: every column needs "
+            "its own name, since rules name the columns they test"
+        )
     if not all(isinstance(c, str) for c in frame.columns):
         names = pd.Index([str(c) for c in frame.columns])
         if names.duplicated().any():
-            raise ValueError(f"X has column names that read the same as text "
-                             f"{sorted(set(names[names.duplicated()]))[:5]} (e.g. 1 and '1'): "
-                             "rules name columns by their text, so rename one of them")
+            raise ValueError(
+                f"X has column names that read the same as text "
+                f"{sorted(set(names[names.duplicated()]))[:5]} (e.g. 1 and '1'): "
+                "rules name columns by their text, so rename one of them"
+            )
         # a shallow copy with string names: the caller's frame is never modified
         frame = frame.set_axis(list(names), axis=1)
     for col in frame.columns:
@@ -104,8 +115,10 @@ def check_not_dates(col, s: pd.Series) -> None:
     """Refuse a column of dates or durations, naming it: one term per timestamp would say
     nothing, and thresholds and cells need numbers."""
     if pd.api.types.is_datetime64_any_dtype(s) or pd.api.types.is_timedelta64_dtype(s):
-        raise ValueError(f"column {col!r} holds dates or durations: convert it to numbers "
-                         "first (e.g. days since a reference date)")
+        raise ValueError(
+            f"column {col!r} holds dates or durations: convert it to numbers "
+            "first (e.g. days since a reference date)"
+        )
 
 
 def category_values(s: pd.Series) -> list:
@@ -144,8 +157,9 @@ def check_target(y, n_samples: int | None = None) -> np.ndarray:
         if y.shape[1] != 1:
             raise ValueError(f"y must be one column of labels, got a DataFrame of {y.shape[1]}")
         y = y.iloc[:, 0]
-    missing = (pd.isna(y).to_numpy() if isinstance(y, pd.Series)
-               else pd.isna(np.asarray(y, dtype=object)))
+    missing = (
+        pd.isna(y).to_numpy() if isinstance(y, pd.Series) else pd.isna(np.asarray(y, dtype=object))
+    )
     y = np.asarray(y)
     if y.ndim == 2 and y.shape[1] == 1:
         # scikit-learn's conversion, with its DataConversionWarning for a column vector
@@ -155,19 +169,25 @@ def check_target(y, n_samples: int | None = None) -> np.ndarray:
     if n_samples is not None and y.shape[0] != n_samples:
         raise ValueError(f"X has {n_samples} rows but y has {y.shape[0]}: they must match")
     if np.asarray(missing).any():
-        raise ValueError(f"y has {int(np.sum(missing))} missing values: drop or label those rows "
-                         "first")
+        raise ValueError(
+            f"y has {int(np.sum(missing))} missing values: drop or label those rows first"
+        )
     if y.dtype == object:
-        kinds = {"number" if isinstance(v, (numbers.Number, np.number)) else type(v).__name__
-                 for v in y}
+        kinds = {
+            "number" if isinstance(v, (numbers.Number, np.number)) else type(v).__name__ for v in y
+        }
         if len(kinds) > 1:
-            raise ValueError(f"Unknown label type: y mixes label types "
-                             f"({', '.join(sorted(kinds))}): give every label the same type, "
-                             "e.g. y.astype(str)")
+            raise ValueError(
+                f"Unknown label type: y mixes label types "
+                f"({', '.join(sorted(kinds))}): give every label the same type, "
+                "e.g. y.astype(str)"
+            )
     kind = type_of_target(y, input_name="y", raise_unknown=True)
     if kind == "continuous":
-        raise ValueError("y is continuous (Unknown label type: continuous): a classifier needs "
-                         "class labels; threshold or bin the target first")
+        raise ValueError(
+            "y is continuous (Unknown label type: continuous): a classifier needs "
+            "class labels; threshold or bin the target first"
+        )
     if kind not in ("binary", "multiclass"):
         raise ValueError(f"y must be class labels, got a {kind} target")
     return y
@@ -185,12 +205,15 @@ def check_same_columns(names: list[str], fitted: list[str]) -> None:
     extra = [c for c in names if c not in set(fitted)]
     if missing or extra:
         detail = (f"missing {missing[:5]}" if missing else "") + (
-            ("; " if missing else "") + f"not seen in fit {extra[:5]}" if extra else "")
+            ("; " if missing else "") + f"not seen in fit {extra[:5]}" if extra else ""
+        )
     else:
         detail = f"the same names in another order (fit: {fitted[:5]}, X: {names[:5]})"
-    raise ValueError(f"The feature names should match those that were passed during fit: "
-                     f"{detail}. Select the columns in the fitted order, "
-                     "X[list(model.feature_names_in_)]")
+    raise ValueError(
+        f"The feature names should match those that were passed during fit: "
+        f"{detail}. Select the columns in the fitted order, "
+        "X[list(model.feature_names_in_)]"
+    )
 
 
 def check_not_constant(frame: pd.DataFrame) -> None:
@@ -203,8 +226,10 @@ def check_not_constant(frame: pd.DataFrame) -> None:
         values = s.dropna()
         if len(values) and not (values == values.iloc[0]).all():
             return
-    raise ValueError(f"every column of X is constant ({list(map(str, frame.columns))[:5]}): "
-                     "no rule can tell the classes apart; pass columns that vary")
+    raise ValueError(
+        f"every column of X is constant ({list(map(str, frame.columns))[:5]}): "
+        "no rule can tell the classes apart; pass columns that vary"
+    )
 
 
 def check_not_complex(col, s: pd.Series) -> None:
@@ -212,5 +237,7 @@ def check_not_complex(col, s: pd.Series) -> None:
     and dropping the imaginary part would silently learn from other data."""
     dtype = s.dtype.categories.dtype if isinstance(s.dtype, pd.CategoricalDtype) else s.dtype
     if pd.api.types.is_complex_dtype(dtype):
-        raise ValueError(f"column {col!r} holds complex numbers: split it into real columns "
-                         "first (e.g. its real and imaginary parts, or modulus and angle)")
+        raise ValueError(
+            f"column {col!r} holds complex numbers: split it into real columns "
+            "first (e.g. its real and imaginary parts, or modulus and angle)"
+        )

@@ -21,11 +21,13 @@ from .rules import Term, evaluate_terms
 
 __all__ = ["FeatureBinarizer", "quantile_thresholds"]
 
-_EVAL_ROWS = 65536    # rows whose terms are evaluated together (memory: rows x terms bools)
-_WRITE_ROWS = 8192    # rows written to the 0/1 matrix at once (a slab that stays in cache)
+_EVAL_ROWS = 65536  # rows whose terms are evaluated together (memory: rows x terms bools)
+_WRITE_ROWS = 8192  # rows written to the 0/1 matrix at once (a slab that stays in cache)
 
 
-def quantile_thresholds(values: np.ndarray, n_thresholds: int, strategy: str = "quantile") -> np.ndarray:
+def quantile_thresholds(
+    values: np.ndarray, n_thresholds: int, strategy: str = "quantile"
+) -> np.ndarray:
     """Thresholds for one numeric column (NaN ignored), sorted, unique and finite.
 
     ``"quantile"`` uses the empirical quantiles at levels 1/(n+1), ..., n/(n+1) (each
@@ -51,8 +53,11 @@ def quantile_thresholds(values: np.ndarray, n_thresholds: int, strategy: str = "
         cuts = np.quantile(counted / 2, levels) * 2 if wide else np.quantile(counted, levels)
     elif strategy == "uniform":
         levels = np.arange(1, n_thresholds + 1) / (n_thresholds + 1)
-        cuts = ((lo / 2 + (hi / 2 - lo / 2) * levels) * 2 if wide
-                else lo + (hi - lo) * np.arange(1, n_thresholds + 1) / (n_thresholds + 1))
+        cuts = (
+            (lo / 2 + (hi / 2 - lo / 2) * levels) * 2
+            if wide
+            else lo + (hi - lo) * np.arange(1, n_thresholds + 1) / (n_thresholds + 1)
+        )
     else:
         raise ValueError(f"strategy must be 'quantile' or 'uniform', not {strategy!r}")
     cuts = np.unique(cuts[np.isfinite(cuts)])
@@ -101,8 +106,15 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
     ['sepal length (cm) <= 5.10', 'sepal length (cm) <= 5.80']
     """
 
-    def __init__(self, n_thresholds: int = 10, strategy: str = "quantile", negations: bool = True,
-                 missing: str = "indicator", categorical=None, thresholds=None):
+    def __init__(
+        self,
+        n_thresholds: int = 10,
+        strategy: str = "quantile",
+        negations: bool = True,
+        missing: str = "indicator",
+        categorical=None,
+        thresholds=None,
+    ):
         self.n_thresholds = n_thresholds
         self.strategy = strategy
         self.negations = negations
@@ -119,8 +131,10 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         forced = set(self.categorical or ())
         unknown = forced - set(X.columns)
         if unknown:
-            raise ValueError(f"categorical columns {sorted(unknown)} are not in X; its columns "
-                             f"are {list(X.columns)[:20]}")
+            raise ValueError(
+                f"categorical columns {sorted(unknown)} are not in X; its columns "
+                f"are {list(X.columns)[:20]}"
+            )
         extra = dict(self.thresholds or {})
         unknown = set(extra) - set(X.columns)
         if unknown:
@@ -132,8 +146,9 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
             s = X[col]
             has_nan = bool(s.isna().any())
             if has_nan and self.missing == "error":
-                raise ValueError(f"column {col!r} has missing values; impute them or use "
-                                 "missing='indicator'")
+                raise ValueError(
+                    f"column {col!r} has missing values; impute them or use missing='indicator'"
+                )
             check_not_dates(col, s)
             check_not_complex(col, s)
             before = len(terms)
@@ -149,23 +164,27 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
                     if col in extra:
                         given = np.asarray(extra[col], float).ravel()
                         if not np.isfinite(given).all():
-                            raise ValueError(f"thresholds for column {col!r} must be finite "
-                                             f"numbers, got {given.tolist()}")
+                            raise ValueError(
+                                f"thresholds for column {col!r} must be finite "
+                                f"numbers, got {given.tolist()}"
+                            )
                         cuts = np.unique(np.concatenate([cuts, given]))
                     self.thresholds_[col] = cuts
                     terms += [Term(col, "<=", float(t)) for t in cuts]
                     if self.negations:
                         terms += [Term(col, ">", float(t)) for t in cuts]
-            if has_nan and not s.isna().all():   # all missing is constant too
+            if has_nan and not s.isna().all():  # all missing is constant too
                 terms.append(Term(col, "is missing"))
                 if self.negations:
                     terms.append(Term(col, "is not missing"))
             if len(terms) == before:
-                silent.append(col)   # one value (or none): a constant says nothing
+                silent.append(col)  # one value (or none): a constant says nothing
         if not terms:
             one = " (X has one sample)" if len(X) == 1 else ""
-            raise ValueError(f"no column of X gives a Boolean term: every column holds a single "
-                             f"value ({silent[:10]}){one}; a rule needs a column that varies")
+            raise ValueError(
+                f"no column of X gives a Boolean term: every column holds a single "
+                f"value ({silent[:10]}){one}; a rule needs a column that varies"
+            )
         self.constant_features_ = np.asarray(silent, dtype=object)
         self.terms_ = terms
         return self
@@ -195,8 +214,10 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         X = check_frame(X)
         missing_cols = [c for c in self.feature_names_in_ if c not in X.columns]
         if missing_cols:
-            raise ValueError(f"X lacks columns seen in fit: {missing_cols[:5]} (columns are "
-                             "matched by name, whatever their order)")
+            raise ValueError(
+                f"X lacks columns seen in fit: {missing_cols[:5]} (columns are "
+                "matched by name, whatever their order)"
+            )
         for c in self.feature_names_in_:
             check_not_complex(c, X[c])
         if self.missing == "error":
@@ -208,10 +229,11 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         # and at a million rows that was most of the binarising time; a block of rows is
         # evaluated at once and written a cache-sized slab at a time.
         for start in range(0, len(X), _EVAL_ROWS):
-            fired = evaluate_terms(self.terms_, X.iloc[start:start + _EVAL_ROWS])
+            fired = evaluate_terms(self.terms_, X.iloc[start : start + _EVAL_ROWS])
             for at in range(0, fired[0].size, _WRITE_ROWS):
-                out[start + at:start + at + _WRITE_ROWS] = np.stack(
-                    [f[at:at + _WRITE_ROWS] for f in fired], axis=1)
+                out[start + at : start + at + _WRITE_ROWS] = np.stack(
+                    [f[at : at + _WRITE_ROWS] for f in fired], axis=1
+                )
         return out
 
     def get_feature_names_out(self, input_features=None) -> np.ndarray:

@@ -44,6 +44,7 @@ _THRESHOLD_OPS = ("<=", ">")
 
 # ---- the problem: a DNF of AND-clauses over (X, target) ------------------------------------
 
+
 def _check(rule, X, y, sample_weight):
     if not isinstance(rule, (DNF, CNF)):
         raise TypeError(f"rule must be a DNF or a CNF, not {type(rule).__name__}")
@@ -54,14 +55,14 @@ def _check(rule, X, y, sample_weight):
         raise ValueError(f"the rule reads columns {missing[:5]}, which X does not have")
     y = np.asarray(y)
     if y.shape != (len(X),):
-        raise ValueError(f"y has shape {y.shape}; it needs one 0/1 label per row of X "
-                         f"({len(X)})")
+        raise ValueError(f"y has shape {y.shape}; it needs one 0/1 label per row of X ({len(X)})")
     if not np.isin(y, (0, 1)).all():
         raise ValueError("y must be 0/1 (or bool): 1 where the rule should predict its class")
     w = np.ones(len(X)) if sample_weight is None else np.asarray(sample_weight, float)
     if w.shape != (len(X),) or not np.all(np.isfinite(w)) or (w < 0).any():
-        raise ValueError("sample_weight must be a finite, non-negative array with one "
-                         "weight per row of X")
+        raise ValueError(
+            "sample_weight must be a finite, non-negative array with one weight per row of X"
+        )
     return y.astype(bool), w
 
 
@@ -84,9 +85,16 @@ def _rebuild(rule, clauses):
     return CNF([Clause(tuple(t.negate() for t in c), "or") for c in clauses], then=rule.then)
 
 
-def rule_objective(rule: DNF | CNF, X: pd.DataFrame, y, sample_weight=None, *,
-                   clause_cost: float = 0.0, term_cost: float = 0.0,
-                   negative_weight: float = 1.0) -> float:
+def rule_objective(
+    rule: DNF | CNF,
+    X: pd.DataFrame,
+    y,
+    sample_weight=None,
+    *,
+    clause_cost: float = 0.0,
+    term_cost: float = 0.0,
+    negative_weight: float = 1.0,
+) -> float:
     """The rule set's training objective, as column generation's integer program counts it.
 
     Weighted uncovered positives, plus for every clause its cost (``clause_cost`` +
@@ -99,8 +107,11 @@ def rule_objective(rule: DNF | CNF, X: pd.DataFrame, y, sample_weight=None, *,
     covered = np.zeros(len(X), dtype=bool)
     total = 0.0
     for terms in clauses:
-        fires = (np.logical_and.reduce(evaluate_terms(terms, X)) if terms
-                 else np.ones(len(X), dtype=bool))
+        fires = (
+            np.logical_and.reduce(evaluate_terms(terms, X))
+            if terms
+            else np.ones(len(X), dtype=bool)
+        )
         covered |= fires
         total += clause_cost + term_cost * len(terms) + float(neg_v[fires & ~target].sum())
     return total + float(pos_w[target & ~covered].sum())
@@ -121,7 +132,8 @@ class _Feature:
         self.starts = np.flatnonzero(first)
         self.distinct = ordered[self.starts]
         self.integer = bool(self.distinct.size) and bool(
-            np.all(self.distinct == np.round(self.distinct)))
+            np.all(self.distinct == np.round(self.distinct))
+        )
 
 
 def _refinable(term: Term, X: pd.DataFrame) -> bool:
@@ -130,8 +142,11 @@ def _refinable(term: Term, X: pd.DataFrame) -> bool:
     if term.op not in _THRESHOLD_OPS:
         return False
     value = term.value
-    if (not isinstance(value, numbers.Real) or isinstance(value, (bool, np.bool_))
-            or not math.isfinite(value)):
+    if (
+        not isinstance(value, numbers.Real)
+        or isinstance(value, (bool, np.bool_))
+        or not math.isfinite(value)
+    ):
         return False
     dtype = X[term.feature].dtype
     return pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype)
@@ -151,7 +166,7 @@ def _readable_cut(lo: float, hi: float, integer: bool) -> float:
     if not width > 0:
         return float(lo)
     for decimals in range(-math.floor(math.log10(width)) - 1, 18):
-        t = round(mid, decimals) + 0.0     # + 0.0: no negative zero
+        t = round(mid, decimals) + 0.0  # + 0.0: no negative zero
         if low <= t <= high and lo <= t < hi:
             return t
     return mid
@@ -171,11 +186,11 @@ def _best_cut(op, current, feature: _Feature, delta, tol):
     S = np.add.reduceat(delta[feature.order], feature.starts)
     cum = np.concatenate([[0.0], np.cumsum(S)])
     if op == ">":
-        cost = cum[-1] - cum          # gaps 0..m: x > t covers U[g:]
-        valid = np.arange(1, m)       # a cut below the least value is not a cut
+        cost = cum[-1] - cum  # gaps 0..m: x > t covers U[g:]
+        valid = np.arange(1, m)  # a cut below the least value is not a cut
     else:
-        cost = cum                    # x <= t covers U[:g]
-        valid = np.arange(1, m + 1)   # gap m: t = the largest value (x <= max)
+        cost = cum  # x <= t covers U[:g]
+        valid = np.arange(1, m + 1)  # gap m: t = the largest value (x <= max)
     g_now = int(np.searchsorted(U, current, side="right"))
     now = float(cost[g_now])
     if valid.size == 0:
@@ -191,7 +206,7 @@ def _best_cut(op, current, feature: _Feature, delta, tol):
     choices = []
     for run in runs:
         g1, g2 = int(run[0]), int(run[-1])
-        if g2 == m:   # the gap above the largest value: x <= max
+        if g2 == m:  # the gap above the largest value: x <= max
             t = float(U[-1]) if g1 == m else _readable_cut(U[g1 - 1], U[-1], feature.integer)
         else:
             t = _readable_cut(U[g1 - 1], U[g2], feature.integer)
@@ -200,9 +215,17 @@ def _best_cut(op, current, feature: _Feature, delta, tol):
     return now, best, t
 
 
-def refine_cuts(rule: DNF | CNF, X: pd.DataFrame, y, sample_weight=None, *,
-                clause_cost: float = 0.0, term_cost: float = 0.0,
-                negative_weight: float = 1.0, max_rounds: int = 10) -> DNF | CNF:
+def refine_cuts(
+    rule: DNF | CNF,
+    X: pd.DataFrame,
+    y,
+    sample_weight=None,
+    *,
+    clause_cost: float = 0.0,
+    term_cost: float = 0.0,
+    negative_weight: float = 1.0,
+    max_rounds: int = 10,
+) -> DNF | CNF:
     """The rule set with every numeric threshold moved to its best cut on ``(X, y)``.
 
     Parameters
@@ -272,8 +295,9 @@ def refine_cuts(rule: DNF | CNF, X: pd.DataFrame, y, sample_weight=None, *,
                 if _refinable(term, X):
                     if term.feature not in features:
                         features[term.feature] = _Feature(X[term.feature])
-                    _, best, t = _best_cut(term.op, float(term.value),
-                                           features[term.feature], delta, tol)
+                    _, best, t = _best_cut(
+                        term.op, float(term.value), features[term.feature], delta, tol
+                    )
                     if t is not None:
                         new_term = Term(term.feature, term.op, t)
                 if drop <= best + tol and drop <= now + tol:
@@ -291,9 +315,12 @@ def refine_cuts(rule: DNF | CNF, X: pd.DataFrame, y, sample_weight=None, *,
                 count = count - cover[k] + value
                 cover[k] = value
             # a clause that no longer pays for itself goes
-            saved = (clause_cost + term_cost * len(clauses[k])
-                     + float(neg_v[cover[k] & ~target].sum())
-                     - float(pos_w[cover[k] & target & (count == 1)].sum()))
+            saved = (
+                clause_cost
+                + term_cost * len(clauses[k])
+                + float(neg_v[cover[k] & ~target].sum())
+                - float(pos_w[cover[k] & target & (count == 1)].sum())
+            )
             if saved > tol:
                 count = count - cover[k]
                 del clauses[k], fires[k], cover[k]

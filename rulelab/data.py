@@ -84,10 +84,11 @@ def _marker(path: Path) -> Path:
 def _fix(path: Path) -> str:
     """What to do about a bad copy, in words."""
     if _marker(path).exists():
-        return (f"delete {path} and {_marker(path).name} so that load_dataset fetches a fresh "
-                "copy")
-    return ("replace it with an intact copy, or delete it so that load_dataset fetches the set "
-            "from its public source")
+        return f"delete {path} and {_marker(path).name} so that load_dataset fetches a fresh copy"
+    return (
+        "replace it with an intact copy, or delete it so that load_dataset fetches the set "
+        "from its public source"
+    )
 
 
 def _verify(path: Path, info: Dataset) -> None:
@@ -102,8 +103,11 @@ def _verify(path: Path, info: Dataset) -> None:
     marker = _marker(path)
     expected, what = info.sha256, f"the registry's checksum for {info.name!r}"
     if marker.exists():
-        recorded = [line.split()[1] for line in marker.read_text().splitlines()
-                    if line.startswith("sha256 ") and len(line.split()) == 2]
+        recorded = [
+            line.split()[1]
+            for line in marker.read_text().splitlines()
+            if line.startswith("sha256 ") and len(line.split()) == 2
+        ]
         if not recorded:
             return
         expected, what = recorded[0], f"the checksum recorded when {info.name!r} was fetched"
@@ -115,7 +119,8 @@ def _verify(path: Path, info: Dataset) -> None:
         raise ValueError(
             f"{path} does not match {what} (sha256 {digest[:12]}… instead of "
             f"{expected[:12]}…, {stat.st_size:,} bytes): the file is truncated, corrupt or a "
-            f"different version; {_fix(path)}")
+            f"different version; {_fix(path)}"
+        )
     _verified.add(key)
 
 
@@ -123,10 +128,16 @@ def _read(path: Path, info: Dataset) -> pd.DataFrame:
     """The file as a frame, a file that cannot be parsed refused with the fix."""
     try:
         return pd.read_csv(path)
-    except (OSError, EOFError, UnicodeDecodeError, pd.errors.ParserError,
-            pd.errors.EmptyDataError) as err:
-        raise ValueError(f"{path} cannot be read as the data set {info.name!r} ({err}); "
-                         f"{_fix(path)}") from err
+    except (
+        OSError,
+        EOFError,
+        UnicodeDecodeError,
+        pd.errors.ParserError,
+        pd.errors.EmptyDataError,
+    ) as err:
+        raise ValueError(
+            f"{path} cannot be read as the data set {info.name!r} ({err}); {_fix(path)}"
+        ) from err
 
 
 def _check_loaded(frame: pd.DataFrame, info: Dataset, path: Path) -> None:
@@ -135,8 +146,9 @@ def _check_loaded(frame: pd.DataFrame, info: Dataset, path: Path) -> None:
     needed = [info.label, *info.meta_columns, *info.columns]
     absent = [c for c in needed if c not in frame.columns]
     if absent:
-        raise ValueError(f"{path} lacks the column(s) {absent[:5]} of the data set "
-                         f"{info.name!r}; {_fix(path)}")
+        raise ValueError(
+            f"{path} lacks the column(s) {absent[:5]} of the data set {info.name!r}; {_fix(path)}"
+        )
     try:
         positives = int(_positive_rows(frame[info.label], info.positive, "")[0].sum())
     except ValueError:  # no row has a positive label
@@ -145,11 +157,13 @@ def _check_loaded(frame: pd.DataFrame, info: Dataset, path: Path) -> None:
         raise ValueError(
             f"{path} holds {len(frame):,} rows ({positives:,} positive), but the registry "
             f"expects {info.rows:,} rows ({info.positives:,} positive) for {info.name!r}: the "
-            f"file is truncated or a different version; {_fix(path)}")
+            f"file is truncated or a different version; {_fix(path)}"
+        )
 
 
-def load_dataset(name: str, *, positive=None, with_meta: bool = False, fetch: bool = True,
-                 readable: bool = False):
+def load_dataset(
+    name: str, *, positive=None, with_meta: bool = False, fetch: bool = True, readable: bool = False
+):
     """Load a benchmark dataset as ``X`` (DataFrame) and ``y`` (0/1 Series).
 
     Parameters
@@ -191,8 +205,11 @@ def load_dataset(name: str, *, positive=None, with_meta: bool = False, fetch: bo
     _check_loaded(frame, info, path)
     if info.drop_labels:
         frame = frame[~frame[info.label].astype(str).isin(info.drop_labels)].reset_index(drop=True)
-    hit, pos = _positive_rows(frame[info.label], info.positive if positive is None else positive,
-                              f"data set {info.name!r}")
+    hit, pos = _positive_rows(
+        frame[info.label],
+        info.positive if positive is None else positive,
+        f"data set {info.name!r}",
+    )
     y = pd.Series(hit.astype(np.int8), name=info.label)
     y.attrs["positive"] = pos
     X = frame[list(info.columns)].copy()
@@ -208,27 +225,36 @@ def load_dataset(name: str, *, positive=None, with_meta: bool = False, fetch: bo
 
 def _missing_message(info: Dataset) -> str:
     where = " or ".join(str(d) for d in data_dirs())
-    return (f"dataset {info.name!r} ({info.file}) was not found in {where}. Put the file there "
-            f"(set RULELAB_DATA to its folder), or allow fetching it from its public source: "
-            f"{info.source.kind} {info.source.ref}")
+    return (
+        f"dataset {info.name!r} ({info.file}) was not found in {where}. Put the file there "
+        f"(set RULELAB_DATA to its folder), or allow fetching it from its public source: "
+        f"{info.source.kind} {info.source.ref}"
+    )
 
 
 def list_datasets() -> pd.DataFrame:
     """All datasets rulelab knows, with their size, positive class, citation and availability."""
     rows = []
     for info in DATASETS.values():
-        rows.append({
-            "name": info.name, "rows": info.rows, "features": info.features,
-            "positive": "/".join(info.positive), "positives": info.positives,
-            "available": _locate(info) is not None,
-            "source": f"{info.source.kind}:{info.source.ref}",
-            "citation": info.citation, "note": info.note,
-        })
+        rows.append(
+            {
+                "name": info.name,
+                "rows": info.rows,
+                "features": info.features,
+                "positive": "/".join(info.positive),
+                "positives": info.positives,
+                "available": _locate(info) is not None,
+                "source": f"{info.source.kind}:{info.source.ref}",
+                "citation": info.citation,
+                "note": info.note,
+            }
+        )
     return pd.DataFrame(rows)
 
 
-def load_csv(path, *, label: str, positive, sep: str = ",", categorical=None,
-             na_values=None) -> tuple[pd.DataFrame, pd.Series]:
+def load_csv(
+    path, *, label: str, positive, sep: str = ",", categorical=None, na_values=None
+) -> tuple[pd.DataFrame, pd.Series]:
     """Load a user's own CSV file the way :func:`load_dataset` loads a benchmark set.
 
     Every field is kept as written: only an empty field is a missing value unless
@@ -272,32 +298,42 @@ def load_csv(path, *, label: str, positive, sep: str = ",", categorical=None,
         # pandas renames a repeated header to "a.1"; read the header as written to refuse it
         header = pd.read_csv(path, header=None, nrows=1, dtype=str, **options).iloc[0].tolist()
     except pd.errors.EmptyDataError:
-        raise ValueError(f"{path.name} is empty: it needs a header row naming the "
-                         "columns") from None
+        raise ValueError(
+            f"{path.name} is empty: it needs a header row naming the columns"
+        ) from None
     repeated = sorted({str(h) for h in header if header.count(h) > 1})
     if repeated:
-        raise ValueError(f"{path.name} repeats the column name(s) {repeated} in its header: "
-                         "give every column its own name")
+        raise ValueError(
+            f"{path.name} repeats the column name(s) {repeated} in its header: "
+            "give every column its own name"
+        )
     with warnings.catch_warnings():
         warnings.simplefilter("error", pd.errors.ParserWarning)
         try:
             frame = pd.read_csv(path, **options)
         except pd.errors.ParserWarning:
-            raise ValueError(f"{path.name} has rows with more fields than its header has names "
-                             f"({len(header)}): name every column in the header, or check the "
-                             f"separator (sep={sep!r})") from None
+            raise ValueError(
+                f"{path.name} has rows with more fields than its header has names "
+                f"({len(header)}): name every column in the header, or check the "
+                f"separator (sep={sep!r})"
+            ) from None
     if label not in frame.columns:
-        raise ValueError(f"label column {label!r} not in {path.name}; columns are {list(frame.columns)}")
+        raise ValueError(
+            f"label column {label!r} not in {path.name}; columns are {list(frame.columns)}"
+        )
     forced = [categorical] if isinstance(categorical, str) else list(categorical or ())
     unknown = [c for c in forced if c not in frame.columns or c == label]
     if unknown:
         features = [c for c in frame.columns if c != label]
-        raise ValueError(f"categorical column(s) {unknown} are not feature columns of "
-                         f"{path.name}; its feature columns are {features}")
-    missing = frame[label].isna()   # not astype(str): pandas 3 keeps NaN as NaN there
+        raise ValueError(
+            f"categorical column(s) {unknown} are not feature columns of "
+            f"{path.name}; its feature columns are {features}"
+        )
+    missing = frame[label].isna()  # not astype(str): pandas 3 keeps NaN as NaN there
     if missing.any():
-        raise ValueError(f"label column {label!r} has {int(missing.sum())} missing values: "
-                         "drop those rows first")
+        raise ValueError(
+            f"label column {label!r} has {int(missing.sum())} missing values: drop those rows first"
+        )
     hit, _ = _positive_rows(frame[label], positive, f"column {label!r}")
     y = pd.Series(hit.astype(np.int8), name=label)
     check_binary_labels(y)
@@ -326,7 +362,7 @@ def _positive_rows(labels: pd.Series, positive, where: str) -> tuple[np.ndarray,
         if numeric:
             try:
                 rows = (labels == float(p)).to_numpy(dtype=bool)
-            except (TypeError, ValueError):   # a word on a numeric column matches nothing
+            except (TypeError, ValueError):  # a word on a numeric column matches nothing
                 rows = np.zeros(len(labels), dtype=bool)
         else:
             rows = (text == str(p).strip()).to_numpy(dtype=bool)
@@ -335,6 +371,8 @@ def _positive_rows(labels: pd.Series, positive, where: str) -> tuple[np.ndarray,
         hit |= rows
     if absent:
         found = sorted(labels.dropna().unique().tolist(), key=str)
-        raise ValueError(f"positive label(s) {absent} do not occur in {where}; its labels are "
-                         f"{[str(v) for v in found[:10]]}")
+        raise ValueError(
+            f"positive label(s) {absent} do not occur in {where}; its labels are "
+            f"{[str(v) for v in found[:10]]}"
+        )
     return hit, tuple(str(p) for p in pos)

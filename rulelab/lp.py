@@ -115,7 +115,9 @@ def or_predict(A: np.ndarray, selected) -> np.ndarray:
     return A[:, selected].any(axis=1)
 
 
-def clause_objective(A, y, selected, lam: float | None, sample_weight=None, column_cost=None) -> float:
+def clause_objective(
+    A, y, selected, lam: float | None, sample_weight=None, column_cost=None
+) -> float:
     """Objective of eq. (10) at the 0/1 OR-clause ``selected`` (``inf`` if ``lam`` is None and
     the clause makes an error). ``xi_Z`` counts every selected term that fires on a negative."""
     A = np.asarray(A)
@@ -124,7 +126,7 @@ def clause_objective(A, y, selected, lam: float | None, sample_weight=None, colu
     d = np.ones(len(y)) if sample_weight is None else np.asarray(sample_weight, float)
     c = np.ones(A.shape[1]) if column_cost is None else np.asarray(column_cost, float)
     hits = A[:, selected].sum(axis=1) if selected.size else np.zeros(len(y))
-    miss_p = (hits[y] == 0)
+    miss_p = hits[y] == 0
     over_z = hits[~y]
     if lam is None:
         return float(c[selected].sum()) if not miss_p.any() and not over_z.any() else float("inf")
@@ -169,8 +171,15 @@ def _build(A, y, lam, d, c, formulation):
         upper = np.where(A_Z.any(axis=0), 0.0, 1.0)
         rows, _ = _unique_rows(A_P)
         M = _csc(rows)
-        return c.astype(float), M, np.ones(rows.shape[0]), np.full(rows.shape[0], np.inf), \
-            np.zeros(n), upper, n
+        return (
+            c.astype(float),
+            M,
+            np.ones(rows.shape[0]),
+            np.full(rows.shape[0], np.inf),
+            np.zeros(n),
+            upper,
+            n,
+        )
     if formulation == "reduced":
         cost_w = c + lam * _weighted_column_sums(A_Z, d_Z)
         rows, inv = _unique_rows(A_P)
@@ -178,8 +187,15 @@ def _build(A, y, lam, d, c, formulation):
         k = rows.shape[0]
         M = sp.hstack([_csc(rows), sp.identity(k, format="csc")], format="csc")
         cost = np.concatenate([cost_w, lam * weights])
-        return cost, M, np.ones(k), np.full(k, np.inf), np.zeros(n + k), \
-            np.concatenate([np.ones(n), np.ones(k)]), n
+        return (
+            cost,
+            M,
+            np.ones(k),
+            np.full(k, np.inf),
+            np.zeros(n + k),
+            np.concatenate([np.ones(n), np.ones(k)]),
+            n,
+        )
     if formulation == "full":
         p, z = A_P.shape[0], A_Z.shape[0]
         top = sp.hstack([_csc(A_P), sp.identity(p, format="csc"), sp.csc_matrix((p, z))])
@@ -203,15 +219,23 @@ def _solve_highs(cost, M, row_lo, row_hi, col_lo, col_hi, integer_cols, time_lim
     integrality = np.zeros(n_col, dtype=np.int32)  # 0 = continuous
     integrality[:integer_cols] = int(highspy.HighsVarType.kInteger.value)
     # The array form of passModel hands numpy buffers to HiGHS without Python-level copies.
-    h.passModel(n_col, n_row, M.nnz, int(highspy.MatrixFormat.kColwise.value),
-                int(highspy.ObjSense.kMinimize.value), 0.0,
-                np.ascontiguousarray(cost, dtype=np.float64),
-                np.ascontiguousarray(col_lo, dtype=np.float64),
-                np.ascontiguousarray(np.minimum(col_hi, highspy.kHighsInf), dtype=np.float64),
-                np.ascontiguousarray(row_lo, dtype=np.float64),
-                np.ascontiguousarray(np.minimum(row_hi, highspy.kHighsInf), dtype=np.float64),
-                M.indptr.astype(np.int32), M.indices.astype(np.int32),
-                M.data.astype(np.float64), integrality)
+    h.passModel(
+        n_col,
+        n_row,
+        M.nnz,
+        int(highspy.MatrixFormat.kColwise.value),
+        int(highspy.ObjSense.kMinimize.value),
+        0.0,
+        np.ascontiguousarray(cost, dtype=np.float64),
+        np.ascontiguousarray(col_lo, dtype=np.float64),
+        np.ascontiguousarray(np.minimum(col_hi, highspy.kHighsInf), dtype=np.float64),
+        np.ascontiguousarray(row_lo, dtype=np.float64),
+        np.ascontiguousarray(np.minimum(row_hi, highspy.kHighsInf), dtype=np.float64),
+        M.indptr.astype(np.int32),
+        M.indices.astype(np.int32),
+        M.data.astype(np.float64),
+        integrality,
+    )
     start = time.perf_counter()
     h.run()
     elapsed = time.perf_counter() - start
@@ -229,8 +253,10 @@ def _solve_cvxpy(cost, M, row_lo, row_hi, col_lo, col_hi, integer_cols, solver, 
     import cvxpy as cp
 
     if solver not in cp.installed_solvers():
-        raise ValueError(f"solver {solver!r} is not installed; installed: {cp.installed_solvers()}"
-                         " (or use solver='highs')")
+        raise ValueError(
+            f"solver {solver!r} is not installed; installed: {cp.installed_solvers()}"
+            " (or use solver='highs')"
+        )
     n = M.shape[1]
     if integer_cols:
         xw = cp.Variable(integer_cols, integer=True)
@@ -277,11 +303,23 @@ def _randomized_round(A, y, w, lam, d, c, n_trials, rng):
     return best
 
 
-def solve_or_lp(A, y, lam: float | None = 1000.0, *, sample_weight=None, column_cost=None,
-                exact: bool = False, rounding: str = "threshold", formulation: str = "reduced",
-                solver: str = "highs", time_limit: float | None = None, n_trials: int = 20,
-                random_state=None, screening: str | None = None,
-                screening_groups="auto") -> ClauseLP:
+def solve_or_lp(
+    A,
+    y,
+    lam: float | None = 1000.0,
+    *,
+    sample_weight=None,
+    column_cost=None,
+    exact: bool = False,
+    rounding: str = "threshold",
+    formulation: str = "reduced",
+    solver: str = "highs",
+    time_limit: float | None = None,
+    n_trials: int = 20,
+    random_state=None,
+    screening: str | None = None,
+    screening_groups="auto",
+) -> ClauseLP:
     """Learn an OR-clause ``y ~ OR_{j in S} A[:, j]`` with the Boolean compressed-sensing LP.
 
     Parameters
@@ -352,26 +390,56 @@ def solve_or_lp(A, y, lam: float | None = 1000.0, *, sample_weight=None, column_
     if screening not in (None, "basic", "enhanced"):
         raise ValueError(f"screening must be None, 'basic' or 'enhanced', not {screening!r}")
     if not y.any():  # nothing to cover: the empty OR-clause (always false) is optimal
-        return ClauseLP(np.empty(0, int), "or", np.zeros(n), 0.0,
-                        clause_objective(A, y, [], lam, d, c), "optimal", exact,
-                        "noiseless" if lam is None else formulation)
+        return ClauseLP(
+            np.empty(0, int),
+            "or",
+            np.zeros(n),
+            0.0,
+            clause_objective(A, y, [], lam, d, c),
+            "optimal",
+            exact,
+            "noiseless" if lam is None else formulation,
+        )
     name = "noiseless" if lam is None else formulation
     if screening is not None:
-        return _solve_screened(A, y, lam, d, c, screening, screening_groups, exact=exact,
-                               rounding=rounding, formulation=formulation, solver=solver,
-                               time_limit=time_limit, n_trials=n_trials,
-                               random_state=random_state)
+        return _solve_screened(
+            A,
+            y,
+            lam,
+            d,
+            c,
+            screening,
+            screening_groups,
+            exact=exact,
+            rounding=rounding,
+            formulation=formulation,
+            solver=solver,
+            time_limit=time_limit,
+            n_trials=n_trials,
+            random_state=random_state,
+        )
     cost, M, row_lo, row_hi, col_lo, col_hi, n_w = _build(A, y, lam, d, c, formulation)
     integer_cols = n_w if exact else 0
     if solver.lower() == "highs":
-        x, value, status, elapsed = _solve_highs(cost, M, row_lo, row_hi, col_lo, col_hi,
-                                                 integer_cols, time_limit)
+        x, value, status, elapsed = _solve_highs(
+            cost, M, row_lo, row_hi, col_lo, col_hi, integer_cols, time_limit
+        )
     else:
-        x, value, status, elapsed = _solve_cvxpy(cost, M, row_lo, row_hi, col_lo, col_hi,
-                                                 integer_cols, solver, time_limit)
+        x, value, status, elapsed = _solve_cvxpy(
+            cost, M, row_lo, row_hi, col_lo, col_hi, integer_cols, solver, time_limit
+        )
     if status == "infeasible" or not np.isfinite(x).all() or x.size < n_w:
-        return ClauseLP(np.empty(0, int), "or", np.zeros(n), float("nan"), float("inf"),
-                        status, exact, name, elapsed)
+        return ClauseLP(
+            np.empty(0, int),
+            "or",
+            np.zeros(n),
+            float("nan"),
+            float("inf"),
+            status,
+            exact,
+            name,
+            elapsed,
+        )
     w = np.clip(x[:n_w], 0.0, 1.0)
     if exact:
         selected = np.flatnonzero(w > 0.5)
@@ -380,8 +448,17 @@ def solve_or_lp(A, y, lam: float | None = 1000.0, *, sample_weight=None, column_
         selected = _randomized_round(A, y, w, lam, d, c, n_trials, rng)
     else:
         selected = np.flatnonzero(w > _TOL)
-    return ClauseLP(selected, "or", w, value, clause_objective(A, y, selected, lam, d, c),
-                    status, exact, name, elapsed)
+    return ClauseLP(
+        selected,
+        "or",
+        w,
+        value,
+        clause_objective(A, y, selected, lam, d, c),
+        status,
+        exact,
+        name,
+        elapsed,
+    )
 
 
 def _solve_screened(A, y, lam, d, c, level, groups, **kwargs) -> ClauseLP:
@@ -389,11 +466,17 @@ def _solve_screened(A, y, lam, d, c, level, groups, **kwargs) -> ClauseLP:
     start = time.perf_counter()
     if lam is None:  # eq. (9) fixes every column that fires on a negative at 0
         keep = ~A[y == 0].any(axis=0)
-        report = {"level": level, "n_columns": A.shape[1], "total": int((~keep).sum()),
-                  "fraction": float((~keep).mean()), "kept": int(keep.sum())}
+        report = {
+            "level": level,
+            "n_columns": A.shape[1],
+            "total": int((~keep).sum()),
+            "fraction": float((~keep).mean()),
+            "kept": int(keep.sum()),
+        }
     else:
-        keep, report = _screen(A, y.astype(bool), lam, level, groups, bool(kwargs["exact"]),
-                               True, d, c)
+        keep, report = _screen(
+            A, y.astype(bool), lam, level, groups, bool(kwargs["exact"]), True, d, c
+        )
     screen_time = time.perf_counter() - start
     n = A.shape[1]
     idx = np.flatnonzero(keep)
@@ -401,19 +484,49 @@ def _solve_screened(A, y, lam, d, c, level, groups, **kwargs) -> ClauseLP:
     name = "noiseless" if lam is None else kwargs["formulation"]
     if idx.size == 0:
         if lam is None:  # no column avoids every negative: eq. (9) has no solution
-            return ClauseLP(np.empty(0, int), "or", np.zeros(n), float("nan"), float("inf"),
-                            "infeasible", kwargs["exact"], name, 0.0, info)
+            return ClauseLP(
+                np.empty(0, int),
+                "or",
+                np.zeros(n),
+                float("nan"),
+                float("inf"),
+                "infeasible",
+                kwargs["exact"],
+                name,
+                0.0,
+                info,
+            )
         # Every column was shown useless: the empty clause (all slacks at 1) is optimal.
         value = clause_objective(A, y, [], lam, d, c)
-        return ClauseLP(np.empty(0, int), "or", np.zeros(n), value, value, "optimal",
-                        kwargs["exact"], name, 0.0, info)
+        return ClauseLP(
+            np.empty(0, int),
+            "or",
+            np.zeros(n),
+            value,
+            value,
+            "optimal",
+            kwargs["exact"],
+            name,
+            0.0,
+            info,
+        )
     sub = solve_or_lp(A[:, idx], y, lam, sample_weight=d, column_cost=c[idx], **kwargs)
     w = np.zeros(n)
     w[idx] = sub.w
     selected = idx[sub.selected]
     sub.info.update(info)
-    return ClauseLP(selected, "or", w, sub.lp_value, clause_objective(A, y, selected, lam, d, c),
-                    sub.status, sub.exact, sub.formulation, sub.solve_time, sub.info)
+    return ClauseLP(
+        selected,
+        "or",
+        w,
+        sub.lp_value,
+        clause_objective(A, y, selected, lam, d, c),
+        sub.status,
+        sub.exact,
+        sub.formulation,
+        sub.solve_time,
+        sub.info,
+    )
 
 
 def _complement_groups(groups):
@@ -423,7 +536,9 @@ def _complement_groups(groups):
     out = []
     for g in groups:
         if isinstance(g, tuple) and len(g) == 2 and isinstance(g[1], str):
-            out.append((g[0], {"increasing": "decreasing", "decreasing": "increasing"}.get(g[1], g[1])))
+            out.append(
+                (g[0], {"increasing": "decreasing", "decreasing": "increasing"}.get(g[1], g[1]))
+            )
         else:
             out.append(np.asarray(g, dtype=int)[::-1])
     return out

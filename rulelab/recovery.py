@@ -26,8 +26,16 @@ import numpy as np
 
 from .lp import solve_or_lp
 
-__all__ = ["bernoulli_design", "plant_or_rule", "disjunct_fraction", "is_k_disjunct",
-           "patterns_present", "decode", "union_bound", "DECODERS"]
+__all__ = [
+    "bernoulli_design",
+    "plant_or_rule",
+    "disjunct_fraction",
+    "is_k_disjunct",
+    "patterns_present",
+    "decode",
+    "union_bound",
+    "DECODERS",
+]
 
 DECODERS = ("lp", "zero-row", "greedy")
 
@@ -65,14 +73,16 @@ def _subsets(n: int, size: int, max_subsets: int | None, rng) -> tuple[np.ndarra
     total = comb(n, size)
     if max_subsets is None or total <= max_subsets:
         return np.array(list(itertools.combinations(range(n), size)), dtype=np.int64).reshape(
-            -1, size), True
+            -1, size
+        ), True
     rng = np.random.default_rng(rng)
     keys = np.argsort(rng.random((max_subsets, n)), axis=1)[:, :size]
     return np.sort(keys, axis=1), False
 
 
-def disjunct_fraction(A: np.ndarray, k: int, *, max_subsets: int | None = 200_000,
-                      rng=None, batch: int = 2048) -> tuple[float, bool]:
+def disjunct_fraction(
+    A: np.ndarray, k: int, *, max_subsets: int | None = 200_000, rng=None, batch: int = 2048
+) -> tuple[float, bool]:
     """Fraction of ``k``-subsets of columns whose union contains no other column.
 
     This is ``1 - eps`` of (eps, K)-disjunctness (Definition 2); ``A`` is K-disjunct
@@ -88,25 +98,25 @@ def disjunct_fraction(A: np.ndarray, k: int, *, max_subsets: int | None = 200_00
     subsets, exhaustive = _subsets(n, k, max_subsets, rng)
     good = 0
     for start in range(0, len(subsets), batch):
-        S = subsets[start:start + batch]
-        union = A[:, S].any(axis=2)                       # (m, B): rows the union covers
+        S = subsets[start : start + batch]
+        union = A[:, S].any(axis=2)  # (m, B): rows the union covers
         # column j is contained in the union when it has no 1 outside it
-        outside = (A[:, None, :] & ~union[:, :, None]).any(axis=0)   # (B, n)
+        outside = (A[:, None, :] & ~union[:, :, None]).any(axis=0)  # (B, n)
         contained = ~outside
         contained[np.arange(len(S))[:, None], S] = False  # a subset's own columns don't count
         good += int((~contained.any(axis=1)).sum())
     return good / len(subsets), exhaustive
 
 
-def is_k_disjunct(A: np.ndarray, k: int, *, max_subsets: int | None = 200_000,
-                  rng=None) -> bool:
+def is_k_disjunct(A: np.ndarray, k: int, *, max_subsets: int | None = 200_000, rng=None) -> bool:
     """Whether no union of ``k`` columns contains another column (exact for small designs,
     a sampled check -- which can only miss a violation -- beyond ``max_subsets``)."""
     return disjunct_fraction(A, k, max_subsets=max_subsets, rng=rng)[0] == 1.0
 
 
-def patterns_present(A: np.ndarray, k: int, *, max_subsets: int | None = 200_000, rng=None,
-                     batch: int = 4096) -> tuple[bool, bool]:
+def patterns_present(
+    A: np.ndarray, k: int, *, max_subsets: int | None = 200_000, rng=None, batch: int = 4096
+) -> tuple[bool, bool]:
     """Lemma 2's condition: every subset of ``k + 1`` columns shows all ``2^(k+1)`` patterns.
 
     Returns ``(holds, exhaustive)``; with more than ``max_subsets`` subsets a random sample
@@ -116,10 +126,10 @@ def patterns_present(A: np.ndarray, k: int, *, max_subsets: int | None = 200_000
     A = np.asarray(A, dtype=np.int32)
     size = k + 1
     subsets, exhaustive = _subsets(A.shape[1], size, max_subsets, rng)
-    n_patterns = 2 ** size
+    n_patterns = 2**size
     for start in range(0, len(subsets), batch):
-        S = subsets[start:start + batch]
-        codes = np.zeros((A.shape[0], len(S)), dtype=np.int64)   # pattern code of each row
+        S = subsets[start : start + batch]
+        codes = np.zeros((A.shape[0], len(S)), dtype=np.int64)  # pattern code of each row
         for bit in range(size):
             codes |= A[:, S[:, bit]] << bit
         offsets = codes + n_patterns * np.arange(len(S))
@@ -133,7 +143,7 @@ def union_bound(m, n: int, k: int) -> np.ndarray:
     """The paper's bound on the probability that some K-subset of equiprobable features
     misses a pattern: ``C(n, K) 2^K (1 - 2^-K)^m`` (section 3.3), clipped to 1."""
     m = np.asarray(m, dtype=float)
-    return np.minimum(1.0, comb(n, k) * 2.0 ** k * (1 - 2.0 ** -k) ** m)
+    return np.minimum(1.0, comb(n, k) * 2.0**k * (1 - 2.0**-k) ** m)
 
 
 # ---- decoders -----------------------------------------------------------------------------
@@ -168,8 +178,14 @@ def _greedy(A, y, penalty: float | None) -> np.ndarray:
     return np.sort(np.asarray(chosen, dtype=int))
 
 
-def decode(A: np.ndarray, y: np.ndarray, method: str = "lp", *, lam: float | None = None,
-           penalty: float | None = None) -> np.ndarray:
+def decode(
+    A: np.ndarray,
+    y: np.ndarray,
+    method: str = "lp",
+    *,
+    lam: float | None = None,
+    penalty: float | None = None,
+) -> np.ndarray:
     """Recover the support of an OR-rule ``y = A v w`` with one of :data:`DECODERS`.
 
     ``lam=None`` is the noiseless LP (eq. 9); a number solves eq. (10). ``penalty`` is the

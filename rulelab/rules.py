@@ -24,8 +24,16 @@ import pandas as pd
 
 __all__ = ["Term", "Clause", "DNF", "CNF", "format_value", "rule_from_dict", "SQL_DIALECTS"]
 
-_NEGATE = {"<=": ">", ">": "<=", "==": "!=", "!=": "==", "in": "not in", "not in": "in",
-           "is missing": "is not missing", "is not missing": "is missing"}
+_NEGATE = {
+    "<=": ">",
+    ">": "<=",
+    "==": "!=",
+    "!=": "==",
+    "in": "not in",
+    "not in": "in",
+    "is missing": "is not missing",
+    "is not missing": "is missing",
+}
 
 
 def format_value(value) -> str:
@@ -41,7 +49,7 @@ def format_value(value) -> str:
             return str(int(round(v)))
         if v == 0 or not math.isfinite(v):
             return repr(v)
-        if abs(v) >= 1e15:   # beyond the whole numbers above: three digits and an exponent
+        if abs(v) >= 1e15:  # beyond the whole numbers above: three digits and an exponent
             return f"{v:.3g}"
         decimals = max(2, 2 - math.floor(math.log10(abs(v))))
         return f"{v:.{decimals}f}"
@@ -72,8 +80,12 @@ def _py(value):
 SQL_DIALECTS = ("standard", "sqlite", "postgresql", "mysql")
 
 # how each dialect writes +infinity (None: it has no way to)
-_SQL_INFINITY = {"standard": None, "mysql": None, "sqlite": "9e999",
-                 "postgresql": "CAST('Infinity' AS DOUBLE PRECISION)"}
+_SQL_INFINITY = {
+    "standard": None,
+    "mysql": None,
+    "sqlite": "9e999",
+    "postgresql": "CAST('Infinity' AS DOUBLE PRECISION)",
+}
 
 
 def _check_dialect(dialect: str) -> str:
@@ -84,8 +96,10 @@ def _check_dialect(dialect: str) -> str:
 
 def _no_nul(text: str, what: str) -> str:
     if "\x00" in text:
-        raise ValueError(f"{what} {text!r} holds a NUL character, which SQL cannot write: "
-                         "rename it or drop the term")
+        raise ValueError(
+            f"{what} {text!r} holds a NUL character, which SQL cannot write: "
+            "rename it or drop the term"
+        )
     return text
 
 
@@ -119,12 +133,13 @@ def _sql_value(value, dialect: str = "standard", what: str = "value") -> str:
             return repr(value)
         infinity = _SQL_INFINITY[dialect] if kind != "nan" else None
         if infinity is None:
-            raise ValueError(f"{what} is {kind}, which {dialect} SQL cannot write"
-                             + ("" if kind == "nan" else
-                                ": use dialect='sqlite' or 'postgresql', or drop it"))
+            raise ValueError(
+                f"{what} is {kind}, which {dialect} SQL cannot write"
+                + ("" if kind == "nan" else ": use dialect='sqlite' or 'postgresql', or drop it")
+            )
         return infinity if kind == "inf" else f"(-{infinity})"
     text = _no_nul(str(value), "value")
-    if dialect == "mysql":   # a backslash escapes in MySQL's strings
+    if dialect == "mysql":  # a backslash escapes in MySQL's strings
         text = text.replace("\\", "\\\\")
     return "'" + text.replace("'", "''") + "'"
 
@@ -138,19 +153,21 @@ def _query_name(name: str) -> str:
     try:
         picked = pd.DataFrame({name: [1.0, 0.0]}).query(f"{quoted} > 0.5", engine="python")
         ok = picked.index.tolist() == [0]
-    except Exception:   # noqa: BLE001 (pandas raises SyntaxError, ValueError, KeyError ...)
+    except Exception:  # noqa: BLE001 (pandas raises SyntaxError, ValueError, KeyError ...)
         ok = False
     if not ok:
-        raise ValueError(f"column name {name!r} cannot be written in a pandas query string "
-                         "(pandas' backtick quoting does not read it back): rename the column, "
-                         "or select with rule.evaluate(X)")
+        raise ValueError(
+            f"column name {name!r} cannot be written in a pandas query string "
+            "(pandas' backtick quoting does not read it back): rename the column, "
+            "or select with rule.evaluate(X)"
+        )
     return quoted
 
 
 def _query_value(value) -> str:
     # a date as its ISO string: pandas compares a datetime column with it as a date
     kind = _nonfinite(value)
-    if kind in ("inf", "-inf"):   # a literal, not the name inf, which a column could shadow
+    if kind in ("inf", "-inf"):  # a literal, not the name inf, which a column could shadow
         return "1e999" if kind == "inf" else "-1e999"
     return repr(_py(value))
 
@@ -253,7 +270,7 @@ class Term:
         if self.op in ("in", "not in"):
             values = column.numbers
             lo, hi = self.value
-            with np.errstate(invalid="ignore"):   # an infinite side is open: x = inf is inside
+            with np.errstate(invalid="ignore"):  # an infinite side is open: x = inf is inside
                 inside = (values >= lo) & ((values < hi) | (hi == math.inf))
             return (inside if self.op == "in" else ~inside) & ~missing
         if _is_datetime(self.value):
@@ -284,13 +301,13 @@ class Term:
         return f"{self.feature} {self.op} {format_value(self.value)}"
 
     def to_dict(self) -> dict:
-        if self.op in ("in", "not in"):   # JSON has no infinity: an open side is null
+        if self.op in ("in", "not in"):  # JSON has no infinity: an open side is null
             value = [None if math.isinf(v) else v for v in self.value]
             return {"feature": self.feature, "op": self.op, "value": value}
         out = {"feature": self.feature, "op": self.op, "value": _py(self.value)}
         if _is_datetime(self.value):
             out["type"] = "datetime"
-        elif _nonfinite(self.value):   # JSON has no NaN or infinity: written as text
+        elif _nonfinite(self.value):  # JSON has no NaN or infinity: written as text
             out["value"], out["type"] = _nonfinite(self.value), "float"
         return out
 
@@ -314,8 +331,9 @@ class Term:
             return f"{name} IS NOT NULL"
         if self.op in ("in", "not in"):
             lo, hi = self.value
-            sides = ([f"{name} >= {lo!r}"] if math.isfinite(lo) else []) + \
-                    ([f"{name} < {hi!r}"] if math.isfinite(hi) else [])
+            sides = ([f"{name} >= {lo!r}"] if math.isfinite(lo) else []) + (
+                [f"{name} < {hi!r}"] if math.isfinite(hi) else []
+            )
             inside = "(" + " AND ".join(sides or [f"{name} IS NOT NULL"]) + ")"
             return inside if self.op == "in" else f"({name} IS NOT NULL AND NOT {inside})"
         kind = _nonfinite(self.value)
@@ -342,12 +360,12 @@ class Term:
         present = f"{name}.notna()"
         if self.op in ("in", "not in"):
             lo, hi = self.value
-            sides = ([f"({name} >= {lo!r})"] if math.isfinite(lo) else []) + \
-                    ([f"({name} < {hi!r})"] if math.isfinite(hi) else [])
+            sides = ([f"({name} >= {lo!r})"] if math.isfinite(lo) else []) + (
+                [f"({name} < {hi!r})"] if math.isfinite(hi) else []
+            )
             inside = "(" + " & ".join(sides or [present]) + ")"
-            return (f"({present} & {inside})" if self.op == "in"
-                    else f"({present} & ~{inside})")
-        if _nonfinite(self.value) == "nan":   # NaN equals nothing and orders with nothing
+            return f"({present} & {inside})" if self.op == "in" else f"({present} & ~{inside})"
+        if _nonfinite(self.value) == "nan":  # NaN equals nothing and orders with nothing
             return present if self.op == "!=" else f"({name}.isna() & {present})"
         value = _query_value(self.value)
         if _is_datetime(self.value) and self.op in ("==", "!="):
@@ -432,13 +450,19 @@ class Clause:
         keep_larger = {">": self.op == "and", "<=": self.op == "or"}
         best: dict = {}
         for term in self.terms:
-            bound = (term.op in keep_larger and isinstance(term.value, numbers.Real)
-                     and not math.isnan(term.value))
+            bound = (
+                term.op in keep_larger
+                and isinstance(term.value, numbers.Real)
+                and not math.isnan(term.value)
+            )
             key = (term.feature, term.op) if bound else (term.feature, term.op, term.value)
             old = best.get(key)
-            if old is None or (bound and term.value != old.value
-                               and (term.value > old.value) == keep_larger[term.op]):
-                best[key] = term     # a dict keeps the position of the key's first term
+            if old is None or (
+                bound
+                and term.value != old.value
+                and (term.value > old.value) == keep_larger[term.op]
+            ):
+                best[key] = term  # a dict keeps the position of the key's first term
         return Clause(tuple(best.values()), self.op)
 
 
@@ -474,8 +498,7 @@ def _and_clauses_with(clauses, values, what: str, kind: str) -> tuple[tuple, tup
     """``clauses`` and ``values`` as tuples, one value (a weight, a label) per AND-clause."""
     clauses, values = tuple(clauses), tuple(values)
     if len(clauses) != len(values):
-        raise ValueError(f"{len(clauses)} clauses but {len(values)} {what}s: one {what} per "
-                         "clause")
+        raise ValueError(f"{len(clauses)} clauses but {len(values)} {what}s: one {what} per clause")
     for c in clauses:
         if not isinstance(c, Clause) or c.op != "and":
             raise ValueError(f"a {kind} holds AND-clauses")
@@ -529,8 +552,11 @@ class _TwoLevel(_ClauseCollection):
         return f"{type(self).__name__}({len(self.clauses)} clauses, {self.n_terms} terms)"
 
     def to_dict(self) -> dict:
-        return {"type": type(self).__name__.lower(), "then": self.then,
-                "clauses": [c.to_dict() for c in self.clauses]}
+        return {
+            "type": type(self).__name__.lower(),
+            "then": self.then,
+            "clauses": [c.to_dict() for c in self.clauses],
+        }
 
     def to_sql(self, table: str | None = None, *, dialect: str = "standard") -> str:
         """A SQL ``WHERE`` expression that is true exactly on the rows predicted positive
@@ -558,12 +584,16 @@ class _TwoLevel(_ClauseCollection):
         for row in fired:
             if self.outer == "or":
                 hits = [str(c) for c, f in zip(self.clauses, row) if f]
-                out.append("fired: " + " | ".join(f"({h})" for h in hits) if hits
-                           else "no clause fired")
+                out.append(
+                    "fired: " + " | ".join(f"({h})" for h in hits) if hits else "no clause fired"
+                )
             else:
                 misses = [str(c) for c, f in zip(self.clauses, row) if not f]
-                out.append("failed: " + " | ".join(f"({m})" for m in misses) if misses
-                           else "all clauses hold")
+                out.append(
+                    "failed: " + " | ".join(f"({m})" for m in misses)
+                    if misses
+                    else "all clauses hold"
+                )
         return out
 
     def to_query(self) -> str:
@@ -613,9 +643,12 @@ def rule_from_dict(d: dict | str):
     if kind == "weighted":
         return weighted_from_dict(d)
     if kind == "decision_list":
-        return DecisionList([_clause(c) for c in d["clauses"]], d["labels"],
-                            otherwise=d.get("otherwise", "the base model"),
-                            default=d.get("default"))
+        return DecisionList(
+            [_clause(c) for c in d["clauses"]],
+            d["labels"],
+            otherwise=d.get("otherwise", "the base model"),
+            default=d.get("default"),
+        )
     raise ValueError(f"not a rulelab rule: type {kind!r}")
 
 
@@ -645,8 +678,9 @@ class WeightedRuleSet(_ClauseCollection):
     LINK_SCALE = {"exponential": 2.0, "logistic": 1.0, "hinge": None}
 
     def __init__(self, clauses=(), weights=(), *, then: str = "1", loss: str = "exponential"):
-        clauses, weights = _and_clauses_with(clauses, (float(w) for w in weights), "weight",
-                                             "WeightedRuleSet")
+        clauses, weights = _and_clauses_with(
+            clauses, (float(w) for w in weights), "weight", "WeightedRuleSet"
+        )
         if loss not in self.LINK_SCALE:
             raise ValueError(f"loss must be one of {sorted(self.LINK_SCALE)}, got {loss!r}")
         self.clauses = clauses
@@ -662,8 +696,10 @@ class WeightedRuleSet(_ClauseCollection):
     def probability(self, X: pd.DataFrame) -> np.ndarray:
         """``P(y = 1)`` on every row: the vote through the link of its loss."""
         if not self.has_probability:
-            raise ValueError(f"a vote fitted with the {self.loss} loss has no probability "
-                             "scale: use score() (or fit with the logistic loss)")
+            raise ValueError(
+                f"a vote fitted with the {self.loss} loss has no probability "
+                "scale: use score() (or fit with the logistic loss)"
+            )
         return 1.0 / (1.0 + np.exp(-self.LINK_SCALE[self.loss] * self.score(X)))
 
     def score(self, X: pd.DataFrame) -> np.ndarray:
@@ -680,12 +716,16 @@ class WeightedRuleSet(_ClauseCollection):
     def simplified(self) -> WeightedRuleSet:
         """The same vote with every clause :meth:`Clause.simplified` (same weights, same
         score on every row)."""
-        return WeightedRuleSet([c.simplified() for c in self.clauses], self.weights,
-                               then=self.then, loss=self.loss)
+        return WeightedRuleSet(
+            [c.simplified() for c in self.clauses], self.weights, then=self.then, loss=self.loss
+        )
 
     def __eq__(self, other) -> bool:
-        return (type(self) is type(other) and self.clauses == other.clauses
-                and np.allclose(self.weights, other.weights))
+        return (
+            type(self) is type(other)
+            and self.clauses == other.clauses
+            and np.allclose(self.weights, other.weights)
+        )
 
     def __hash__(self) -> int:
         return hash((type(self).__name__, self.clauses))
@@ -693,23 +733,32 @@ class WeightedRuleSet(_ClauseCollection):
     def __str__(self) -> str:
         if not self.clauses:
             return f"IF FALSE\nTHEN {self.then}"
-        lines = [f"  {w:+.3f} * ({c})" if c.n_terms > 1 else f"  {w:+.3f} * {c}"
-                 for c, w in zip(self.clauses, self.weights)]
+        lines = [
+            f"  {w:+.3f} * ({c})" if c.n_terms > 1 else f"  {w:+.3f} * {c}"
+            for c, w in zip(self.clauses, self.weights)
+        ]
         return "IF score > 0 THEN " + self.then + ", where score =\n" + "\n".join(lines)
 
     def __repr__(self) -> str:
         return f"WeightedRuleSet({len(self.clauses)} clauses, {self.n_terms} terms)"
 
     def to_dict(self) -> dict:
-        weights = [_nonfinite(w) or w for w in self.weights]   # NaN/infinity as text
-        return {"type": "weighted", "then": self.then, "loss": self.loss, "weights": weights,
-                "clauses": [c.to_dict() for c in self.clauses]}
+        weights = [_nonfinite(w) or w for w in self.weights]  # NaN/infinity as text
+        return {
+            "type": "weighted",
+            "then": self.then,
+            "loss": self.loss,
+            "weights": weights,
+            "clauses": [c.to_dict() for c in self.clauses],
+        }
 
     def _finite_weights(self) -> tuple[float, ...]:
         bad = [w for w in self.weights if not math.isfinite(w)]
         if bad:
-            raise ValueError(f"the rule set has non-finite weights {bad[:3]}: a vote with them "
-                             "has no value to export")
+            raise ValueError(
+                f"the rule set has non-finite weights {bad[:3]}: a vote with them "
+                "has no value to export"
+            )
         return self.weights
 
     def to_sql(self, table: str | None = None, *, dialect: str = "standard") -> str:
@@ -718,16 +767,19 @@ class WeightedRuleSet(_ClauseCollection):
         _check_dialect(dialect)
         if not self.clauses:
             return "(1 = 0)"
-        votes = " + ".join(f"(CASE WHEN {c.to_sql(table, dialect=dialect)} THEN {w!r} ELSE 0 END)"
-                           for c, w in zip(self.clauses, self._finite_weights()))
+        votes = " + ".join(
+            f"(CASE WHEN {c.to_sql(table, dialect=dialect)} THEN {w!r} ELSE 0 END)"
+            for c, w in zip(self.clauses, self._finite_weights())
+        )
         return f"({votes}) > 0"
 
     def to_query(self) -> str:
         """A ``DataFrame.query(..., engine="python")`` string: the weighted vote is positive."""
         if not self.clauses:
             return _QUERY_FALSE
-        votes = " + ".join(f"{w!r} * {c.to_query()}"
-                           for c, w in zip(self.clauses, self._finite_weights()))
+        votes = " + ".join(
+            f"{w!r} * {c.to_query()}" for c, w in zip(self.clauses, self._finite_weights())
+        )
         return f"({votes}) > 0"
 
     def to_pandas_query(self) -> str:
@@ -743,7 +795,9 @@ class WeightedRuleSet(_ClauseCollection):
         for row in fired:
             parts = [f"{w:+.3f} ({c})" for c, w, f in zip(self.clauses, self.weights, row) if f]
             score = sum(w for w, f in zip(self.weights, row) if f)
-            out.append(f"score {score:+.3f} = " + (" ".join(parts) if parts else "0 (no clause fired)"))
+            out.append(
+                f"score {score:+.3f} = " + (" ".join(parts) if parts else "0 (no clause fired)")
+            )
         return out
 
 
@@ -753,8 +807,12 @@ def weighted_from_dict(d: dict | str) -> WeightedRuleSet:
         d = json.loads(d)
     if d.get("type") != "weighted":
         raise ValueError(f"not a weighted rule set: type {d.get('type')!r}")
-    return WeightedRuleSet([_clause(c) for c in d["clauses"]], d["weights"], then=d.get("then", "1"),
-                           loss=d.get("loss", "exponential"))
+    return WeightedRuleSet(
+        [_clause(c) for c in d["clauses"]],
+        d["weights"],
+        then=d.get("then", "1"),
+        loss=d.get("loss", "exponential"),
+    )
 
 
 __all__ += ["WeightedRuleSet", "weighted_from_dict"]
@@ -782,8 +840,7 @@ class DecisionList(_ClauseCollection):
         The label of the rows no rule covers.
     """
 
-    def __init__(self, clauses=(), labels=(), *, otherwise: str = "the base model",
-                 default=None):
+    def __init__(self, clauses=(), labels=(), *, otherwise: str = "the base model", default=None):
         clauses, labels = _and_clauses_with(clauses, labels, "label", "DecisionList")
         self.clauses = clauses
         self.labels = labels
@@ -804,16 +861,24 @@ class DecisionList(_ClauseCollection):
         labels = np.empty(len(self.labels) + 1, dtype=object)
         labels[:-1] = self.labels
         labels[-1] = self.default
-        return labels[first]   # first == -1 picks the trailing default
+        return labels[first]  # first == -1 picks the trailing default
 
     def simplified(self) -> DecisionList:
         """The same list with every clause :meth:`Clause.simplified`."""
-        return type(self)([c.simplified() for c in self.clauses], self.labels,
-                          otherwise=self.otherwise, default=self.default)
+        return type(self)(
+            [c.simplified() for c in self.clauses],
+            self.labels,
+            otherwise=self.otherwise,
+            default=self.default,
+        )
 
     def __eq__(self, other) -> bool:
-        return (type(self) is type(other) and self.clauses == other.clauses
-                and self.labels == other.labels and self.default == other.default)
+        return (
+            type(self) is type(other)
+            and self.clauses == other.clauses
+            and self.labels == other.labels
+            and self.default == other.default
+        )
 
     def __hash__(self) -> int:
         return hash((type(self).__name__, self.clauses, self.labels, self.default))
@@ -823,20 +888,26 @@ class DecisionList(_ClauseCollection):
         return str(self.clauses[i])
 
     def __str__(self) -> str:
-        lines = [f"{'IF' if i == 0 else 'ELSE IF'} {self._condition(i)} THEN {label}"
-                 for i, label in enumerate(self.labels)]
+        lines = [
+            f"{'IF' if i == 0 else 'ELSE IF'} {self._condition(i)} THEN {label}"
+            for i, label in enumerate(self.labels)
+        ]
         if self.default is not None:
-            return "\n".join(lines + [f"ELSE {self.default}" if lines
-                                      else f"IF TRUE THEN {self.default}"])
+            return "\n".join(
+                lines + [f"ELSE {self.default}" if lines else f"IF TRUE THEN {self.default}"]
+            )
         return "\n".join(lines + [f"{'ELSE ' if lines else ''}{self.otherwise}"])
 
     def __repr__(self) -> str:
         return f"DecisionList({len(self.clauses)} rules, {self.n_terms} terms)"
 
     def to_dict(self) -> dict:
-        out = {"type": "decision_list", "otherwise": self.otherwise,
-               "labels": [_py(label) for label in self.labels],
-               "clauses": [c.to_dict() for c in self.clauses]}
+        out = {
+            "type": "decision_list",
+            "otherwise": self.otherwise,
+            "labels": [_py(label) for label in self.labels],
+            "clauses": [c.to_dict() for c in self.clauses],
+        }
         if self.default is not None:
             out["default"] = _py(self.default)
         return out
@@ -846,13 +917,13 @@ class DecisionList(_ClauseCollection):
         ``default`` (NULL when the list has none: ``otherwise`` decides there).
         ``dialect`` is one of :data:`SQL_DIALECTS`."""
         _check_dialect(dialect)
-        fallback = ("NULL" if self.default is None
-                    else _sql_value(self.default, dialect, "a label"))
+        fallback = "NULL" if self.default is None else _sql_value(self.default, dialect, "a label")
         if not self.clauses:
             return fallback
-        whens = " ".join(f"WHEN {c.to_sql(table, dialect=dialect)} THEN "
-                         f"{_sql_value(label, dialect, 'a label')}"
-                         for c, label in zip(self.clauses, self.labels))
+        whens = " ".join(
+            f"WHEN {c.to_sql(table, dialect=dialect)} THEN {_sql_value(label, dialect, 'a label')}"
+            for c, label in zip(self.clauses, self.labels)
+        )
         return f"CASE {whens} ELSE {fallback} END"
 
     def to_query(self, label=None) -> str:
@@ -866,8 +937,11 @@ class DecisionList(_ClauseCollection):
             earlier = [f"~{c.to_query()}" for c in self.clauses[:i]]
             parts.append("(" + " & ".join(earlier + [self.clauses[i].to_query()]) + ")")
         if label is not None and self.default is not None and label == self.default:
-            parts.append("(" + " & ".join(f"~{c.to_query()}" for c in self.clauses) + ")"
-                         if self.clauses else _QUERY_TRUE)
+            parts.append(
+                "(" + " & ".join(f"~{c.to_query()}" for c in self.clauses) + ")"
+                if self.clauses
+                else _QUERY_TRUE
+            )
         if not parts:
             return _QUERY_FALSE
         return " | ".join(parts)
@@ -879,10 +953,15 @@ class DecisionList(_ClauseCollection):
     def explain(self, X: pd.DataFrame) -> list[str]:
         """For each row, the rule that decides it, or that none fires (and what decides)."""
         first = self.apply(X)
-        rest = (f"no rule fires: {self.otherwise} decides" if self.default is None
-                else f"no rule fires: default {self.default}")
-        return [f"rule {i + 1}: IF {self.clauses[i]} THEN {self.labels[i]}" if i >= 0
-                else rest for i in first]
+        rest = (
+            f"no rule fires: {self.otherwise} decides"
+            if self.default is None
+            else f"no rule fires: default {self.default}"
+        )
+        return [
+            f"rule {i + 1}: IF {self.clauses[i]} THEN {self.labels[i]}" if i >= 0 else rest
+            for i in first
+        ]
 
 
 __all__ += ["DecisionList"]

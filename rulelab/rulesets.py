@@ -62,9 +62,14 @@ def lp_lambda(estimator) -> float | None:
 
 def lp_options(estimator) -> dict:
     """Keyword arguments of :func:`rulelab.lp.learn_clause` shared by every clause."""
-    return dict(exact=estimator.exact, rounding=estimator.rounding, solver=estimator.solver,
-                time_limit=renamed(estimator, "time_limit", "lp_time_limit"),
-                random_state=estimator.random_state, screening=estimator.screening)
+    return dict(
+        exact=estimator.exact,
+        rounding=estimator.rounding,
+        solver=estimator.solver,
+        time_limit=renamed(estimator, "time_limit", "lp_time_limit"),
+        random_state=estimator.random_state,
+        screening=estimator.screening,
+    )
 
 
 class OneRule(RuleClassifierBase):
@@ -135,12 +140,22 @@ class OneRule(RuleClassifierBase):
 
     _parameter_constraints = {**LP_PARAMETERS, "form": [StrOptions({"and", "or"})]}
 
-    def __init__(self, form: str = "and", complexity: float | None = 0.001,
-                 n_thresholds: int = 10, binarizer="auto", exact: bool = False,
-                 rounding: str = "threshold", solver: str = "highs",
-                 lp_time_limit: float | None = None, random_state=None,
-                 screening: str | None = None, binarize=None, lam=DEPRECATED,
-                 time_limit=DEPRECATED):
+    def __init__(
+        self,
+        form: str = "and",
+        complexity: float | None = 0.001,
+        n_thresholds: int = 10,
+        binarizer="auto",
+        exact: bool = False,
+        rounding: str = "threshold",
+        solver: str = "highs",
+        lp_time_limit: float | None = None,
+        random_state=None,
+        screening: str | None = None,
+        binarize=None,
+        lam=DEPRECATED,
+        time_limit=DEPRECATED,
+    ):
         self.form = form
         self.complexity = complexity
         self.lam = lam
@@ -187,16 +202,20 @@ def _sklearn_input_checks(X) -> None:
     input must be a dense, real, numeric 2-D array (``y`` is checked by the base class).
     """
     if hasattr(X, "toarray"):
-        raise TypeError("sparse input is not supported by the rule learners: pass a dense "
-                        "array or a DataFrame (X.toarray())")
+        raise TypeError(
+            "sparse input is not supported by the rule learners: pass a dense "
+            "array or a DataFrame (X.toarray())"
+        )
     if not isinstance(X, pd.DataFrame):
         arr = np.asarray(X)
         if np.iscomplexobj(arr):
             raise ValueError("Complex data not supported: rules compare real-valued features")
         if arr.ndim == 1:
-            raise ValueError("Expected 2D array, got 1D array instead. Reshape your data using "
-                             "array.reshape(-1, 1) if it has a single feature or "
-                             "array.reshape(1, -1) if it holds a single sample.")
+            raise ValueError(
+                "Expected 2D array, got 1D array instead. Reshape your data using "
+                "array.reshape(-1, 1) if it has a single feature or "
+                "array.reshape(1, -1) if it holds a single sample."
+            )
         if arr.ndim == 2 and arr.shape[1] == 0:
             raise ValueError(f"0 feature(s) (shape={arr.shape}) while a minimum of 1 is required.")
         if arr.ndim == 2 and arr.shape[0] == 0:
@@ -217,8 +236,9 @@ class _RuleSetBase(RuleClassifierBase):
         return lp_options(self)
 
     def _learn_and_clause(self, A, y01, sample_weight=None):
-        lp = learn_clause(A, y01, "and", lp_lambda(self), sample_weight=sample_weight,
-                          **self._lp_options())
+        lp = learn_clause(
+            A, y01, "and", lp_lambda(self), sample_weight=sample_weight, **self._lp_options()
+        )
         # An interior-point solver may stop a little short of its tolerances: its answer is
         # still a valid clause (rounding makes it 0/1), so only a failed solve is an error.
         if lp.status not in ("optimal", "time_limit", "optimal_inaccurate"):
@@ -238,10 +258,11 @@ class _RuleSetBase(RuleClassifierBase):
         shape = X.shape if isinstance(X, pd.DataFrame) else np.asarray(X).shape
         n_features = shape[1] if len(shape) == 2 else None
         if n_features is not None and n_features != self.n_features_in_:
-            raise ValueError(f"X has {n_features} features, but {type(self).__name__} is "
-                             f"expecting {self.n_features_in_} features as input")
+            raise ValueError(
+                f"X has {n_features} features, but {type(self).__name__} is "
+                f"expecting {self.n_features_in_} features as input"
+            )
         return super()._check_X(X)
-
 
 
 def _fires(A: np.ndarray, selected) -> np.ndarray:
@@ -319,17 +340,31 @@ class SetCoverRules(_RuleSetBase):
     >>> print(SetCoverRules(max_rules=3).fit(X, y))                  # doctest: +SKIP
     """
 
-    _parameter_constraints = {**LP_PARAMETERS,
-                              "max_rules": [Interval(Integral, 1, None, closed="left")],
-                              "remove": [StrOptions({"covered", "positives"})],
-                              "stop_on_no_gain": ["boolean"]}
+    _parameter_constraints = {
+        **LP_PARAMETERS,
+        "max_rules": [Interval(Integral, 1, None, closed="left")],
+        "remove": [StrOptions({"covered", "positives"})],
+        "stop_on_no_gain": ["boolean"],
+    }
 
-    def __init__(self, complexity: float | None = 0.001, max_rules: int = 10, remove: str = "covered",
-                 stop_on_no_gain: bool = False, n_thresholds: int = 10, binarizer="auto",
-                 exact: bool = False, rounding: str = "threshold", solver: str = "highs",
-                 lp_time_limit: float | None = None, random_state=None,
-                 screening: str | None = None, binarize=None, lam=DEPRECATED,
-                 time_limit=DEPRECATED):
+    def __init__(
+        self,
+        complexity: float | None = 0.001,
+        max_rules: int = 10,
+        remove: str = "covered",
+        stop_on_no_gain: bool = False,
+        n_thresholds: int = 10,
+        binarizer="auto",
+        exact: bool = False,
+        rounding: str = "threshold",
+        solver: str = "highs",
+        lp_time_limit: float | None = None,
+        random_state=None,
+        screening: str | None = None,
+        binarize=None,
+        lam=DEPRECATED,
+        time_limit=DEPRECATED,
+    ):
         self.complexity = complexity
         self.lam = lam
         self.max_rules = max_rules
@@ -351,8 +386,8 @@ class SetCoverRules(_RuleSetBase):
         """Learn the DNF from ``X`` and binary ``y``."""
         A, y01, _ = self._validate_fit(X, y)
         pos = y01.astype(bool)
-        active = np.ones(len(y01), dtype=bool)     # samples still in the training set
-        covered = np.zeros(len(y01), dtype=bool)   # where the DNF learned so far fires
+        active = np.ones(len(y01), dtype=bool)  # samples still in the training set
+        covered = np.zeros(len(y01), dtype=bool)  # where the DNF learned so far fires
         learned, self.lps_, self.coverage_ = [], [], []
         self.stop_reason_ = "max_rules"
         for _ in range(self.max_rules):
@@ -441,19 +476,33 @@ class BoostedLPRules(_RuleSetBase):
     classes_ : ndarray of shape (2,)
     """
 
-    _parameter_constraints = {**LP_PARAMETERS,
-                              "n_estimators": [Interval(Integral, 1, None, closed="left")],
-                              "n_rounds": [Interval(Integral, 1, None, closed="left"), None],
-                              "weight_scale": [StrOptions({"m", "sum1"})],
-                              "epsilon": [Interval(Real, 0, None, closed="neither"), None]}
+    _parameter_constraints = {
+        **LP_PARAMETERS,
+        "n_estimators": [Interval(Integral, 1, None, closed="left")],
+        "n_rounds": [Interval(Integral, 1, None, closed="left"), None],
+        "weight_scale": [StrOptions({"m", "sum1"})],
+        "epsilon": [Interval(Real, 0, None, closed="neither"), None],
+    }
 
-    def __init__(self, n_estimators: int = 5, complexity: float | None = 0.001,
-                 weight_scale: str = "m",
-                 epsilon: float | None = None, n_thresholds: int = 10, binarizer="auto",
-                 exact: bool = False, rounding: str = "threshold", solver: str = "highs",
-                 lp_time_limit: float | None = None, random_state=None,
-                 screening: str | None = None, binarize=None, n_rounds=None, lam=DEPRECATED,
-                 time_limit=DEPRECATED):
+    def __init__(
+        self,
+        n_estimators: int = 5,
+        complexity: float | None = 0.001,
+        weight_scale: str = "m",
+        epsilon: float | None = None,
+        n_thresholds: int = 10,
+        binarizer="auto",
+        exact: bool = False,
+        rounding: str = "threshold",
+        solver: str = "highs",
+        lp_time_limit: float | None = None,
+        random_state=None,
+        screening: str | None = None,
+        binarize=None,
+        n_rounds=None,
+        lam=DEPRECATED,
+        time_limit=DEPRECATED,
+    ):
         self.n_estimators = n_estimators
         self.complexity = complexity
         self.lam = lam
@@ -477,7 +526,7 @@ class BoostedLPRules(_RuleSetBase):
         A, y01, _ = self._validate_fit(X, y)
         m = len(y01)
         pos = y01.astype(bool)
-        sign = np.where(pos, 1.0, -1.0)            # 2 y_i - 1
+        sign = np.where(pos, 1.0, -1.0)  # 2 y_i - 1
         eps = 1.0 / (2 * m) if self.epsilon is None else float(self.epsilon)
         scale = float(m) if self.weight_scale == "m" else 1.0
         d = np.full(m, 1.0 / m)
@@ -501,12 +550,18 @@ class BoostedLPRules(_RuleSetBase):
             clauses.append(clause)
             confidences.append(float(conf))
             self.lps_.append(lp)
-            self.history_.append({"s_TP": float(s_tp), "s_FP": float(s_fp), "s_T": float(s_t),
-                                  "s_F": float(s_f), "confidence": float(conf),
-                                  "default_rule": not use_clause})
+            self.history_.append(
+                {
+                    "s_TP": float(s_tp),
+                    "s_FP": float(s_fp),
+                    "s_T": float(s_t),
+                    "s_F": float(s_f),
+                    "confidence": float(conf),
+                    "default_rule": not use_clause,
+                }
+            )
         self.sample_weights_ = np.vstack(weights)
-        self.rules_ = WeightedRuleSet(clauses, confidences,
-                                      then=self.positive_label_).simplified()
+        self.rules_ = WeightedRuleSet(clauses, confidences, then=self.positive_label_).simplified()
         return self
 
     @property

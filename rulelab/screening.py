@@ -86,6 +86,7 @@ class ScreeningResult:
 
 # ----------------------------------------------------------------------------- helpers
 
+
 def _weighted_colsum(M: np.ndarray, weights: np.ndarray) -> np.ndarray:
     """``weights @ M`` for a 0/1 uint8 matrix without a full float copy of ``M``."""
     if M.shape[0] == 0:
@@ -99,7 +100,7 @@ def _weighted_colsum(M: np.ndarray, weights: np.ndarray) -> np.ndarray:
         return float(weights[0]) * M.sum(axis=0, dtype=np.int64).astype(float)
     out = np.empty(M.shape[1])
     for s in range(0, M.shape[1], _BLOCK):
-        out[s:s + _BLOCK] = weights @ M[:, s:s + _BLOCK].astype(np.float64)
+        out[s : s + _BLOCK] = weights @ M[:, s : s + _BLOCK].astype(np.float64)
     return out
 
 
@@ -135,7 +136,7 @@ def _consecutive_flags(A: np.ndarray):
     dec = np.empty(max(n - 1, 0), bool)
     for s in range(0, n - 1, _BLOCK):
         e = min(n - 1, s + _BLOCK)
-        left, right = A[:, s:e], A[:, s + 1:e + 1]
+        left, right = A[:, s:e], A[:, s + 1 : e + 1]
         inc[s:e] = ~np.any(left > right, axis=0)
         dec[s:e] = ~np.any(left < right, axis=0)
     return inc, dec
@@ -154,7 +155,9 @@ def _check_groups(A: np.ndarray, groups) -> list[np.ndarray]:
         if direction == "decreasing":
             idx = idx[::-1]
         elif direction != "increasing":
-            raise ValueError(f"group direction must be 'increasing' or 'decreasing', not {direction!r}")
+            raise ValueError(
+                f"group direction must be 'increasing' or 'decreasing', not {direction!r}"
+            )
         if idx.size and (idx.min() < 0 or idx.max() >= n):
             raise ValueError(f"group {idx.tolist()[:5]}... has column indices outside 0..{n - 1}")
         if idx.size > 1:
@@ -171,7 +174,8 @@ def _check_groups(A: np.ndarray, groups) -> list[np.ndarray]:
             if not nested:
                 raise ValueError(
                     f"group starting {idx.tolist()[:3]} is not nested in the given direction: each "
-                    "column's support must contain the previous one's (use groups='auto')")
+                    "column's support must contain the previous one's (use groups='auto')"
+                )
         chains.append(idx)
     return chains
 
@@ -199,6 +203,7 @@ def _pairwise(D: np.ndarray, chains, all_pairs: bool) -> np.ndarray:
 
 # ------------------------------------------------------------------- greedy primal / dual
 
+
 def _greedy_dual(A_P: np.ndarray, e: np.ndarray, cap: np.ndarray, enhanced: bool):
     """Rows R with ``sum_{i in R} e_i a_i <= cap`` (a 0/1 dual of eq. 5, one pass)."""
     if enhanced:  # §3.3: sparse rows first leave room for more rows
@@ -219,8 +224,15 @@ def _greedy_dual(A_P: np.ndarray, e: np.ndarray, cap: np.ndarray, enhanced: bool
     return chosen
 
 
-def _greedy_primal(A_P: np.ndarray, e: np.ndarray, C: np.ndarray, D: np.ndarray,
-                   candidates: np.ndarray, enhanced: bool, max_best: int = 3):
+def _greedy_primal(
+    A_P: np.ndarray,
+    e: np.ndarray,
+    C: np.ndarray,
+    D: np.ndarray,
+    candidates: np.ndarray,
+    enhanced: bool,
+    max_best: int = 3,
+):
     """A feasible 0/1 solution of eq. (4) and its value; only columns with ``D_j < 0`` can
     lower the objective, so only those are tried (the others never pass the test)."""
     uncovered = np.ones(A_P.shape[0], bool)
@@ -262,7 +274,7 @@ def _duality(A_P, e, C, D, cols: np.ndarray, enhanced: bool):
     mu = np.where(rows, e, 0.0)
     dual_value = float(mu.sum())
     covered = _weighted_colsum(sub[rows], e[rows])  # dual mass on rows the column covers
-    bound = C[cols] + dual_value - covered           # eq. (7)
+    bound = C[cols] + dual_value - covered  # eq. (7)
     primal, primal_value = _greedy_primal(A_P, e, C, D, cols, enhanced)
     tol = 1e-9 * max(1.0, abs(primal_value))
     removed = np.zeros(A_P.shape[1], bool)
@@ -272,9 +284,19 @@ def _duality(A_P, e, C, D, cols: np.ndarray, enhanced: bool):
 
 # ------------------------------------------------------------------------------ screen
 
-def screen(A, y, lam: float = 1000.0, *, level: str = "enhanced", groups="auto",
-           duality: bool = True, sequential: bool = True, sample_weight=None,
-           column_cost=None) -> ScreeningResult:
+
+def screen(
+    A,
+    y,
+    lam: float = 1000.0,
+    *,
+    level: str = "enhanced",
+    groups="auto",
+    duality: bool = True,
+    sequential: bool = True,
+    sample_weight=None,
+    column_cost=None,
+) -> ScreeningResult:
     """Screen the columns of the OR-clause LP ``y ~ OR_j A[:, j]`` (paper 3).
 
     Parameters
@@ -323,8 +345,17 @@ def screen(A, y, lam: float = 1000.0, *, level: str = "enhanced", groups="auto",
     return _screen(A, y, lam, level, groups, duality, sequential, d, c)
 
 
-def _screen(A: np.ndarray, y: np.ndarray, lam: float, level: str, groups, duality: bool,
-            sequential: bool, d: np.ndarray, c: np.ndarray) -> ScreeningResult:
+def _screen(
+    A: np.ndarray,
+    y: np.ndarray,
+    lam: float,
+    level: str,
+    groups,
+    duality: bool,
+    sequential: bool,
+    d: np.ndarray,
+    c: np.ndarray,
+) -> ScreeningResult:
     """:func:`screen` on validated input (``A`` uint8, ``y`` bool, weights as arrays)."""
     n = A.shape[1]
     enhanced = level == "enhanced"
@@ -338,7 +369,9 @@ def _screen(A: np.ndarray, y: np.ndarray, lam: float, level: str, groups, dualit
         chains = []
     elif isinstance(groups, str):
         if groups != "auto":
-            raise ValueError(f"groups must be 'auto', None or a list of column groups, not {groups!r}")
+            raise ValueError(
+                f"groups must be 'auto', None or a list of column groups, not {groups!r}"
+            )
         chains = nested_chains(A)
     else:
         chains = _check_groups(A, groups)
@@ -357,21 +390,37 @@ def _screen(A: np.ndarray, y: np.ndarray, lam: float, level: str, groups, dualit
 
     removed = simple | removed_dual
     report = {
-        "level": level, "sequential": sequential, "n_columns": n,
-        "counting": int(counting.sum()), "pairwise": int((pairwise & ~counting).sum()),
-        "simple": int(simple.sum()), "duality": int(removed_dual.sum()),
-        "total": int(removed.sum()), "fraction": float(removed.mean()),
-        "kept": int(n - removed.sum()), "n_chains": len(chains),
-        "primal_value": primal_value, "dual_value": dual_value,
-        "time_simple": t_simple, "time_duality": t_dual, "time": t_simple + t_dual,
+        "level": level,
+        "sequential": sequential,
+        "n_columns": n,
+        "counting": int(counting.sum()),
+        "pairwise": int((pairwise & ~counting).sum()),
+        "simple": int(simple.sum()),
+        "duality": int(removed_dual.sum()),
+        "total": int(removed.sum()),
+        "fraction": float(removed.mean()),
+        "kept": int(n - removed.sum()),
+        "n_chains": len(chains),
+        "primal_value": primal_value,
+        "dual_value": dual_value,
+        "time_simple": t_simple,
+        "time_duality": t_dual,
+        "time": t_simple + t_dual,
     }
     return ScreeningResult(~removed, report, primal)
 
 
 # ----------------------------------------------------------------- the paper's design
 
-def threshold_design(X, n_thresholds: int, *, levels: str = "inner",
-                     quantile_method: str = "linear", strict: bool = False):
+
+def threshold_design(
+    X,
+    n_thresholds: int,
+    *,
+    levels: str = "inner",
+    quantile_method: str = "linear",
+    strict: bool = False,
+):
     """The paper's design: ``n_thresholds`` quantile thresholds per numeric feature, both
     directions, duplicates kept; two-valued features give ``== hi`` and ``== lo``;
     constant features are dropped.
@@ -409,9 +458,13 @@ def threshold_design(X, n_thresholds: int, *, levels: str = "inner",
 
     X = check_frame(X)
     T = n_thresholds
-    grid = {"inner": np.arange(1, T + 1) / (T + 1), "lower": np.arange(T) / T,
-            "mid": (np.arange(1, T + 1) - 0.5) / T, "upper": np.arange(1, T + 1) / T,
-            "range": np.arange(1, T + 1) / (T + 1)}
+    grid = {
+        "inner": np.arange(1, T + 1) / (T + 1),
+        "lower": np.arange(T) / T,
+        "mid": (np.arange(1, T + 1) - 0.5) / T,
+        "upper": np.arange(1, T + 1) / T,
+        "range": np.arange(1, T + 1) / (T + 1),
+    }
     if levels not in grid:
         raise ValueError(f"levels must be one of {sorted(grid)}, not {levels!r}")
     quantiles = grid[levels]
@@ -435,8 +488,10 @@ def threshold_design(X, n_thresholds: int, *, levels: str = "inner",
             cuts = np.nextafter(cuts, -np.inf)
         le = values[:, None] <= cuts[None, :]
         blocks.append(np.concatenate([le, ~le], axis=1))
-        terms += [Term(col, "<=", float(t)) for t in cuts] + [Term(col, ">", float(t)) for t in cuts]
-        groups.append(np.arange(n_cols, n_cols + T))                 # x <= t grows with t
+        terms += [Term(col, "<=", float(t)) for t in cuts] + [
+            Term(col, ">", float(t)) for t in cuts
+        ]
+        groups.append(np.arange(n_cols, n_cols + T))  # x <= t grows with t
         groups.append(np.arange(n_cols + 2 * T - 1, n_cols + T - 1, -1))  # x > t shrinks with t
         n_cols += 2 * T
     if not blocks:

@@ -41,9 +41,13 @@ def test_quantile_thresholds_drop_duplicates_and_the_maximum():
 
 
 def test_categoricals_two_valued_and_missing_columns():
-    X = pd.DataFrame({"colour": ["red", "blue", "green", "red"],
-                      "smoker": [0, 1, 1, 0],
-                      "age": [30.0, np.nan, 45.0, 60.0]})
+    X = pd.DataFrame(
+        {
+            "colour": ["red", "blue", "green", "red"],
+            "smoker": [0, 1, 1, 0],
+            "age": [30.0, np.nan, 45.0, 60.0],
+        }
+    )
     fb = FeatureBinarizer(n_thresholds=2).fit(X)
     names = list(fb.get_feature_names_out())
     assert "colour == red" in names and "colour != blue" in names
@@ -91,7 +95,7 @@ def test_a_range_wider_than_the_largest_float_is_still_cut(strategy):
     cuts = fb.thresholds_["a"]
     assert cuts.size >= 2 and np.isfinite(cuts).all()
     A = fb.transform(X)
-    assert len({tuple(row) for row in A}) >= 3          # the column still separates rows
+    assert len({tuple(row) for row in A}) >= 3  # the column still separates rows
     cb = CellBinarizer(n_bins=4).fit(X)
     assert "a < inf" not in list(cb.get_feature_names_out())
     # -1e308 and 1e308 fall in the two outer cells, 0 and 5 in one inner cell
@@ -109,8 +113,9 @@ def test_cell_edges_of_an_ordinary_range_are_as_before():
     np.testing.assert_array_equal(edges, lo + (hi - lo) / 7 * np.arange(1, 7))
 
 
-@pytest.mark.parametrize("binarizer", [FeatureBinarizer(), CellBinarizer()],
-                         ids=lambda b: type(b).__name__)
+@pytest.mark.parametrize(
+    "binarizer", [FeatureBinarizer(), CellBinarizer()], ids=lambda b: type(b).__name__
+)
 def test_a_complex_column_is_refused_by_name(binarizer):
     X = pd.DataFrame({"ok": [1.0, 2.0, 3.0], "z": np.array([1 + 2j, 3 + 0j, 2 + 1j])})
     with pytest.raises(ValueError, match="column 'z' holds complex numbers"):
@@ -120,8 +125,10 @@ def test_a_complex_column_is_refused_by_name(binarizer):
         fitted.transform(X)
 
 
-@pytest.mark.parametrize("values", [[np.inf, 1.0, np.inf, 1.0], [-np.inf, np.inf, -np.inf, np.inf],
-                                    [0.0, -np.inf, 0.0, 0.0]])
+@pytest.mark.parametrize(
+    "values",
+    [[np.inf, 1.0, np.inf, 1.0], [-np.inf, np.inf, -np.inf, np.inf], [0.0, -np.inf, 0.0, 0.0]],
+)
 def test_two_valued_columns_with_infinities_binarise_correctly(values):
     X = pd.DataFrame({"a": values})
     for binarizer in (FeatureBinarizer(), CellBinarizer()):
@@ -147,8 +154,14 @@ def test_infinite_values_do_not_become_thresholds():
 
 
 def test_constant_columns_give_no_terms_and_are_reported():
-    X = pd.DataFrame({"same": [7.0] * 4, "word": ["x"] * 4, "gone": [np.nan] * 4,
-                      "age": [20.0, 30.0, 40.0, 50.0]})
+    X = pd.DataFrame(
+        {
+            "same": [7.0] * 4,
+            "word": ["x"] * 4,
+            "gone": [np.nan] * 4,
+            "age": [20.0, 30.0, 40.0, 50.0],
+        }
+    )
     fb = FeatureBinarizer(n_thresholds=2).fit(X)
     assert {t.feature for t in fb.terms_} == {"age"}
     assert fb.constant_features_.tolist() == ["same", "word", "gone"]
@@ -159,8 +172,9 @@ def test_constant_columns_give_no_terms_and_are_reported():
 
 def test_no_varying_column_is_a_clear_error_naming_the_columns():
     X = pd.DataFrame({"same": [7.0] * 4, "word": ["x"] * 4})
-    with pytest.raises(ValueError,
-                       match=r"no column of X gives a Boolean term.*\['same', 'word'\]"):
+    with pytest.raises(
+        ValueError, match=r"no column of X gives a Boolean term.*\['same', 'word'\]"
+    ):
         FeatureBinarizer().fit(X)
     with pytest.raises(ValueError, match=r"no column of X gives an item.*\['same', 'word'\]"):
         CellBinarizer().fit(X)

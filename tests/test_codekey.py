@@ -15,8 +15,8 @@ def test_closure_follows_imports_transitively():
     closure = module_closure("rulelab.twolevel.estimator")
     # estimator -> optimize -> lp: the clause LP is part of the two-level learner's code.
     assert {"rulelab.twolevel.optimize", "rulelab.lp", "rulelab.rules"} <= closure
-    assert "rulelab.grab.wfim" not in closure          # unrelated code stays out
-    assert "rulelab" not in closure                    # the package __init__ imports everything
+    assert "rulelab.grab.wfim" not in closure  # unrelated code stays out
+    assert "rulelab" not in closure  # the package __init__ imports everything
 
 
 def test_nested_estimators_count_and_external_code_is_named():

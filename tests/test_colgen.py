@@ -56,7 +56,7 @@ def test_recovers_planted_dnf_of_several_clauses(n_clauses, seed):
     X, y, rule = planted_problem(3000, n_clauses, seed)
     model = ColumnGenerationRules(complexity=1e-4, max_terms=4, **EXACT).fit(X, y)
     print("planted:", rule, "learned:", model, model.certificate(), sep="\n")
-    fresh = planted_problem(20000, n_clauses, seed + 100)[0]   # same columns, new rows
+    fresh = planted_problem(20000, n_clauses, seed + 100)[0]  # same columns, new rows
     assert model.score(X, y) == 1.0
     assert np.array_equal(model.predict(fresh), rule.evaluate(fresh).astype(int))
     assert model.lower_bound_ is not None and model.lower_bound_ <= model.objective_ + 1e-6
@@ -64,16 +64,21 @@ def test_recovers_planted_dnf_of_several_clauses(n_clauses, seed):
 
 def test_recovers_equality_of_two_categorical_attributes():
     r = np.random.default_rng(0)
-    X = pd.DataFrame({"a": r.choice(list("pqrs"), 1500), "b": r.choice(list("pqrs"), 1500),
-                      "c": r.choice(list("pqrs"), 1500)})
+    X = pd.DataFrame(
+        {
+            "a": r.choice(list("pqrs"), 1500),
+            "b": r.choice(list("pqrs"), 1500),
+            "c": r.choice(list("pqrs"), 1500),
+        }
+    )
     y = (X.a == X.b).astype(int)
     model = ColumnGenerationRules(complexity=1e-4, max_terms=2, **EXACT).fit(X, y)
     print(model)
     assert model.score(X, y) == 1.0
     assert len(model.rules_.clauses) == 4
-    assert {frozenset((t.feature, t.op, t.value) for t in c.terms)
-            for c in model.rules_.clauses} == {
-        frozenset({("a", "==", v), ("b", "==", v)}) for v in "pqrs"}
+    assert {
+        frozenset((t.feature, t.op, t.value) for t in c.terms) for c in model.rules_.clauses
+    } == {frozenset({("a", "==", v), ("b", "==", v)}) for v in "pqrs"}
 
 
 def test_printout_is_the_rule_that_predicts():
@@ -108,8 +113,16 @@ def test_exact_pricing_matches_brute_force(seed, screening):
     A, _, mu, cost_neg = random_duals(seed)
     fixed, per_term, max_terms = [(1.0, 0.5, 3), (0.2, 2.0, 2), (3.0, 0.0, 4)][seed % 3]
     sets, values = brute_force(A, mu, cost_neg, fixed, per_term, max_terms)
-    found = price_exact(A, mu, cost_neg, fixed=fixed, per_term=per_term, max_terms=max_terms,
-                        n_columns=5, screening=screening)
+    found = price_exact(
+        A,
+        mu,
+        cost_neg,
+        fixed=fixed,
+        per_term=per_term,
+        max_terms=max_terms,
+        n_columns=5,
+        screening=screening,
+    )
     assert found.exact
     best = values.min()
     if best < 0:
@@ -118,8 +131,9 @@ def test_exact_pricing_matches_brute_force(seed, screening):
         below = np.sort(values[values < 0])[:5]
         assert np.allclose(found.reduced_costs, below)
         # and each reported value is the itemset's true reduced cost
-        assert np.allclose(reduced_costs(A, found.itemsets, mu, cost_neg, fixed, per_term),
-                           found.reduced_costs)
+        assert np.allclose(
+            reduced_costs(A, found.itemsets, mu, cost_neg, fixed, per_term), found.reduced_costs
+        )
     else:
         assert found.itemsets == []
 
@@ -128,8 +142,18 @@ def test_exact_pricing_matches_brute_force(seed, screening):
 def test_exact_pricing_enumerates_everything_below_a_positive_threshold(seed):
     A, y, mu, cost_neg = random_duals(seed)
     sets, values = brute_force(A, mu, cost_neg, 1.0, 0.5, 3)
-    found = price_exact(A, mu, cost_neg, fixed=1.0, per_term=0.5, max_terms=3, n_columns=10**4,
-                        threshold=2.0, merge_equal=False, positives=y)
+    found = price_exact(
+        A,
+        mu,
+        cost_neg,
+        fixed=1.0,
+        per_term=0.5,
+        max_terms=3,
+        n_columns=10**4,
+        threshold=2.0,
+        merge_equal=False,
+        positives=y,
+    )
     covers = {s: tuple(A[:, list(s)].all(axis=1)) for s in sets}
     # every conjunction below the threshold is found, or one covering the same rows for less
     got = {covers[s]: v for s, v in zip(found.itemsets, found.reduced_costs)}
@@ -147,23 +171,23 @@ def test_milp_and_beam_pricing_agree_with_the_exact_search(seed):
     assert milp.exact and milp.best == pytest.approx(min(exact.best, milp.best))
     if exact.itemsets:
         assert milp.best == pytest.approx(exact.best)
-        assert beam.best >= exact.best - 1e-9       # beam search proves nothing, finds no less
+        assert beam.best >= exact.best - 1e-9  # beam search proves nothing, finds no less
 
 
 @pytest.mark.parametrize("seed", range(4))
 def test_beam_pricing_reports_true_reduced_costs_and_is_exhaustive_when_wide(seed):
     A, _, mu, cost_neg = random_duals(seed)
-    mu = 3 * mu   # duals large enough that many conjunctions price out
+    mu = 3 * mu  # duals large enough that many conjunctions price out
     beam = price_beam(A, mu, cost_neg, fixed=0.1, per_term=0.1, max_terms=3, n_columns=20)
     assert beam.itemsets and len(set(beam.itemsets)) == len(beam.itemsets)
     assert all(0 < len(s) <= 3 and list(s) == sorted(s) for s in beam.itemsets)
-    assert np.allclose(reduced_costs(A, beam.itemsets, mu, cost_neg, 0.1, 0.1),
-                       beam.reduced_costs)
+    assert np.allclose(reduced_costs(A, beam.itemsets, mu, cost_neg, 0.1, 0.1), beam.reduced_costs)
     assert np.all(np.diff(beam.reduced_costs) >= -1e-9) and np.all(beam.reduced_costs < 0)
     # a beam as wide as the items extends every item by every item: all pairs are met
     _, values = brute_force(A, mu, cost_neg, 0.1, 0.1, 2)
-    wide = price_beam(A, mu, cost_neg, fixed=0.1, per_term=0.1, max_terms=2,
-                      width=A.shape[1], screening=False)
+    wide = price_beam(
+        A, mu, cost_neg, fixed=0.1, per_term=0.1, max_terms=2, width=A.shape[1], screening=False
+    )
     if values.min() < 0:
         assert wide.best == pytest.approx(values.min())
     else:
@@ -174,9 +198,18 @@ def test_screening_never_drops_an_item_of_an_improving_column():
     for seed in range(10):
         A, _, mu, cost_neg = random_duals(seed)
         sets, values = brute_force(A, mu, cost_neg, 1.0, 0.5, 3)
-        with_screening = price_exact(A, mu, cost_neg, fixed=1.0, per_term=0.5, max_terms=3,
-                                     n_columns=10**4, merge_equal=False)
+        with_screening = price_exact(
+            A,
+            mu,
+            cost_neg,
+            fixed=1.0,
+            per_term=0.5,
+            max_terms=3,
+            n_columns=10**4,
+            merge_equal=False,
+        )
         improving = {s for s, v in zip(sets, values) if v < -1e-12}
+
         def covers(s, A=A):
             return tuple(A[:, list(s)].all(axis=1))
 
@@ -202,10 +235,14 @@ def test_rule_set_is_the_brute_force_optimum_and_the_bound_holds(seed):
     y = r.random(60) < 0.45
     fixed, per_term = [(1.0, 1.0), (2.0, 0.5), (0.5, 0.5), (3.0, 1.0)][seed % 4]
     conj = [s for k in (1, 2) for s in itertools.combinations(range(5), k)]
-    best = min(dnf_objective(A, y, sub, fixed, per_term)
-               for n in range(0, 6) for sub in itertools.combinations(conj, n))
-    res = column_generation(A, y, clause_cost=fixed, term_cost=per_term, max_terms=2,
-                            integer_time_limit=30)
+    best = min(
+        dnf_objective(A, y, sub, fixed, per_term)
+        for n in range(0, 6)
+        for sub in itertools.combinations(conj, n)
+    )
+    res = column_generation(
+        A, y, clause_cost=fixed, term_cost=per_term, max_terms=2, integer_time_limit=30
+    )
     chosen = [res.pool[k] for k in np.flatnonzero(res.chosen)]
     assert res.lower_bound is not None and res.lower_bound <= best + 1e-6
     assert res.objective == pytest.approx(dnf_objective(A, y, chosen, fixed, per_term))
@@ -216,16 +253,32 @@ def test_rule_set_is_the_brute_force_optimum_and_the_bound_holds(seed):
 @pytest.mark.parametrize("seed", range(3))
 def test_the_order_of_beam_and_exact_pricing_does_not_change_the_certified_lp(seed):
     A, y, _, _ = random_duals(seed, n=300, m=10)
-    runs = {order: column_generation(A, y, clause_cost=0.5, term_cost=0.5, max_terms=3,
-                                     heuristic_first=order, integer_time_limit=30)
-            for order in ("auto", True, False)}
+    runs = {
+        order: column_generation(
+            A,
+            y,
+            clause_cost=0.5,
+            term_cost=0.5,
+            max_terms=3,
+            heuristic_first=order,
+            integer_time_limit=30,
+        )
+        for order in ("auto", True, False)
+    }
     values = [r.lower_bound for r in runs.values()]
-    assert None not in values and np.ptp(values) < 1e-6      # every order certifies one LP
+    assert None not in values and np.ptp(values) < 1e-6  # every order certifies one LP
     # "auto" prices exactly first (no exact search measured yet), as False does
     assert runs["auto"].history[0]["pricing"] == runs[False].history[0]["pricing"] == "exact"
     # ... and decides by work counts, not the clock: a second run takes the same path
-    again = column_generation(A, y, clause_cost=0.5, term_cost=0.5, max_terms=3,
-                              heuristic_first="auto", integer_time_limit=30)
+    again = column_generation(
+        A,
+        y,
+        clause_cost=0.5,
+        term_cost=0.5,
+        max_terms=3,
+        heuristic_first="auto",
+        integer_time_limit=30,
+    )
     assert again.pool == runs["auto"].pool
     assert [h["pricing"] for h in again.history] == [h["pricing"] for h in runs["auto"].history]
     with pytest.raises(ValueError, match="heuristic_first"):
@@ -235,33 +288,40 @@ def test_the_order_of_beam_and_exact_pricing_does_not_change_the_certified_lp(se
 @pytest.mark.parametrize("seed", range(4))
 def test_an_early_stop_keeps_a_valid_lagrangian_bound(seed):
     A, y, _, _ = random_duals(seed, n=300, m=10)
-    options = dict(clause_cost=0.5, term_cost=0.5, max_terms=3, columns_per_round=1,
-                   heuristic_first=False, integer_time_limit=30)
+    options = dict(
+        clause_cost=0.5,
+        term_cost=0.5,
+        max_terms=3,
+        columns_per_round=1,
+        heuristic_first=False,
+        integer_time_limit=30,
+    )
     full = column_generation(A, y, **options)
     assert full.lower_bound is not None and full.stop_reason == "no improving column (proved)"
     bounds = []
     for rounds in range(1, 6):
         early = column_generation(A, y, max_rounds=rounds, **options)
-        assert early.lower_bound is not None              # every round priced exactly
+        assert early.lower_bound is not None  # every round priced exactly
         assert early.lower_bound <= full.lower_bound + 1e-7 <= early.objective + 1e-7
         bounds.append(early.lower_bound)
-    assert max(bounds) > 0                                # a bound that says something
+    assert max(bounds) > 0  # a bound that says something
 
 
 def test_the_exact_budget_hands_the_rounds_to_beam_search_and_says_so():
     A, y, _, _ = random_duals(1, n=400, m=12)
-    run = dict(clause_cost=0.2, term_cost=0.2, max_terms=3, heuristic_first=False,
-               integer_time_limit=30)
+    run = dict(
+        clause_cost=0.2, term_cost=0.2, max_terms=3, heuristic_first=False, integer_time_limit=30
+    )
     res = column_generation(A, y, exact_budget=1e-9, **run)
     history = pd.DataFrame(res.history)
     assert set(history["pricing"]) == {"beam fallback"}
     assert history["note"].str.contains("budget").all()
-    assert res.lower_bound is None                        # no exact round, no bound
+    assert res.lower_bound is None  # no exact round, no bound
     # a budget that runs out part way: exact rounds first, then beam search
     history = pd.DataFrame(column_generation(A, y, exact_budget=2e-5, **run).history)
     kinds = history["pricing"].tolist()
     assert kinds[0] == "exact" and kinds[-1] == "beam fallback"
-    assert kinds == sorted(kinds, key=lambda k: k != "exact")   # never exact again
+    assert kinds == sorted(kinds, key=lambda k: k != "exact")  # never exact again
     with pytest.raises(ValueError, match="exact_budget"):
         ColumnGenerationRules(exact_budget=0).fit(A, y)
 
@@ -269,10 +329,21 @@ def test_the_exact_budget_hands_the_rounds_to_beam_search_and_says_so():
 def test_the_exact_budget_is_counted_not_timed():
     # the same budget stops the exact search at the same itemset however busy the machine
     A, y, _, _ = random_duals(3, n=400, m=14)
-    runs = [pd.DataFrame(column_generation(A, y, clause_cost=0.2, term_cost=0.2, max_terms=3,
-                                           heuristic_first=False, exact_budget=2e-5,
-                                           integer_time_limit=30).history)
-            for _ in range(2)]
+    runs = [
+        pd.DataFrame(
+            column_generation(
+                A,
+                y,
+                clause_cost=0.2,
+                term_cost=0.2,
+                max_terms=3,
+                heuristic_first=False,
+                exact_budget=2e-5,
+                integer_time_limit=30,
+            ).history
+        )
+        for _ in range(2)
+    ]
     same = ["lp_value", "n_columns", "pricing", "exact", "nodes"]
     pd.testing.assert_frame_equal(runs[0][same], runs[1][same])
     assert (runs[0]["pricing"] == "beam fallback").any()
@@ -283,16 +354,16 @@ def test_a_path_on_one_live_master_reaches_the_lps_of_fresh_runs():
     generator = ColumnGenerator(A, y)
     pools = []
     for cost in (2.0, 1.0, 0.5, 0.25):
-        along = generator.run(clause_cost=cost, term_cost=cost, max_terms=3,
-                              integer_time_limit=30)
-        fresh = column_generation(A, y, clause_cost=cost, term_cost=cost, max_terms=3,
-                                  integer_time_limit=30)
+        along = generator.run(clause_cost=cost, term_cost=cost, max_terms=3, integer_time_limit=30)
+        fresh = column_generation(
+            A, y, clause_cost=cost, term_cost=cost, max_terms=3, integer_time_limit=30
+        )
         # the certified LP value is the LP over all conjunctions: the start cannot change it
         assert along.lower_bound == pytest.approx(fresh.lower_bound, abs=1e-6)
         assert along.objective == pytest.approx(fresh.objective, abs=1e-6)
         pools.append(list(along.pool))
     # each cost starts from every column of the costs before it
-    assert all(b[:len(a)] == a for a, b in zip(pools, pools[1:]))
+    assert all(b[: len(a)] == a for a, b in zip(pools, pools[1:]))
 
 
 def test_master_lp_is_warm_started_and_grouped():
@@ -332,7 +403,7 @@ def test_auto_complexity_chooses_from_the_path_by_inner_cv():
     table = model.cv_results_
     assert set(table["form"]) == {"dnf", "cnf"} and table["chosen"].sum() == 1
     chosen = table.loc[table["chosen"]].iloc[0]
-    assert chosen["form"] == model.form_ == "dnf"   # a four-clause DNF is no short CNF
+    assert chosen["form"] == model.form_ == "dnf"  # a four-clause DNF is no short CNF
     table = table[table["form"] == model.form_]
     best = table.loc[table["error"].idxmin()]
     # one standard error: the simplest within one SE of the best
@@ -341,7 +412,7 @@ def test_auto_complexity_chooses_from_the_path_by_inner_cv():
     assert (simpler["error"] > best["error"] + best["error_se"]).all()
     assert model.chosen_complexity_ == chosen["complexity"]
     again = ColumnGenerationRules(selection="one_se", random_state=0).fit(X, y)
-    assert str(again) == str(model)     # deterministic given random_state
+    assert str(again) == str(model)  # deterministic given random_state
 
 
 def test_auto_form_races_out_a_clearly_losing_form_after_the_first_split():
@@ -351,19 +422,19 @@ def test_auto_form_races_out_a_clearly_losing_form_after_the_first_split():
     # a four-clause DNF is no short CNF: the CNF path is fitted on the first split only
     assert folds["dnf"] == 3 and folds["cnf"] == 1 and model.form_ == "dnf"
     first = model.cv_results_[model.cv_results_["form"] == "cnf"]
-    assert len(first) == 2     # its whole path on that split, then no more
+    assert len(first) == 2  # its whole path on that split, then no more
 
 
 def test_race_keeps_a_form_within_the_paired_standard_error():
     cost = np.ones(400)
-    base = np.arange(400) < 80                        # 80 errors
+    base = np.arange(400) < 80  # 80 errors
     other = base.copy()
     other[[100, 101, 102]] = True
-    other[0] = False                                  # 2 more errors, 4 rows disagree: z = 1
+    other[0] = False  # 2 more errors, 4 rows disagree: z = 1
     wrong = {("dnf", 1.0): base, ("cnf", 1.0): other}
     assert _race_forms(wrong, cost, ["dnf", "cnf"], [1.0]) == ["dnf", "cnf"]
     worse = base.copy()
-    worse[100:130] = True                             # 30 more errors, 30 disagree: z = 5.5
+    worse[100:130] = True  # 30 more errors, 30 disagree: z = 5.5
     wrong = {("dnf", 1.0): worse, ("cnf", 1.0): base}
     assert _race_forms(wrong, cost, ["dnf", "cnf"], [1.0]) == ["cnf"]
 
@@ -372,8 +443,9 @@ def test_race_keeps_a_form_within_the_paired_standard_error():
 def test_auto_form_learns_a_cnf_when_the_complement_is_a_short_dnf(seed):
     X, y, rule = planted_problem(1500, 3, seed=seed)
     exact = {**EXACT, "form": "auto"}
-    model = ColumnGenerationRules(complexity=1e-4, max_terms=4, random_state=0,
-                                  **exact).fit(X, 1 - y)
+    model = ColumnGenerationRules(complexity=1e-4, max_terms=4, random_state=0, **exact).fit(
+        X, 1 - y
+    )
     print(model.cv_results_, model, sep="\n")
     assert model.form_ == "cnf" and str(model).startswith("IF (")
     table = model.cv_results_
@@ -384,13 +456,17 @@ def test_auto_form_learns_a_cnf_when_the_complement_is_a_short_dnf(seed):
 
 def test_auto_cv_repeats_the_split_on_small_data_only():
     kw = dict(form="dnf", complexity_path=(0.02, 0.005), random_state=0)
-    X, y, _ = planted_problem(300, 2, seed=1)     # 1500 / 300: five repeats of 3 folds
+    X, y, _ = planted_problem(300, 2, seed=1)  # 1500 / 300: five repeats of 3 folds
     repeated = RepeatedStratifiedKFold(n_splits=3, n_repeats=5, random_state=0)
-    pd.testing.assert_frame_equal(ColumnGenerationRules(**kw).fit(X, y).cv_results_,
-                                  ColumnGenerationRules(cv=repeated, **kw).fit(X, y).cv_results_)
-    X, y, _ = planted_problem(1600, 2, seed=1)    # one split, as cv=3
-    pd.testing.assert_frame_equal(ColumnGenerationRules(**kw).fit(X, y).cv_results_,
-                                  ColumnGenerationRules(cv=3, **kw).fit(X, y).cv_results_)
+    pd.testing.assert_frame_equal(
+        ColumnGenerationRules(**kw).fit(X, y).cv_results_,
+        ColumnGenerationRules(cv=repeated, **kw).fit(X, y).cv_results_,
+    )
+    X, y, _ = planted_problem(1600, 2, seed=1)  # one split, as cv=3
+    pd.testing.assert_frame_equal(
+        ColumnGenerationRules(**kw).fit(X, y).cv_results_,
+        ColumnGenerationRules(cv=3, **kw).fit(X, y).cv_results_,
+    )
     with pytest.raises(ValueError, match="'cv' parameter"):
         ColumnGenerationRules(cv="repeated", **kw).fit(X, y)
 
@@ -412,8 +488,11 @@ def test_passes_sklearn_check_estimator(complexity):
 
 def test_works_in_pipeline_and_grid_search():
     X, y, _ = planted_problem(600, 3, seed=4)
-    grid = GridSearchCV(make_pipeline(ColumnGenerationRules()),
-                        {"columngenerationrules__complexity": [0.2, 0.002]}, cv=3)
+    grid = GridSearchCV(
+        make_pipeline(ColumnGenerationRules()),
+        {"columngenerationrules__complexity": [0.2, 0.002]},
+        cv=3,
+    )
     grid.fit(X, y)
     assert grid.best_params_["columngenerationrules__complexity"] == 0.002
 
@@ -444,8 +523,13 @@ def test_predict_refuses_missing_columns_and_bad_parameters():
         model.predict(X.drop(columns=["c0"]))
     with pytest.raises(ValueError, match="order"):
         model.predict(X[X.columns[::-1]])
-    for bad in (dict(form="xor"), dict(selection="best"), dict(pricing="guess"),
-                dict(max_terms=0),
-                dict(complexity=-1), dict(complexity="fast")):
+    for bad in (
+        dict(form="xor"),
+        dict(selection="best"),
+        dict(pricing="guess"),
+        dict(max_terms=0),
+        dict(complexity=-1),
+        dict(complexity="fast"),
+    ):
         with pytest.raises(ValueError, match=next(iter(bad))):
             ColumnGenerationRules(**bad).fit(X, y)

@@ -15,20 +15,24 @@ from rulelab._base import LearnerBase
 
 # Small settings, so that every check runs in seconds; the learners' defaults are
 # exercised by their own tests.
-FAST = {"TwoLevelRules": dict(max_rules=2, max_iter=3),
-        "ColumnGenerationRules": dict(complexity=0.01, form="dnf"),
-        "CBMClassifier": dict(max_iter=20), "RulesFirstClassifier": dict(random_state=0)}
+FAST = {
+    "TwoLevelRules": dict(max_rules=2, max_iter=3),
+    "ColumnGenerationRules": dict(complexity=0.01, form="dnf"),
+    "CBMClassifier": dict(max_iter=20),
+    "RulesFirstClassifier": dict(random_state=0),
+}
 
 # scikit-learn checks a learner fails on purpose, with the reason.
 EXPECTED_FAILURES = {
     "CBMClassifier": {
         "check_estimators_nan_inf": "an infinity is a value: it falls in the first or last "
-                                    "equal-width cell (NaN is refused, naming the column)"},
+        "equal-width cell (NaN is refused, naming the column)"
+    },
     "GreedyRule": {
-        "check_sample_weight_equivalence_on_dense_data":
-            "Fig. 1's coverage threshold n / (c k (B + 1)) counts samples, so a weight is "
-            "not a repeated sample (BoostRule's reweighting is meant to work this way)",
-        "check_sample_weight_equivalence_on_sparse_data": "as on dense data"},
+        "check_sample_weight_equivalence_on_dense_data": "Fig. 1's coverage threshold n / (c k (B + 1)) counts samples, so a weight is "
+        "not a repeated sample (BoostRule's reweighting is meant to work this way)",
+        "check_sample_weight_equivalence_on_sparse_data": "as on dense data",
+    },
 }
 
 
@@ -42,9 +46,10 @@ def test_every_learner_has_the_one_base():
         assert issubclass(cls, LearnerBase), name
 
 
-@parametrize_with_checks([make(name) for name in ESTIMATORS],
-                         expected_failed_checks=lambda est: EXPECTED_FAILURES.get(
-                             type(est).__name__, {}))
+@parametrize_with_checks(
+    [make(name) for name in ESTIMATORS],
+    expected_failed_checks=lambda est: EXPECTED_FAILURES.get(type(est).__name__, {}),
+)
 def test_sklearn_estimator_checks(estimator, check):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -54,8 +59,9 @@ def test_sklearn_estimator_checks(estimator, check):
 # ---- the battery ------------------------------------------------------------------------
 RNG = np.random.default_rng(0)
 N = 120
-X = pd.DataFrame({"a": RNG.normal(size=N), "b": RNG.normal(size=N),
-                  "c": RNG.integers(0, 5, N).astype(float)})
+X = pd.DataFrame(
+    {"a": RNG.normal(size=N), "b": RNG.normal(size=N), "c": RNG.integers(0, 5, N).astype(float)}
+)
 Y = pd.Series((X.a + 0.5 * X.b > 0).astype(int), name="t")
 
 
@@ -70,8 +76,11 @@ def name(request):
     return request.param
 
 
-@pytest.mark.parametrize("columns", [["c", "a", "b"], ["a", "b"], ["a", "b", "c", "e"]],
-                         ids=["reordered", "missing", "extra"])
+@pytest.mark.parametrize(
+    "columns",
+    [["c", "a", "b"], ["a", "b"], ["a", "b", "c", "e"]],
+    ids=["reordered", "missing", "extra"],
+)
 def test_columns_are_matched_by_name_never_by_position(name, columns):
     model = fitted(name)
     with pytest.raises(ValueError, match="feature names|features"):
@@ -100,8 +109,10 @@ def test_names_that_read_alike_as_text_are_refused(name):
 
 
 def test_a_table_in_which_nothing_varies_is_refused(name):
-    for constant in (pd.DataFrame({"a": np.zeros(N, int), "b": np.ones(N, int)}),
-                     pd.DataFrame({"a": np.full(N, 7.0), "b": np.full(N, 7.0)})):
+    for constant in (
+        pd.DataFrame({"a": np.zeros(N, int), "b": np.ones(N, int)}),
+        pd.DataFrame({"a": np.full(N, 7.0), "b": np.full(N, 7.0)}),
+    ):
         with pytest.raises(ValueError, match="constant|single value"):
             fitted(name, constant)
 
@@ -129,14 +140,20 @@ def test_arrays_in_fit_and_predict_raise_no_warning(name):
         model.predict(X.to_numpy())
 
 
-@pytest.mark.parametrize("y, message", [
-    (np.ones(N, int), "one class"),
-    (X.a.to_numpy(), "continuous"),
-    (Y.astype(float).where(np.arange(N) % 10 > 0), "missing values"),
-    (np.array([None if i % 9 == 0 else v for i, v in enumerate(Y)], dtype=object),
-     "missing values"),
-    (np.array(["a" if v else 1 for v in Y], dtype=object), "mixes label types"),
-], ids=["one class", "continuous", "NaN", "None", "mixed types"])
+@pytest.mark.parametrize(
+    "y, message",
+    [
+        (np.ones(N, int), "one class"),
+        (X.a.to_numpy(), "continuous"),
+        (Y.astype(float).where(np.arange(N) % 10 > 0), "missing values"),
+        (
+            np.array([None if i % 9 == 0 else v for i, v in enumerate(Y)], dtype=object),
+            "missing values",
+        ),
+        (np.array(["a" if v else 1 for v in Y], dtype=object), "mixes label types"),
+    ],
+    ids=["one class", "continuous", "NaN", "None", "mixed types"],
+)
 def test_bad_labels_are_refused_by_name(name, y, message):
     with pytest.raises(ValueError, match=message):
         fitted(name, y=y)
@@ -155,14 +172,18 @@ def test_categorical_columns_are_taken_as_they_come(name):
     assert model.score(frame, target) > 0.6
 
 
-@pytest.mark.parametrize("frame, message", [
-    (X.assign(t=pd.date_range("2020", periods=N, freq="D")), "column 't' holds dates"),
-    (pd.DataFrame(X.to_numpy(), columns=["a", "a", "b"]), "duplicated column names"),
-    (X.iloc[:0], "no rows|0 sample|empty"),
-], ids=["datetime", "duplicated names", "empty"])
+@pytest.mark.parametrize(
+    "frame, message",
+    [
+        (X.assign(t=pd.date_range("2020", periods=N, freq="D")), "column 't' holds dates"),
+        (pd.DataFrame(X.to_numpy(), columns=["a", "a", "b"]), "duplicated column names"),
+        (X.iloc[:0], "no rows|0 sample|empty"),
+    ],
+    ids=["datetime", "duplicated names", "empty"],
+)
 def test_unusable_tables_are_refused_by_name(name, frame, message):
     with pytest.raises(ValueError, match=message):
-        fitted(name, frame, Y.iloc[:len(frame)])
+        fitted(name, frame, Y.iloc[: len(frame)])
 
 
 def test_missing_and_infinite_values_are_handled_or_named(name):
@@ -238,12 +259,11 @@ def test_rules_are_rulelab_rules_and_complexity_is_read_from_them(name):
     again = rule_from_dict(rules.to_json())
     if isinstance(rules, DecisionList):
         assert np.array_equal(again.apply(frame), rules.apply(frame))
-        if name == "BoostRule":   # its rules are +1 votes of a weighted vote (see its docs)
+        if name == "BoostRule":  # its rules are +1 votes of a weighted vote (see its docs)
             return
         decided = rules.evaluate(frame)
         hit = np.array([label is not None for label in decided])
-        assert np.array_equal(model.predict(frame)[hit], decided[hit].astype(
-            model.classes_.dtype))
+        assert np.array_equal(model.predict(frame)[hit], decided[hit].astype(model.classes_.dtype))
         picked = frame.query(rules.to_pandas_query(), engine="python").index
         assert np.array_equal(np.sort(picked), np.flatnonzero(hit))
         return
@@ -279,7 +299,7 @@ def test_one_binarizer_argument_takes_either_binariser_or_passthrough(name):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
             model.fit(frame, target)
-        assert model.binarizer_ is not binarizer     # cloned, the caller's left unfitted
+        assert model.binarizer_ is not binarizer  # cloned, the caller's left unfitted
         assert not hasattr(binarizer, "terms_")
         assert model.score(frame, target) > 0.6
         # every term the rules read is one of the binariser's terms (before a learner
@@ -294,7 +314,7 @@ def test_one_binarizer_argument_takes_either_binariser_or_passthrough(name):
         passthrough.fit(binary, Y)
     assert passthrough.binarizer_ is None
     if name in ("RulesFirstClassifier", "GreedyRule", "BoostRule"):
-        return   # numeric columns are features as they are
+        return  # numeric columns are features as they are
     with pytest.raises(ValueError, match="passthrough"):
         make(name).set_params(binarizer="passthrough").fit(X, Y)
 
@@ -309,10 +329,13 @@ def test_deprecated_binarize_still_works_and_says_what_replaces_it(old, new):
     assert str(model.rules_) == str(SetCoverRules(binarizer=new).fit(binary, Y).rules_)
 
 
-@pytest.mark.parametrize("learner, old, new", [
-    ("TwoLevelRules", {"max_clauses": 2}, {"max_rules": 2}),
-    ("BoostedLPRules", {"n_rounds": 2}, {"n_estimators": 2}),
-])
+@pytest.mark.parametrize(
+    "learner, old, new",
+    [
+        ("TwoLevelRules", {"max_clauses": 2}, {"max_rules": 2}),
+        ("BoostedLPRules", {"n_rounds": 2}, {"n_estimators": 2}),
+    ],
+)
 def test_renamed_parameters_keep_their_old_name_for_a_while(learner, old, new):
     """One name per idea across learners (``max_rules`` as in SetCoverRules and
     RulesFirstClassifier, ``n_estimators`` as in BoostRule and scikit-learn): the former
@@ -339,13 +362,19 @@ def test_a_weighted_vote_gives_probabilities_through_the_link_it_declares(name):
     assert np.allclose(again.probability(X), model.rules_.probability(X))
 
 
-@pytest.mark.parametrize("learner, old, new", [
-    ("OneRule", {"lam": 5.0}, {"complexity": 0.2}),
-    ("SetCoverRules", {"lam": 1000.0, "time_limit": 30.0},
-     {"complexity": 0.001, "lp_time_limit": 30.0}),
-    ("TwoLevelRules", {"theta": 0.5}, {"complexity": 0.5}),
-    ("CBMClassifier", {"degree": 1}, {"max_terms": 1}),
-])
+@pytest.mark.parametrize(
+    "learner, old, new",
+    [
+        ("OneRule", {"lam": 5.0}, {"complexity": 0.2}),
+        (
+            "SetCoverRules",
+            {"lam": 1000.0, "time_limit": 30.0},
+            {"complexity": 0.001, "lp_time_limit": 30.0},
+        ),
+        ("TwoLevelRules", {"theta": 0.5}, {"complexity": 0.5}),
+        ("CBMClassifier", {"degree": 1}, {"max_terms": 1}),
+    ],
+)
 def test_former_parameter_names_warn_naming_the_release_that_removes_them(learner, old, new):
     """One name and one direction for the error-versus-size trade-off (``complexity``: the
     cost of size in units of training error, larger gives smaller rules), ``max_terms``
@@ -358,8 +387,10 @@ def test_former_parameter_names_warn_naming_the_release_that_removes_them(learne
     assert str(before.rules_) == str(after.rules_)
 
 
-@pytest.mark.parametrize("old, new", [("GreedyRuleClassifier", "RulesFirstClassifier"),
-                                      ("BoostedRules", "BoostedLPRules")])
+@pytest.mark.parametrize(
+    "old, new",
+    [("GreedyRuleClassifier", "RulesFirstClassifier"), ("BoostedRules", "BoostedLPRules")],
+)
 def test_former_class_names_warn_and_learn_the_same_rules(old, new):
     """Class names say which algorithm they are: the rules-first classifier of paper 5 section
     7, and paper 1's boosting of LP clauses (RuB), apart from paper 5's GreedyRule and

@@ -13,8 +13,9 @@ from rulelab.rules import CNF, DNF, Clause, Term
 
 def _frame(n, seed, n_features=3, nan_share=0.0):
     rng = np.random.default_rng(seed)
-    X = pd.DataFrame(rng.standard_normal((n, n_features)),
-                     columns=[f"x{j}" for j in range(n_features)])
+    X = pd.DataFrame(
+        rng.standard_normal((n, n_features)), columns=[f"x{j}" for j in range(n_features)]
+    )
     if nan_share:
         X = X.mask(rng.random(X.shape) < nan_share)
     return X
@@ -37,7 +38,7 @@ def test_refining_recovers_an_off_grid_cut_within_the_datas_resolution(op):
     # where the clause's other term holds
     lo, hi = _gap_around(X["x0"].to_numpy()[X["x1"].to_numpy() > -0.2], 0.37)
     lo1, hi1 = _gap_around(X["x1"].to_numpy()[truth.clauses[0].terms[0].evaluate(X)], -0.2)
-    (t0, t1), = [c.terms for c in refined.clauses]
+    ((t0, t1),) = [c.terms for c in refined.clauses]
     assert (t0.feature, t0.op) == ("x0", op) and lo <= t0.value < hi
     assert (t1.feature, t1.op) == ("x1", ">") and lo1 <= t1.value < hi1
     assert np.array_equal(refined.evaluate(X), y)
@@ -51,7 +52,7 @@ def test_a_cnf_is_refined_through_its_dual_and_recovers_its_cuts():
     refined = refine_cuts(grid, X, y)
     assert isinstance(refined, CNF)
     assert np.array_equal(refined.evaluate(X), y)
-    (t0, t1), = [c.terms for c in refined.clauses]
+    ((t0, t1),) = [c.terms for c in refined.clauses]
     lo, hi = _gap_around(X["x0"].to_numpy()[X["x1"].to_numpy() <= 0.8], 0.37)
     assert (t0.op, t1.op) == ("<=", ">") and lo <= t0.value < hi
 
@@ -60,9 +61,14 @@ def _random_rule(rng, n_clauses=3, n_features=3):
     clauses = []
     for _ in range(n_clauses):
         features = rng.choice(n_features, size=rng.integers(1, 4), replace=True)
-        clauses.append(Clause(tuple(Term(f"x{f}", rng.choice(["<=", ">"]),
-                                         float(np.round(rng.normal(), 2)))
-                                    for f in features)))
+        clauses.append(
+            Clause(
+                tuple(
+                    Term(f"x{f}", rng.choice(["<=", ">"]), float(np.round(rng.normal(), 2)))
+                    for f in features
+                )
+            )
+        )
     return DNF(clauses)
 
 
@@ -75,8 +81,11 @@ def test_the_objective_never_increases(seed):
     rule = _random_rule(rng)
     if seed >= 4:
         rule = CNF([Clause(tuple(t.negate() for t in c.terms), "or") for c in rule.clauses])
-    costs = {"clause_cost": float(rng.uniform(0, 10)), "term_cost": float(rng.uniform(0, 5)),
-             "negative_weight": float(rng.uniform(0.5, 2.0))}
+    costs = {
+        "clause_cost": float(rng.uniform(0, 10)),
+        "term_cost": float(rng.uniform(0, 5)),
+        "negative_weight": float(rng.uniform(0.5, 2.0)),
+    }
     before = rule_objective(rule, X, y, w, **costs)
     refined = refine_cuts(rule, X, y, w, **costs)
     assert rule_objective(refined, X, y, w, **costs) <= before + 1e-9
@@ -100,8 +109,18 @@ def test_one_cut_is_the_brute_force_best_over_every_observed_cut(seed):
 
 def test_redundant_terms_are_merged_and_the_rule_is_unchanged_on_training_data():
     X = _frame(500, seed=3)
-    rule = DNF([Clause((Term("x0", ">", -1.34), Term("x0", ">", 0.604),
-                        Term("x1", "<=", -0.113), Term("x1", "<=", 1.34)))])
+    rule = DNF(
+        [
+            Clause(
+                (
+                    Term("x0", ">", -1.34),
+                    Term("x0", ">", 0.604),
+                    Term("x1", "<=", -0.113),
+                    Term("x1", "<=", 1.34),
+                )
+            )
+        ]
+    )
     y = rule.evaluate(X)
     merged = refine_cuts(rule, X, y, max_rounds=0)
     assert str(merged.clauses[0]) == "x0 > 0.604 AND x1 <= -0.113"
@@ -111,7 +130,7 @@ def test_redundant_terms_are_merged_and_the_rule_is_unchanged_on_training_data()
 def test_of_an_interval_only_the_binding_side_is_kept():
     X = _frame(500, seed=4)
     y = (X["x0"] > 0.3).to_numpy()
-    above_all = float(X["x0"].max()) + 1.0      # x0 <= this binds on no training row
+    above_all = float(X["x0"].max()) + 1.0  # x0 <= this binds on no training row
     rule = DNF([Clause((Term("x0", ">", 0.3), Term("x0", "<=", above_all)))])
     refined = refine_cuts(rule, X, y, term_cost=1.0)
     assert [(t.feature, t.op) for t in refined.clauses[0].terms] == [("x0", ">")]
@@ -129,7 +148,7 @@ def test_missing_values_keep_their_meaning():
     refined = refine_cuts(rule, X, y)
     term = refined.clauses[0].terms[0]
     assert term.op == ">" and not refined.evaluate(X)[X["x0"].isna().to_numpy()].any()
-    assert rule_objective(refined, X, y) == 100     # exactly the missing rows
+    assert rule_objective(refined, X, y) == 100  # exactly the missing rows
     # only dropping the term takes the missing rows in: priced, and taken when it pays
     y_all = np.ones(len(X), dtype=bool)
     dropped = refine_cuts(rule, X, y_all, clause_cost=1.0, term_cost=1.0)
@@ -160,8 +179,9 @@ def test_bad_input_is_named():
 def test_the_estimator_refines_under_its_own_objective(form):
     X = _frame(1500, seed=8, n_features=4)
     rng = np.random.default_rng(8)
-    truth = DNF([Clause((Term("x0", ">", 0.45), Term("x1", "<=", 0.1))),
-                 Clause((Term("x2", ">", 1.05),))])
+    truth = DNF(
+        [Clause((Term("x0", ">", 0.45), Term("x1", "<=", 0.1))), Clause((Term("x2", ">", 1.05),))]
+    )
     y = truth.evaluate(X).astype(int)
     if form == "cnf":
         y = 1 - y

@@ -129,7 +129,9 @@ def test_openml_fetch_path_converts_to_our_frame(tmp_path, monkeypatch):
     assert cached.with_name("wdbc.csv.fetched").is_file()
     if DATA is not None:  # the fetched frame equals our copy
         ours = pd.read_csv(DATA / "wdbc.csv")
-        np.testing.assert_allclose(X.to_numpy(float), ours.drop(columns="diagnosis").to_numpy(float))
+        np.testing.assert_allclose(
+            X.to_numpy(float), ours.drop(columns="diagnosis").to_numpy(float)
+        )
 
 
 def test_libsvm_fetch_path_converts_to_our_frame(tmp_path, monkeypatch):
@@ -169,8 +171,11 @@ def test_load_csv_reads_a_users_own_file(tmp_path):
 @needs_data
 def test_a1a_readable_names_follow_platts_adult_layout():
     X, _ = data.load_dataset("a1a_train", readable=True)
-    assert X.shape[1] == 123 and X.columns[0] == "age=1/5" and X.columns[-1].startswith(
-        "native-country=")
+    assert (
+        X.shape[1] == 123
+        and X.columns[0] == "age=1/5"
+        and X.columns[-1].startswith("native-country=")
+    )
     attributes = pd.Index(X.columns.str.split("=").str[0])
     for attribute in attributes.unique():
         ones = X.loc[:, attributes == attribute].sum(axis=1)
@@ -184,6 +189,7 @@ def test_a1a_readable_names_follow_platts_adult_layout():
 
 def test_load_csv_refuses_missing_labels_and_an_absent_positive(tmp_path):
     from rulelab import load_csv
+
     path = tmp_path / "own.csv"
     path.write_text("x,label\n1,yes\n2,no\n3,\n4,yes\n")
     with pytest.raises(ValueError, match="1 missing values"):
@@ -196,19 +202,23 @@ def test_load_csv_refuses_missing_labels_and_an_absent_positive(tmp_path):
 
 
 # ---- cached copies are checked against what is known of them ------------------------------
-def test_a_fetched_copy_is_hashed_once_per_version_and_refused_once_truncated(tmp_path,
-                                                                              monkeypatch):
+def test_a_fetched_copy_is_hashed_once_per_version_and_refused_once_truncated(
+    tmp_path, monkeypatch
+):
     cached = _fake_openml_wdbc(tmp_path, monkeypatch)
     hashed = []
     real_sha256 = data._sha256
     monkeypatch.setattr(data, "_sha256", lambda path: hashed.append(path) or real_sha256(path))
-    for _ in range(3):                                # fetched (its digest recorded), then read
+    for _ in range(3):  # fetched (its digest recorded), then read
         rulelab.load_dataset("wdbc")
-    assert len(hashed) == 1                           # the same file version is hashed once
+    assert len(hashed) == 1  # the same file version is hashed once
     lines = cached.read_text().splitlines(keepends=True)
-    cached.write_text("".join(lines[:50]))            # 49 rows left
-    with pytest.raises(ValueError, match=r"wdbc\.csv does not match the checksum recorded.*"
-                                         r"delete .*wdbc\.csv\.fetched"):
+    cached.write_text("".join(lines[:50]))  # 49 rows left
+    with pytest.raises(
+        ValueError,
+        match=r"wdbc\.csv does not match the checksum recorded.*"
+        r"delete .*wdbc\.csv\.fetched",
+    ):
         rulelab.load_dataset("wdbc")
 
 
@@ -225,8 +235,11 @@ def test_a_truncated_copy_without_a_recorded_digest_is_refused_by_its_shape(tmp_
     (cache / "pima.csv.fetched").write_text("openml:37\n")
     monkeypatch.setenv("RULELAB_DATA", str(tmp_path / "empty"))
     monkeypatch.setenv("RULELAB_CACHE", str(tmp_path / "cache"))
-    with pytest.raises(ValueError, match=r"pima\.csv holds 49 rows .*expects 768 rows .*"
-                                         r"delete .*pima\.csv\.fetched"):
+    with pytest.raises(
+        ValueError,
+        match=r"pima\.csv holds 49 rows .*expects 768 rows .*"
+        r"delete .*pima\.csv\.fetched",
+    ):
         rulelab.load_dataset("pima")
     frame.drop(columns="glucose").to_csv(cache / "pima.csv", index=False)
     with pytest.raises(ValueError, match=r"lacks the column\(s\) \['glucose'\]"):
@@ -269,10 +282,11 @@ def test_our_copy_is_hashed_again_after_it_changed(tmp_path, monkeypatch):
 # ---- load_csv keeps what the file says ----------------------------------------------------
 def test_load_csv_keeps_na_like_strings_unless_asked(tmp_path):
     path = tmp_path / "countries.csv"
-    path.write_text("country,note,size,label\nNA,None,1.5,yes\nUS,null,,no\nFR,N/A,3,yes\n"
-                    "NA,nan,4,no\n")
+    path.write_text(
+        "country,note,size,label\nNA,None,1.5,yes\nUS,null,,no\nFR,N/A,3,yes\nNA,nan,4,no\n"
+    )
     X, y = rulelab.load_csv(path, label="label", positive="yes")
-    assert X["country"].tolist() == ["NA", "US", "FR", "NA"]      # Namibia is kept
+    assert X["country"].tolist() == ["NA", "US", "FR", "NA"]  # Namibia is kept
     assert X["note"].tolist() == ["None", "null", "N/A", "nan"]
     assert X["size"].isna().tolist() == [False, True, False, False]  # an empty field is missing
     X, _ = rulelab.load_csv(path, label="label", positive="yes", na_values=["null", "N/A"])
@@ -289,10 +303,10 @@ def test_load_csv_refuses_a_repeated_header_naming_it(tmp_path):
 
 def test_load_csv_refuses_rows_longer_than_the_header_instead_of_shifting_them(tmp_path):
     path = tmp_path / "long.csv"
-    path.write_text("a,b,label\n1,2,3,yes\n4,5,6,no\n")   # pandas would index by column a
+    path.write_text("a,b,label\n1,2,3,yes\n4,5,6,no\n")  # pandas would index by column a
     with pytest.raises(ValueError, match=r"more fields than its header has names \(3\)"):
         rulelab.load_csv(path, label="label", positive="yes")
-    path.write_text("a,b,label\n1,2,yes,\n4,5,no,\n")       # a trailing separator is fine
+    path.write_text("a,b,label\n1,2,yes,\n4,5,no,\n")  # a trailing separator is fine
     X, y = rulelab.load_csv(path, label="label", positive="yes")
     assert X["a"].tolist() == [1, 4] and y.tolist() == [1, 0]
     path.write_text("")
@@ -303,8 +317,9 @@ def test_load_csv_refuses_rows_longer_than_the_header_instead_of_shifting_them(t
 def test_load_csv_refuses_an_unknown_categorical_column_listing_the_columns(tmp_path):
     path = tmp_path / "own.csv"
     path.write_text("zip,age,label\n1000,30,yes\n2000,40,no\n")
-    with pytest.raises(ValueError,
-                       match=r"\['zipcode'\] are not feature columns.*\['zip', 'age'\]"):
+    with pytest.raises(
+        ValueError, match=r"\['zipcode'\] are not feature columns.*\['zip', 'age'\]"
+    ):
         rulelab.load_csv(path, label="label", positive="yes", categorical=["zipcode"])
     with pytest.raises(ValueError, match=r"\['label'\] are not feature columns"):
         rulelab.load_csv(path, label="label", positive="yes", categorical=["label"])

@@ -26,8 +26,7 @@ pytestmark = pytest.mark.slow
 @contextmanager
 def busy_machine(n: int = 2):
     """Two processes spinning on the CPU for the duration of the block."""
-    spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
-                for _ in range(n)]
+    spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(n)]
     try:
         yield
     finally:
@@ -60,9 +59,14 @@ def test_column_generation_same_rules_on_a_busy_machine():
 
     def make():
         # a small exact budget and no branching beyond the root: both limits bind
-        return ColumnGenerationRules(form="dnf", complexity=0.002, exact_budget=0.05,
-                                     integer_node_limit=0, integer_solution_limit=None,
-                                     random_state=0).fit(X, y)
+        return ColumnGenerationRules(
+            form="dnf",
+            complexity=0.002,
+            exact_budget=0.05,
+            integer_node_limit=0,
+            integer_solution_limit=None,
+            random_state=0,
+        ).fit(X, y)
 
     quiet, loaded = _fit_twice(make)
     assert {"exact_budget", "integer_node_limit"} <= set(quiet.limits_hit_)
@@ -72,17 +76,21 @@ def test_column_generation_same_rules_on_a_busy_machine():
     assert loaded.history_["lp_value"].tolist() == quiet.history_["lp_value"].tolist()
 
 
-@pytest.mark.parametrize("make", [
-    # rounds of block coordinate descent and of alternating minimisation (max_iter binds)
-    lambda: TwoLevelRules(method="bcd", max_rules=3, complexity=0.5, max_iter=2,
-                          random_state=0),
-    lambda: TwoLevelRules(method="am", max_rules=3, complexity=0.5, max_iter=2,
-                          random_state=0),
-    # grafting rounds (max_iter binds long before the tolerance)
-    lambda: CBMClassifier(max_terms=2, max_iter=3),
-    # the exact 0/1 clause by HiGHS's branch and bound, with no clock limit by default
-    lambda: OneRule(exact=True),
-], ids=["bcd", "am", "grab", "1rule-exact"])
+@pytest.mark.parametrize(
+    "make",
+    [
+        # rounds of block coordinate descent and of alternating minimisation (max_iter binds)
+        lambda: TwoLevelRules(
+            method="bcd", max_rules=3, complexity=0.5, max_iter=2, random_state=0
+        ),
+        lambda: TwoLevelRules(method="am", max_rules=3, complexity=0.5, max_iter=2, random_state=0),
+        # grafting rounds (max_iter binds long before the tolerance)
+        lambda: CBMClassifier(max_terms=2, max_iter=3),
+        # the exact 0/1 clause by HiGHS's branch and bound, with no clock limit by default
+        lambda: OneRule(exact=True),
+    ],
+    ids=["bcd", "am", "grab", "1rule-exact"],
+)
 def test_other_learners_same_rules_on_a_busy_machine(make):
     X, y = _noisy_dnf_data()
     quiet, loaded = _fit_twice(lambda: make().fit(X, y))
@@ -99,15 +107,26 @@ def test_column_generation_defaults_use_no_clock():
 
 def test_limits_hit_names_the_limit_that_bound():
     X, y = _noisy_dnf_data(seed=1, n=300)
-    free = ColumnGenerationRules(form="dnf", complexity=0.05, exact_budget=None,
-                                 integer_node_limit=None, integer_solution_limit=None,
-                                 random_state=0).fit(X, y)
+    free = ColumnGenerationRules(
+        form="dnf",
+        complexity=0.05,
+        exact_budget=None,
+        integer_node_limit=None,
+        integer_solution_limit=None,
+        random_state=0,
+    ).fit(X, y)
     # a large clause cost: a short certified run whose integer solve needs no branching
     assert free.limits_hit_ == ()
     assert free.proved_optimal_
-    capped = ColumnGenerationRules(form="dnf", complexity=0.002, exact_budget=None,
-                                   integer_node_limit=None, integer_solution_limit=None,
-                                   max_rounds=2, random_state=0).fit(X, y)
+    capped = ColumnGenerationRules(
+        form="dnf",
+        complexity=0.002,
+        exact_budget=None,
+        integer_node_limit=None,
+        integer_solution_limit=None,
+        max_rounds=2,
+        random_state=0,
+    ).fit(X, y)
     assert capped.limits_hit_ == ("max_rounds",)
     assert capped.stop_reason_ == "max_rounds"
 

@@ -33,8 +33,9 @@ def test_explain_names_the_clauses_that_fired(cancer):
     for row, row_hits in zip(table.itertuples(), hits):
         fired = [str(c) for c, hit in zip(model.rules_.clauses, row_hits) if hit]
         assert row.prediction == (1 if fired else 0)
-        assert row.reason == ("fired: " + " | ".join(f"({f})" for f in fired) if fired
-                                 else "no clause fired")
+        assert row.reason == (
+            "fired: " + " | ".join(f"({f})" for f in fired) if fired else "no clause fired"
+        )
 
 
 def test_explain_of_a_cnf_names_the_failed_clause():
@@ -65,7 +66,7 @@ def test_boosted_probability_is_the_logistic_link_of_the_margin(cancer):
 def _sql_predictions(rules, X: pd.DataFrame) -> np.ndarray:
     with sqlite3.connect(":memory:") as con:
         X.assign(row_id=np.arange(len(X))).to_sql("data", con, index=False)
-        hits = pd.read_sql(f'SELECT row_id FROM data WHERE {rules.to_sql("data")}', con)
+        hits = pd.read_sql(f"SELECT row_id FROM data WHERE {rules.to_sql('data')}", con)
     out = np.zeros(len(X), dtype=int)
     out[hits["row_id"].to_numpy(dtype=int)] = 1
     return out
@@ -104,11 +105,17 @@ def test_weighted_rule_set_exports_agree_with_its_vote(cancer):
 
 def test_sql_treats_missing_values_like_the_rule():
     X = pd.DataFrame({"age": [30.0, np.nan, 70.0], "colour": ["red", None, "blue"]})
-    rule = DNF([Clause((Term("age", "<=", 50.0),)), Clause((Term("colour", "!=", "red"),)),
-                Clause((Term("age", "is missing"), Term("colour", "is missing")))])
+    rule = DNF(
+        [
+            Clause((Term("age", "<=", 50.0),)),
+            Clause((Term("colour", "!=", "red"),)),
+            Clause((Term("age", "is missing"), Term("colour", "is missing"))),
+        ]
+    )
     assert _sql_predictions(rule, X).tolist() == rule.evaluate(X).astype(int).tolist()
-    assert rule.to_sql() == ('("age" <= 50.0) OR ("colour" <> \'red\') OR '
-                             '("age" IS NULL AND "colour" IS NULL)')
+    assert rule.to_sql() == (
+        '("age" <= 50.0) OR ("colour" <> \'red\') OR ("age" IS NULL AND "colour" IS NULL)'
+    )
 
 
 def test_time_limit_stops_the_exact_solve_cleanly(cancer):

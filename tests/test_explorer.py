@@ -11,9 +11,16 @@ from tests.conftest import data_dir
 
 needs_data = pytest.mark.skipif(data_dir() is None, reason="benchmark data not beside the project")
 
-KNOB_VALUES = {"lam": (1000.0, 10.0), "theta": (0.01, 0.1), "degree": (2, 3), "rules": (5, 3),
-               "complexity": (0.01, 0.001), "max_terms": (4, 2), "form": ("dnf", "cnf"),
-               "C": (1.0, 0.1)}
+KNOB_VALUES = {
+    "lam": (1000.0, 10.0),
+    "theta": (0.01, 0.1),
+    "degree": (2, 3),
+    "rules": (5, 3),
+    "complexity": (0.01, 0.001),
+    "max_terms": (4, 2),
+    "form": ("dnf", "cnf"),
+    "C": (1.0, 0.1),
+}
 
 
 def _text(ex: explorer.Explorer) -> str:
@@ -21,8 +28,15 @@ def _text(ex: explorer.Explorer) -> str:
 
 
 def _fake_fit(**setting) -> dict:
-    return {**setting, "train error": 0.1, "test error": 0.2, "rules": 1.0, "terms": 2.0,
-            "fit seconds": 0.0, "rule": f"IF x > {setting['rules']} THEN 1"}
+    return {
+        **setting,
+        "train error": 0.1,
+        "test error": 0.2,
+        "rules": 1.0,
+        "terms": 2.0,
+        "fit seconds": 0.0,
+        "rule": f"IF x > {setting['rules']} THEN 1",
+    }
 
 
 @needs_data
@@ -39,7 +53,7 @@ def test_in_jupyter_explore_displays_nothing_itself_and_returns_the_explorer(mon
     monkeypatch.setattr(explorer, "Explorer", lambda *a, **k: ("explorer", a))
     monkeypatch.setattr("IPython.display.display", lambda *a, **k: shown.append(a))
     assert explorer.explore("banknote") == ("explorer", ("banknote", None))
-    assert shown == []       # Jupyter shows the returned explorer once, as the cell's result
+    assert shown == []  # Jupyter shows the returned explorer once, as the cell's result
 
 
 def test_explorer_displays_as_its_widget_box():
@@ -66,8 +80,11 @@ def test_knobs_name_exactly_the_sliders_each_factory_reads(learner):
     base = {k: v[0] for k, v in KNOB_VALUES.items()}
     # repr shows the parameters that differ from the defaults, nested estimators included
     # (get_params would compare two equal FeatureBinarizer() instances as different).
-    read = {k for k, (_, other) in KNOB_VALUES.items()
-            if repr(factory(**base)) != repr(factory(**{**base, k: other}))}
+    read = {
+        k
+        for k, (_, other) in KNOB_VALUES.items()
+        if repr(factory(**base)) != repr(factory(**{**base, k: other}))
+    }
     assert read == explorer.KNOBS[learner]
 
 
@@ -78,8 +95,9 @@ def test_labels_are_shown_in_full():
 
 def test_changes_during_a_fit_are_not_queued_only_the_latest_is_fitted_next():
     """Three slider moves while a fit runs: the next fit uses the last of them, only."""
+
     def fit(**setting):
-        if setting["rules"] == 9:                      # the user keeps moving the slider
+        if setting["rules"] == 9:  # the user keeps moving the slider
             assert ex.busy and "fitting 1Rule on pima" in ex.status.value
             for rules in (4, 3, 2):
                 ex.controls["rules"].value = rules
@@ -149,8 +167,11 @@ def test_widgets_update_the_rule_when_a_control_changes():
 def _clauses(rule: str) -> list[str]:
     """The clauses of a printed rule set: the lines between IF and THEN, connective dropped."""
     body = rule.split("THEN")[0].replace("IF ", "", 1)
-    return [ln.strip().removeprefix("OR ").removeprefix("AND ").strip("()")
-            for ln in body.splitlines() if ln.strip()]
+    return [
+        ln.strip().removeprefix("OR ").removeprefix("AND ").strip("()")
+        for ln in body.splitlines()
+        if ln.strip()
+    ]
 
 
 @needs_data
@@ -168,8 +189,9 @@ def test_cg_clause_length_slider_bounds_every_printed_clause(form):
     inner = " AND " if form == "dnf" else " OR "
     longest = {}
     for max_terms in (2, 4):
-        r = explorer.fit_and_describe("banknote", "CG", complexity=0.001, max_terms=max_terms,
-                                      form=form)
+        r = explorer.fit_and_describe(
+            "banknote", "CG", complexity=0.001, max_terms=max_terms, form=form
+        )
         longest[max_terms] = max(c.count(inner) + 1 for c in _clauses(r["rule"]))
     assert longest[2] <= 2 < longest[4] <= 4
 

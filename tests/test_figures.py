@@ -12,8 +12,9 @@ from repro import figures
 from repro.paths import ROOT
 
 FIGURES_DIR, RESULTS_DIR = ROOT / "figures", ROOT / "results"
-COMMITTED = sorted({p.stem for p in FIGURES_DIR.glob("*.png")} |
-                   {p.stem for p in FIGURES_DIR.glob("*.pdf")})
+COMMITTED = sorted(
+    {p.stem for p in FIGURES_DIR.glob("*.png")} | {p.stem for p in FIGURES_DIR.glob("*.pdf")}
+)
 # Matplotlib renders the same PNG for the same version; a pixel that moves by more than
 # this (of 255) counts as changed, and at most this share of pixels may change.
 LEVEL, SHARE = 16, 1e-3
@@ -29,9 +30,19 @@ def _params():
     cases = []
     for name in sorted(figures.FIGURES):
         missing = _pending(name)
-        marks = [pytest.mark.xfail(strict=True, reason=(
-            f"{', '.join(missing)} not committed yet: the next FULL run of notebook "
-            f"{figures.FIGURES[name].notebook} writes it"))] if missing else []
+        marks = (
+            [
+                pytest.mark.xfail(
+                    strict=True,
+                    reason=(
+                        f"{', '.join(missing)} not committed yet: the next FULL run of notebook "
+                        f"{figures.FIGURES[name].notebook} writes it"
+                    ),
+                )
+            ]
+            if missing
+            else []
+        )
         cases.append(pytest.param(name, marks=marks, id=name))
     return cases
 
@@ -73,8 +84,10 @@ def test_redrawing_from_results_reproduces_the_committed_png(name, redrawn):
     assert new.is_file() and (redrawn / f"{name}.pdf").is_file()
     version = _matplotlib_of(committed)
     if version != matplotlib.__version__:
-        pytest.skip(f"{name}.png was drawn by matplotlib {version}, this is "
-                    f"{matplotlib.__version__}: pixels may differ between versions")
+        pytest.skip(
+            f"{name}.png was drawn by matplotlib {version}, this is "
+            f"{matplotlib.__version__}: pixels may differ between versions"
+        )
     a, b = (np.asarray(Image.open(p).convert("RGBA"), dtype=int) for p in (committed, new))
     assert a.shape == b.shape
     changed = (np.abs(a - b).max(axis=2) > LEVEL).mean()
@@ -95,8 +108,21 @@ def test_a_missing_result_file_is_named_with_the_notebook_that_writes_it(tmp_pat
 
 def test_style_option_recolours_the_figures_and_rejects_unknown_styles(tmp_path, capsys):
     name = "twolevel_tradeoff"  # method colours come from plotting.COLORS
-    assert figures.main(["--only", name, "--out", str(tmp_path), "--results", str(RESULTS_DIR),
-                         "--style", "seaborn-v0_8-colorblind"]) == 0
+    assert (
+        figures.main(
+            [
+                "--only",
+                name,
+                "--out",
+                str(tmp_path),
+                "--results",
+                str(RESULTS_DIR),
+                "--style",
+                "seaborn-v0_8-colorblind",
+            ]
+        )
+        == 0
+    )
     styled = np.asarray(Image.open(tmp_path / f"{name}.png").convert("RGB"), dtype=int)
     plain = np.asarray(Image.open(FIGURES_DIR / f"{name}.png").convert("RGB"), dtype=int)
     assert styled.shape != plain.shape or (np.abs(styled - plain).max(axis=2) > LEVEL).any()

@@ -31,8 +31,9 @@ def exact_objective(X, y, C, loss, k):
     Z = Z.toarray()
     w = cp.Variable(Z.shape[1])
     margin = cp.multiply(y, Z @ w)
-    data = (cp.sum(cp.logistic(-margin)) if loss == "logistic"
-            else cp.sum_squares(cp.pos(1 - margin)))
+    data = (
+        cp.sum(cp.logistic(-margin)) if loss == "logistic" else cp.sum_squares(cp.pos(1 - margin))
+    )
     prob = cp.Problem(cp.Minimize(C * data + cp.norm1(w)))
     prob.solve(solver="CLARABEL")
     wv = w.value
@@ -81,8 +82,10 @@ def test_the_recorded_stopping_measure_is_the_exhaustive_one(top_k):
     Z, sets = expand(X, 3)
     grad = Z.T @ _cd.sample_grad(res.margins, y, 1.0, _cd.LOGISTIC)
     free = {p: w for p, w in zip(res.itemsets, res.coef)}
-    V = sum(abs(g + np.sign(free[p])) if free.get(p, 0.0) != 0.0 else max(abs(g) - 1.0, 0.0)
-            for p, g in zip(sets, grad))
+    V = sum(
+        abs(g + np.sign(free[p])) if free.get(p, 0.0) != 0.0 else max(abs(g) - 1.0, 0.0)
+        for p, g in zip(sets, grad)
+    )
     last = res.history[-1]
     assert last["V_measured"]
     assert last["V"] == pytest.approx(V, rel=1e-9, abs=1e-12)
@@ -105,13 +108,15 @@ def test_phi_scan_visits_all_of_phi_and_finds_every_violator(k):
     from rulelab.grab.wfim import wfim_bruteforce
 
     rng = np.random.default_rng(k)
-    X = (rng.random((150, 9)) < 0.3).astype(np.uint8)   # many conjunctions never occur
+    X = (rng.random((150, 9)) < 0.3).astype(np.uint8)  # many conjunctions never occur
     alpha = rng.normal(scale=0.4, size=150)
     scan = PhiScan(X, k, top_k=5)
     found, top = scan.search(alpha)
     assert scan.n_visited == phi_size(9, k)
-    got = {tuple(sorted(found.cols[found.ptr[i]:found.ptr[i + 1]])): v
-           for i, v in enumerate(found.values)}
+    got = {
+        tuple(sorted(found.cols[found.ptr[i] : found.ptr[i + 1]])): v
+        for i, v in enumerate(found.values)
+    }
     expected = wfim_bruteforce(X, alpha, 1.0, k, absolute=True)
     assert got.keys() == expected.keys()
     assert all(abs(got[p] - expected[p]) < 1e-9 for p in got)
@@ -125,11 +130,10 @@ def test_phi_scan_stops_at_its_deadline_and_says_so():
     from rulelab.grab.naive import PhiScan
 
     X = (np.random.default_rng(0).random((200, 40)) < 0.5).astype(np.uint8)
-    scan = PhiScan(X, 3, top_k=5, deadline=0.0)       # already past
+    scan = PhiScan(X, 3, top_k=5, deadline=0.0)  # already past
     found, _ = scan.search(np.ones(200))
     assert scan.timed_out and not found.complete
-    res = graft(X, np.where(X[:, 0] == 1, 1.0, -1.0), max_size=3, search="naive",
-                time_limit=0.0)
+    res = graft(X, np.where(X[:, 0] == 1, 1.0, -1.0), max_size=3, search="naive", time_limit=0.0)
     assert res.timed_out and not res.converged
 
 
@@ -140,8 +144,14 @@ def test_liblinear_on_the_expansion_solves_the_same_logistic_problem():
     Z, _ = expand(X, 2)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        est = LogisticRegression(l1_ratio=1.0, solver="liblinear", C=1.0, fit_intercept=False,
-                                 tol=1e-10, max_iter=100_000).fit(Z, y)
+        est = LogisticRegression(
+            l1_ratio=1.0,
+            solver="liblinear",
+            C=1.0,
+            fit_intercept=False,
+            tol=1e-10,
+            max_iter=100_000,
+        ).fit(Z, y)
     f = Z @ est.coef_.ravel()
     lib = np.logaddexp(0, -y * f).sum() + np.abs(est.coef_).sum()
     res = graft(X, y, C=1.0, max_size=2, tol=1e-8, top_k=3)
@@ -157,7 +167,7 @@ def test_classifier_prints_conjunctions_sorted_by_weight():
     assert np.all(np.diff(np.abs(table["weight"])) <= 0)
     assert (table["weight"] != 0).all()
     assert table["conjunction"].str.fullmatch(r"\(always\)|f\d == 1( AND f\d == 1)?").all()
-    assert "f1 == 1 AND f2 == 1" in set(table["conjunction"])   # the planted conjunction
+    assert "f1 == 1 AND f2 == 1" in set(table["conjunction"])  # the planted conjunction
     assert str(model).startswith("CBMClassifier(max_terms=2")
     assert model.score(frame, y) > 0.85
 
@@ -195,16 +205,25 @@ def test_numeric_input_is_binarised_into_equal_width_cells():
     cut = X["age"].min() + (X["age"].max() - X["age"].min()) / 5 * np.arange(1, 5)
     f = [format_value(c) for c in cut]
     assert list(model.feature_names_) == [
-        f"age < {f[0]}", f"age in [{f[0]}, {f[1]})", f"age in [{f[1]}, {f[2]})",
-        f"age in [{f[2]}, {f[3]})", f"age >= {f[3]}", "flag == 1"]
+        f"age < {f[0]}",
+        f"age in [{f[0]}, {f[1]})",
+        f"age in [{f[1]}, {f[2]})",
+        f"age in [{f[2]}, {f[3]})",
+        f"age >= {f[3]}",
+        "flag == 1",
+    ]
     assert model.score(X, y) > 0.9
 
 
 def test_cell_binarizer_one_hots_discrete_codes():
     X = pd.DataFrame({"url_length": [-1, 0, 1, 1, 0], "redirect": [0, 1, 0, 1, 1]})
     keep = CellBinarizer().fit(X)
-    assert list(keep.get_feature_names_out()) == ["url_length == -1", "url_length == 0",
-                                                  "url_length == 1", "redirect == 1"]
+    assert list(keep.get_feature_names_out()) == [
+        "url_length == -1",
+        "url_length == 0",
+        "url_length == 1",
+        "redirect == 1",
+    ]
     onehot = CellBinarizer(binary="onehot").fit(X)
     assert onehot.transform(X).shape == (5, 5)
     assert np.array_equal(onehot.transform(X).sum(axis=1), [2] * 5)
@@ -214,13 +233,21 @@ def test_cell_binarizer_uses_equal_width_cells_and_clips_new_values():
     X = pd.DataFrame({"v": np.linspace(0, 1, 11)})
     B = CellBinarizer(n_bins=2).fit(X)
     assert list(B.get_feature_names_out()) == ["v < 0.500", "v >= 0.500"]
-    assert np.array_equal(B.transform(pd.DataFrame({"v": [-5.0, 0.49, 0.5, 9.0]})),
-                          [[1, 0], [1, 0], [0, 1], [0, 1]])
+    assert np.array_equal(
+        B.transform(pd.DataFrame({"v": [-5.0, 0.49, 0.5, 9.0]})), [[1, 0], [1, 0], [0, 1], [0, 1]]
+    )
 
 
-@pytest.mark.parametrize("bad, message", [
-    (dict(loss="hinge"), "loss"), (dict(max_terms=-1), "max_terms"), (dict(C=0), "C"),
-    (dict(top_k=0), "top_k"), (dict(binarize="yes"), "binarize")])
+@pytest.mark.parametrize(
+    "bad, message",
+    [
+        (dict(loss="hinge"), "loss"),
+        (dict(max_terms=-1), "max_terms"),
+        (dict(C=0), "C"),
+        (dict(top_k=0), "top_k"),
+        (dict(binarize="yes"), "binarize"),
+    ],
+)
 def test_bad_parameters_raise_clear_errors(bad, message):
     X, y = planted()
     with pytest.raises(ValueError, match=message):
@@ -250,7 +277,7 @@ def test_a1a_has_5439_conjunctions_of_size_at_most_two():
 
     X = pd.concat([load_dataset("a1a_train")[0], load_dataset("a1a_test")[0]])
     assert len(X) == 32_561
-    assert count_itemsets(X.to_numpy(), 2) == 5_439     # the paper's number (incl. T)
+    assert count_itemsets(X.to_numpy(), 2) == 5_439  # the paper's number (incl. T)
 
 
 def test_expansion_baseline_predicts_with_its_own_conjunctions():
@@ -292,16 +319,16 @@ def test_table1_and_table2_runs_are_cached_so_an_interrupted_run_resumes(tmp_pat
     again = ex.tuned_accuracy("fourclass", methods, folds=2, max_train=200)
     # seconds too: nothing was refitted, and the row says its fits were read
     assert first.n_cached.tolist() == [0] and again.n_cached.tolist() == [4]
-    pd.testing.assert_frame_equal(first.drop(columns="n_cached"),
-                                  again.drop(columns="n_cached"))
+    pd.testing.assert_frame_equal(first.drop(columns="n_cached"), again.drop(columns="n_cached"))
     fresh = ex.tuned_accuracy("fourclass", methods, folds=2, max_train=200, cache=False)
     assert fresh.accuracy.tolist() == first.accuracy.tolist()
     assert fresh.n_cached.tolist() == [0]
     tol = ex.tolerance_study("fourclass", 2, tols=(1e-4, 1e-2), max_train=200)
     assert len(list((tmp_path / "results" / "grab" / "table2").glob("*.json"))) == 2
-    pd.testing.assert_frame_equal(tol, ex.tolerance_study("fourclass", 2, tols=(1e-4, 1e-2),
-                                                          max_train=200))
-    assert tol["|Phi \\ Phi_eps|"].iloc[0] == 0          # the tightest fit is the reference
+    pd.testing.assert_frame_equal(
+        tol, ex.tolerance_study("fourclass", 2, tols=(1e-4, 1e-2), max_train=200)
+    )
+    assert tol["|Phi \\ Phi_eps|"].iloc[0] == 0  # the tightest fit is the reference
 
 
 def test_a_cached_result_is_not_reused_by_changed_code(tmp_path, monkeypatch):
@@ -313,7 +340,7 @@ def test_a_cached_result_is_not_reused_by_changed_code(tmp_path, monkeypatch):
     monkeypatch.setenv("RULELAB_CACHE", str(tmp_path))
     methods = {"DT": (DecisionTreeClassifier(random_state=0), {"max_depth": [2]})}
     ex.tuned_accuracy("fourclass", methods, folds=2, max_train=100)
-    ex.tuned_accuracy("fourclass", methods, folds=2, max_train=100)   # read, not recomputed
+    ex.tuned_accuracy("fourclass", methods, folds=2, max_train=100)  # read, not recomputed
     assert len(list((tmp_path / "results" / "grab" / "table1refit").glob("*.json"))) == 1
     monkeypatch.setattr(runner, "source_key", lambda *objs: "other-code")
     ex.tuned_accuracy("fourclass", methods, folds=2, max_train=100)
@@ -335,13 +362,13 @@ def test_bitset_columns_match_the_rows_each_conjunction_holds_on():
     from rulelab.grab.wfim import TransactionMatrix
 
     rng = np.random.default_rng(5)
-    X = (rng.random((130, 7)) < 0.6).astype(np.uint8)     # 130 rows: a padded last word
+    X = (rng.random((130, 7)) < 0.6).astype(np.uint8)  # 130 rows: a padded last word
     itemsets = [(), (0,), (1, 3), (0, 2, 4), (5, 6), (0, 1, 2, 3, 4, 5, 6)]
     ptr, items = flatten(itemsets)
     col_ptr, rows = columns(pack_columns(TransactionMatrix(X)), X.shape[0], ptr, items)
     for c, p in enumerate(itemsets):
         expected = np.flatnonzero(X[:, list(p)].all(axis=1)) if p else np.arange(X.shape[0])
-        assert np.array_equal(rows[col_ptr[c]:col_ptr[c + 1]], expected)
+        assert np.array_equal(rows[col_ptr[c] : col_ptr[c + 1]], expected)
 
 
 def test_appended_columns_keep_the_earlier_rows_when_the_buffer_grows():
@@ -353,13 +380,13 @@ def test_appended_columns_keep_the_earlier_rows_when_the_buffer_grows():
     bits = pack_columns(TransactionMatrix(X))
     rows, end, bounds = np.full(3, -1, dtype=np.int32), 0, [0]
     batches = [[(0,), (1, 2)], [(), (3, 4, 5)], [(0, 5)]]
-    for batch in batches:                      # the 3-slot buffer must grow on the way
+    for batch in batches:  # the 3-slot buffer must grow on the way
         rows, col_ptr = append_columns(bits, 200, *flatten(batch), rows, end)
         end = int(col_ptr[-1])
         bounds += col_ptr[1:].tolist()
     for c, p in enumerate(p for batch in batches for p in batch):
         expected = np.flatnonzero(X[:, list(p)].all(axis=1)) if p else np.arange(200)
-        assert np.array_equal(rows[bounds[c]:bounds[c + 1]], expected)
+        assert np.array_equal(rows[bounds[c] : bounds[c + 1]], expected)
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -369,9 +396,9 @@ def test_line_search_bound_is_an_upper_bound_of_the_logistic_loss_change(seed):
     rng = np.random.default_rng(seed)
     s = rng.uniform(1e-6, 1 - 1e-6, size=200)
     for step in (-3.0, -0.5, -1e-3, 1e-3, 0.5, 3.0):
-        x = np.expm1(step)                        # x > -1 for every step
+        x = np.expm1(step)  # x > -1 for every step
         exact = np.log1p(s * x).sum()
-        assert exact <= _log1p_bound(x, s.sum(), (s ** 2).sum(), (s ** 3).sum()) + 1e-9
+        assert exact <= _log1p_bound(x, s.sum(), (s**2).sum(), (s**3).sum()) + 1e-9
 
 
 @pytest.mark.parametrize("loss", ["logistic", "l2hinge"])
@@ -397,18 +424,26 @@ def test_speed_is_compared_at_an_equal_objective():
     from repro.grab import time_methods, time_to_objective
 
     X, y = planted(seed=5)
-    times = time_methods(X, y, Cs=(1.0,), degrees=(1, 2), methods=("GRAB", "Grafting",
-                                                                   "LIBLINEAR"),
-                         top_k=3, tol=1e-6, time_limit=60)
+    times = time_methods(
+        X,
+        y,
+        Cs=(1.0,),
+        degrees=(1, 2),
+        methods=("GRAB", "Grafting", "LIBLINEAR"),
+        top_k=3,
+        tol=1e-6,
+        time_limit=60,
+    )
     tto = time_to_objective(times)
     assert set(tto.method) == {"GRAB", "Grafting", "LIBLINEAR"}
     for _, part in tto.groupby("degree"):
-        assert part.reached.all()               # all three solve the same problem
+        assert part.reached.all()  # all three solve the same problem
         assert (part.objective <= part.target + 1e-9).all()
         assert (part.seconds_to_target > 0).all()
     # GRAB stopped at a loose tolerance ends above the target: it never reached it
-    loose = time_methods(X, y, Cs=(1.0,), degrees=(2,), methods=("GRAB",), top_k=1, tol=0.5,
-                         time_limit=60).assign(method="GRAB (eps 0.5)")
+    loose = time_methods(
+        X, y, Cs=(1.0,), degrees=(2,), methods=("GRAB",), top_k=1, tol=0.5, time_limit=60
+    ).assign(method="GRAB (eps 0.5)")
     both = time_to_objective(pd.concat([times[times.degree == 2], loose]))
     row = both.set_index("method").loc["GRAB (eps 0.5)"]
     assert row.objective > row.target
@@ -421,11 +456,20 @@ def test_fig2_keeps_the_median_of_repeated_short_runs(monkeypatch):
     from repro import grab_timing
 
     X, y = planted(seed=5)
-    real = grab_timing.time_methods(X, y, Cs=(1.0,), degrees=(1, 2), methods=("GRAB",),
-                                    top_k=3, tol=1e-6, time_limit=60)
-    again = grab_timing.time_methods_repeated(X, y, Cs=(1.0,), degrees=(1, 2),
-                                              methods=("GRAB",), top_k=3, tol=1e-6,
-                                              time_limit=60, repeat_below=1e9)
+    real = grab_timing.time_methods(
+        X, y, Cs=(1.0,), degrees=(1, 2), methods=("GRAB",), top_k=3, tol=1e-6, time_limit=60
+    )
+    again = grab_timing.time_methods_repeated(
+        X,
+        y,
+        Cs=(1.0,),
+        degrees=(1, 2),
+        methods=("GRAB",),
+        top_k=3,
+        tol=1e-6,
+        time_limit=60,
+        repeat_below=1e9,
+    )
     assert (again.repeats == 3).all() and (again.seconds_range >= 0).all()
     np.testing.assert_allclose(again.objective, real.objective, rtol=1e-9)
 
@@ -435,27 +479,39 @@ def test_fig2_keeps_the_median_of_repeated_short_runs(monkeypatch):
     def scripted(X, y, *, Cs=(1.0,), degrees=(1, 2, 3), methods=("GRAB",), **_):
         seconds = next(clocks)
         keys = [(m, c, k) for c in Cs for m in methods for k in degrees]
-        return pd.DataFrame([{"method": m, "C": c, "degree": k, "seconds": s,
-                              "timed_out": k == 3, "attempted": True, "objective": 1.0,
-                              "n_nonzero": 1, "trace": f"[[{s}, 1.0]]"}
-                             for (m, c, k), s in zip(keys, seconds)])
+        return pd.DataFrame(
+            [
+                {
+                    "method": m,
+                    "C": c,
+                    "degree": k,
+                    "seconds": s,
+                    "timed_out": k == 3,
+                    "attempted": True,
+                    "objective": 1.0,
+                    "n_nonzero": 1,
+                    "trace": f"[[{s}, 1.0]]",
+                }
+                for (m, c, k), s in zip(keys, seconds)
+            ]
+        )
 
     monkeypatch.setattr(grab_timing, "time_methods", scripted)
     out = grab_timing.time_methods_repeated(X, y, degrees=(1, 2, 3), repeat_below=30)
     first, long_run, timed_out = (out.iloc[i] for i in range(3))
     assert first.repeats == 3 and first.seconds == 6.0 and first.trace == "[[6.0, 1.0]]"
     assert first.seconds_range == 5.0
-    assert long_run.repeats == 1 and long_run.seconds == 50.0     # 50 s: above repeat_below
-    assert timed_out.repeats == 1                                 # a time-out: not repeated
+    assert long_run.repeats == 1 and long_run.seconds == 50.0  # 50 s: above repeat_below
+    assert timed_out.repeats == 1  # a time-out: not repeated
     with pytest.raises(ValueError, match="repeats"):
         grab_timing.time_methods_repeated(X, y, repeats=0)
 
 
-
 @pytest.mark.data
 @pytest.mark.skipif(not os.environ.get("RULELAB_DATA"), reason="needs RULELAB_DATA")
-def test_table1_gives_every_method_the_same_binarised_data_and_excludes_failures(tmp_path,
-                                                                                  monkeypatch):
+def test_table1_gives_every_method_the_same_binarised_data_and_excludes_failures(
+    tmp_path, monkeypatch
+):
     """§5.3: the same preprocessing for every method; a combination that fails or runs out
     of time is excluded from the choice."""
     from sklearn.tree import DecisionTreeClassifier
@@ -464,24 +520,29 @@ def test_table1_gives_every_method_the_same_binarised_data_and_excludes_failures
 
     monkeypatch.setenv("RULELAB_CACHE", str(tmp_path))
     B, y, _, _ = ex.binarized_split("fourclass")
-    grid = {"max_depth": [2, 4], "min_samples_leaf": [1, -5]}     # -5 is refused by sklearn
-    out = ex.tuned_accuracy("fourclass", {"DT": (DecisionTreeClassifier(random_state=0), grid)},
-                            folds=2, max_train=200).iloc[0]
+    grid = {"max_depth": [2, 4], "min_samples_leaf": [1, -5]}  # -5 is refused by sklearn
+    out = ex.tuned_accuracy(
+        "fourclass", {"DT": (DecisionTreeClassifier(random_state=0), grid)}, folds=2, max_train=200
+    ).iloc[0]
     assert out.d == B.shape[1] and set(np.unique(B.to_numpy())) <= {0, 1}
     assert out.n_combinations == 4 and out.n_excluded == 2
     assert "-5" not in out.best
     paper = ex.table1_methods("fourclass", 200)
     assert paper["GRAB (logistic)"][1]["max_terms"] == [1, 2, 3, 4, 5, None]
-    assert paper["SVC"][1]["C"] == [10.0 ** e for e in range(-3, 4)]
+    assert paper["SVC"][1]["C"] == [10.0**e for e in range(-3, 4)]
     assert len(paper["XGB"][1]["xgbclassifier__reg_lambda"]) == 7
 
 
 def _mixed_frame(n: int, seed: int) -> pd.DataFrame:
     rng = np.random.default_rng(seed)
-    return pd.DataFrame({"glucose": rng.normal(120, 30, n).round(1),
-                         "age": rng.integers(21, 80, n),
-                         "colour": rng.choice(["red", "green", "blue"], n),
-                         "flag": rng.integers(0, 2, n)})
+    return pd.DataFrame(
+        {
+            "glucose": rng.normal(120, 30, n).round(1),
+            "age": rng.integers(21, 80, n),
+            "colour": rng.choice(["red", "green", "blue"], n),
+            "flag": rng.integers(0, 2, n),
+        }
+    )
 
 
 def test_cell_terms_hold_exactly_where_the_cells_are_one():
@@ -523,7 +584,8 @@ def test_classifier_rules_are_its_model_on_the_raw_data():
     assert reasons["reason"].str.startswith("score ").all()
     # the printed table is the rule's clauses
     assert list(model.coef_table_["conjunction"]) == [
-        str(c) if c.terms else "(always)" for c in rules.clauses]
+        str(c) if c.terms else "(always)" for c in rules.clauses
+    ]
 
 
 def test_every_table1_method_fits_the_binarised_cells_it_is_given():
@@ -558,21 +620,23 @@ def test_the_precomputed_polynomial_kernel_is_libsvms_own():
     y = (X[:, :3].sum(axis=1) + rng.normal(0, 0.5, 150) > 1).astype(int)
     train, test = np.arange(100), np.arange(100, 150)
     for degree, gamma, C in [(1, 0.1, 0.01), (3, 0.4, 1.0), (3, 1.0, 100.0)]:
-        ours = PolySVC(degree=degree, gamma=gamma, C=C, gram_min_columns=1).fit(X[train],
-                                                                                y[train])
-        assert ours.X_fit_ is not None                      # the precomputed path
-        reference = SVC(kernel="poly", degree=degree, gamma=gamma, coef0=1 - gamma,
-                        C=C).fit(X[train], y[train])
-        assert np.allclose(ours.decision_function(X[test]),
-                           reference.decision_function(X[test]), atol=1e-6)
+        ours = PolySVC(degree=degree, gamma=gamma, C=C, gram_min_columns=1).fit(X[train], y[train])
+        assert ours.X_fit_ is not None  # the precomputed path
+        reference = SVC(kernel="poly", degree=degree, gamma=gamma, coef0=1 - gamma, C=C).fit(
+            X[train], y[train]
+        )
+        assert np.allclose(
+            ours.decision_function(X[test]), reference.decision_function(X[test]), atol=1e-6
+        )
         assert np.array_equal(ours.predict(X[test]), reference.predict(X[test]))
         # above gram_max_rows, or below gram_min_columns (the default 1,000 here), libsvm
         # computes the kernel, from a sparse matrix: the same model
         for limits in ({"gram_max_rows": 50, "gram_min_columns": 1}, {}):
             other = PolySVC(degree=degree, gamma=gamma, C=C, **limits).fit(X[train], y[train])
             assert other.X_fit_ is None
-            assert np.allclose(other.decision_function(X[test]),
-                               reference.decision_function(X[test]), atol=1e-6)
+            assert np.allclose(
+                other.decision_function(X[test]), reference.decision_function(X[test]), atol=1e-6
+            )
             assert np.array_equal(other.predict(X[test]), reference.predict(X[test]))
 
 

@@ -6,43 +6,104 @@ import pytest
 
 from repro.grab_claims import best_degree, claims, liblinear_ratio
 
-TEXTS = pd.Series({k: k for k in ("fig2_naive", "fig2_liblinear", "fig3", "table1_trees",
-                                  "table1_competitive", "table1_hinge_best", "table1_lrfim",
-                                  "table2")})
+TEXTS = pd.Series(
+    {
+        k: k
+        for k in (
+            "fig2_naive",
+            "fig2_liblinear",
+            "fig3",
+            "table1_trees",
+            "table1_competitive",
+            "table1_hinge_best",
+            "table1_lrfim",
+            "table2",
+        )
+    }
+)
 
 
 def _tto(grab, liblinear, naive):
     rows = []
     for k, (g, lib, n) in enumerate(zip(grab, liblinear, naive), start=1):
         for C in (0.1, 1.0):
-            rows += [{"C": C, "degree": k, "method": "GRAB", "seconds_to_target": g},
-                     {"C": C, "degree": k, "method": "LIBLINEAR", "seconds_to_target": lib},
-                     {"C": C, "degree": k, "method": "Grafting", "seconds_to_target": n,
-                      "timed_out": bool(np.isnan(n))}]
+            rows += [
+                {"C": C, "degree": k, "method": "GRAB", "seconds_to_target": g},
+                {"C": C, "degree": k, "method": "LIBLINEAR", "seconds_to_target": lib},
+                {
+                    "C": C,
+                    "degree": k,
+                    "method": "Grafting",
+                    "seconds_to_target": n,
+                    "timed_out": bool(np.isnan(n)),
+                },
+            ]
     return pd.DataFrame(rows)
 
 
 def _inputs(grab_accuracy):
-    tto = _tto(grab=[1, 1, 1, 1, 1], liblinear=[0.5, 0.5, 2, 3, 4],
-               naive=[2, 3, np.nan, np.nan, np.nan])
+    tto = _tto(
+        grab=[1, 1, 1, 1, 1], liblinear=[0.5, 0.5, 2, 3, 4], naive=[2, 3, np.nan, np.nan, np.nan]
+    )
     t = tto.set_index(["C", "degree", "method"]).seconds_to_target.unstack()
     naive_ratio = t["Grafting"].fillna(np.inf) / t["GRAB"]
-    curves = pd.DataFrame({"dataset": ["a"] * 4, "m": [100, 100, 1000, 1000],
-                           "degree": [1, 2, 1, 2], "accuracy": [80, 70, 80, 90]})
-    wide = pd.DataFrame({"GRAB (logistic)": grab_accuracy, "GRAB (L2-hinge)": grab_accuracy,
-                         "SVC": [80.0, 80.0], "XGB": [81.0, 81.0], "DT": [70.0, 70.0],
-                         "RF": [75.0, 75.0], "LRFIM": [70.0, 70.0]}, index=["x", "y"])
-    side = pd.DataFrame({"GRAB >= DT": wide["GRAB (logistic)"] >= wide["DT"],
-                         "GRAB >= RF": wide["GRAB (logistic)"] >= wide["RF"]})
-    tol = pd.DataFrame({"dataset": ["x", "x"], "eps": [1e-4, 1e-2], "accuracy": [80, 80.5],
-                        "|Phi_eps|": [10, 9], "|Phi \\ Phi_eps|": [0, 1],
-                        "|Phi_eps \\ Phi|": [0, 0], "converged": [True, True]})
-    counts = pd.DataFrame({"dataset": ["a1a"], "ours": [5439], "paper": [5439],
-                           "rows counted": ["all"]})
-    return dict(naive_ratio=naive_ratio, tto=tto, degrees=[1, 2, 3, 4, 5], full_rows=True,
-                n_rows=32561, time_limit=120, curves=curves, fig3_degrees=[1, 2], side=side,
-                wide=wide, tol=tol, spread=pd.Series({"x": 0.5}), counts=counts,
-                n_test={"x": 2000, "y": 2000}, best_in_text={"x": "GRAB (L2-hinge)"})
+    curves = pd.DataFrame(
+        {
+            "dataset": ["a"] * 4,
+            "m": [100, 100, 1000, 1000],
+            "degree": [1, 2, 1, 2],
+            "accuracy": [80, 70, 80, 90],
+        }
+    )
+    wide = pd.DataFrame(
+        {
+            "GRAB (logistic)": grab_accuracy,
+            "GRAB (L2-hinge)": grab_accuracy,
+            "SVC": [80.0, 80.0],
+            "XGB": [81.0, 81.0],
+            "DT": [70.0, 70.0],
+            "RF": [75.0, 75.0],
+            "LRFIM": [70.0, 70.0],
+        },
+        index=["x", "y"],
+    )
+    side = pd.DataFrame(
+        {
+            "GRAB >= DT": wide["GRAB (logistic)"] >= wide["DT"],
+            "GRAB >= RF": wide["GRAB (logistic)"] >= wide["RF"],
+        }
+    )
+    tol = pd.DataFrame(
+        {
+            "dataset": ["x", "x"],
+            "eps": [1e-4, 1e-2],
+            "accuracy": [80, 80.5],
+            "|Phi_eps|": [10, 9],
+            "|Phi \\ Phi_eps|": [0, 1],
+            "|Phi_eps \\ Phi|": [0, 0],
+            "converged": [True, True],
+        }
+    )
+    counts = pd.DataFrame(
+        {"dataset": ["a1a"], "ours": [5439], "paper": [5439], "rows counted": ["all"]}
+    )
+    return dict(
+        naive_ratio=naive_ratio,
+        tto=tto,
+        degrees=[1, 2, 3, 4, 5],
+        full_rows=True,
+        n_rows=32561,
+        time_limit=120,
+        curves=curves,
+        fig3_degrees=[1, 2],
+        side=side,
+        wide=wide,
+        tol=tol,
+        spread=pd.Series({"x": 0.5}),
+        counts=counts,
+        n_test={"x": 2000, "y": 2000},
+        best_in_text={"x": "GRAB (L2-hinge)"},
+    )
 
 
 def test_helpers_read_ratios_and_best_degrees():
@@ -51,8 +112,16 @@ def test_helpers_read_ratios_and_best_degrees():
     # LIBLINEAR stopped above the objective or timed out: infinitely slow, as naive is
     late = _tto(grab=[2, 1, np.nan], liblinear=[np.nan, 3, np.nan], naive=[4, 4, 4])
     assert liblinear_ratio(late, 1) == np.inf and np.isnan(liblinear_ratio(late, 3))
-    rows = {r["claim"]: r for r in claims(TEXTS, **{**_inputs([90.0, 90.0]), "tto": _tto(
-        grab=[1] * 5, liblinear=[0.5, 0.5, 2, 3, np.nan], naive=[2] * 5)})}
+    rows = {
+        r["claim"]: r
+        for r in claims(
+            TEXTS,
+            **{
+                **_inputs([90.0, 90.0]),
+                "tto": _tto(grab=[1] * 5, liblinear=[0.5, 0.5, 2, 3, np.nan], naive=[2] * 5),
+            },
+        )
+    }
     assert rows["fig2_liblinear"]["verdict"] == "holds"
     assert "k=5: LIBLINEAR never reached it" in rows["fig2_liblinear"]["evidence"]
     curves = _inputs([90.0, 90.0])["curves"]
@@ -62,42 +131,61 @@ def test_helpers_read_ratios_and_best_degrees():
 
 def test_verdicts_follow_the_numbers():
     rows = {r["claim"]: r for r in claims(TEXTS, **_inputs([90.0, 90.0]))}
-    assert rows["fig2_naive"]["verdict"] == "holds"            # naive never reached it at k >= 4
+    assert rows["fig2_naive"]["verdict"] == "holds"  # naive never reached it at k >= 4
     assert "k=3: never reached" in rows["fig2_naive"]["evidence"]
     assert "tolerance ours" in rows["fig2_naive"]["evidence"]
-    assert rows["fig2_liblinear"]["verdict"] == "holds"        # 0.5 at k <= 2, 4 at k = 5
-    assert rows["fig3"]["verdict"] == "holds"                  # degree 1 -> 2 as m grows
+    assert rows["fig2_liblinear"]["verdict"] == "holds"  # 0.5 at k <= 2, 4 at k = 5
+    assert rows["fig3"]["verdict"] == "holds"  # degree 1 -> 2 as m grows
     assert rows["table1_competitive"]["verdict"] == "holds"
     assert "tolerance ours" in rows["table1_competitive"]["evidence"]
-    assert rows["table1_hinge_best"]["verdict"] == "tie"       # equal to GRAB (logistic)
+    assert rows["table1_hinge_best"]["verdict"] == "tie"  # equal to GRAB (logistic)
     assert rows["table2"]["verdict"] == "holds"
     worse = {r["claim"]: r for r in claims(TEXTS, **_inputs([60.0, 90.0]))}
     # "nearly consistently": one data set below DT and RF is allowed
     assert worse["table1_trees"]["verdict"] == "holds"
     assert "against DT: 1 better, 0 within 1 SE, 1 worse" in worse["table1_trees"]["evidence"]
     assert worse["table1_competitive"]["verdict"] == "does not hold"
-    assert "less 1 point: 1 better, 0 within 1 SE, 1 worse of 2" in worse["table1_competitive"]["evidence"]
+    assert (
+        "less 1 point: 1 better, 0 within 1 SE, 1 worse of 2"
+        in worse["table1_competitive"]["evidence"]
+    )
 
 
 def test_a_naive_time_ratio_near_one_at_the_papers_degrees_is_a_tie():
     inputs = _inputs([90.0, 90.0])
     t = _tto(grab=[1] * 5, liblinear=[0.5, 0.5, 2, 3, 4], naive=[2, 3, 4, 1.2, 1.1])
     t = t.set_index(["C", "degree", "method"]).seconds_to_target.unstack()
-    rows = {r["claim"]: r for r in claims(TEXTS, **{**inputs, "naive_ratio": t["Grafting"] / t["GRAB"]})}
-    assert rows["fig2_naive"]["verdict"] == "tie"             # 1.2x and 1.1x at k = 4, 5
+    rows = {
+        r["claim"]: r for r in claims(TEXTS, **{**inputs, "naive_ratio": t["Grafting"] / t["GRAB"]})
+    }
+    assert rows["fig2_naive"]["verdict"] == "tie"  # 1.2x and 1.1x at k = 4, 5
 
 
 def test_table1_gaps_within_the_binomial_se_are_ties_not_wins():
     inputs = _inputs([90.0, 90.0])
-    close = inputs["wide"].assign(**{"GRAB (L2-hinge)": [80.5, 80.5], "GRAB (logistic)": [80.0, 80.0],
-                                     "SVC": [80.5, 80.5], "XGB": [80.0, 80.0], "DT": [80.2, 80.2],
-                                     "RF": [80.0, 80.0], "LRFIM": [80.0, 80.0]})
-    rows = {r["claim"]: r for r in claims(TEXTS, **{**inputs, "wide": close, "n_test": {"x": 150, "y": 150}})}
+    close = inputs["wide"].assign(
+        **{
+            "GRAB (L2-hinge)": [80.5, 80.5],
+            "GRAB (logistic)": [80.0, 80.0],
+            "SVC": [80.5, 80.5],
+            "XGB": [80.0, 80.0],
+            "DT": [80.2, 80.2],
+            "RF": [80.0, 80.0],
+            "LRFIM": [80.0, 80.0],
+        }
+    )
+    rows = {
+        r["claim"]: r
+        for r in claims(TEXTS, **{**inputs, "wide": close, "n_test": {"x": 150, "y": 150}})
+    }
     for key in ("table1_trees", "table1_hinge_best", "table1_lrfim"):
         assert rows[key]["verdict"] == "tie", key
     # the same gaps on 100,000 test rows decide
-    big = {r["claim"]: r for r in claims(TEXTS, **{**inputs, "wide": close, "n_test": {"x": 10**5, "y": 10**5}})}
-    assert big["table1_lrfim"]["verdict"] == "tie"    # GRAB (logistic) = LRFIM: a tie at any size
+    big = {
+        r["claim"]: r
+        for r in claims(TEXTS, **{**inputs, "wide": close, "n_test": {"x": 10**5, "y": 10**5}})
+    }
+    assert big["table1_lrfim"]["verdict"] == "tie"  # GRAB (logistic) = LRFIM: a tie at any size
     assert big["table1_trees"]["verdict"] == "holds"
 
 

@@ -29,9 +29,9 @@ def test_liblinear_trace_falls_after_every_iteration_and_ends_at_the_full_run(C)
     X, y = planted(seed=3)
     run = expansion_trace(X, y, 2, C, tol=1e-4)
     trace = np.array(run["trace"])
-    assert len(trace) == run["n_iter"] > 1                  # one point per outer iteration
-    assert np.all(np.diff(trace[:, 1]) <= 1e-9 * trace[0, 1])   # the objective never rises
-    assert np.all(np.diff(trace[:, 0]) > -1.0)               # times are those of longer runs
+    assert len(trace) == run["n_iter"] > 1  # one point per outer iteration
+    assert np.all(np.diff(trace[:, 1]) <= 1e-9 * trace[0, 1])  # the objective never rises
+    assert np.all(np.diff(trace[:, 0]) > -1.0)  # times are those of longer runs
     # the last point is the full run, and that run is ExpansionLinear's
     assert trace[-1, 1] == run["objective"] and trace[-1, 0] == run["seconds"]
     est = ExpansionLinear(degree=2, C=C, tol=1e-4).fit(X, y)
@@ -48,17 +48,33 @@ def test_a_liblinear_time_out_keeps_only_its_end():
 
 
 def _times(rows):
-    return pd.DataFrame([{"C": 1.0, "degree": 2, "attempted": True, "n_nonzero": 1,
-                          "seconds": trace[-1][0] if trace else np.nan,
-                          "method": m, "objective": obj, "timed_out": out,
-                          "trace": json.dumps(trace)} for m, obj, out, trace in rows])
+    return pd.DataFrame(
+        [
+            {
+                "C": 1.0,
+                "degree": 2,
+                "attempted": True,
+                "n_nonzero": 1,
+                "seconds": trace[-1][0] if trace else np.nan,
+                "method": m,
+                "objective": obj,
+                "timed_out": out,
+                "trace": json.dumps(trace),
+            }
+            for m, obj, out, trace in rows
+        ]
+    )
 
 
 def test_the_common_target_credits_each_method_when_it_first_reaches_it():
     # GRAB goes deeper; LIBLINEAR stops at its looser default; naive timed out
-    times = _times([("GRAB", 100.0, False, [[1, 130.0], [2, 110.0], [3, 104.0], [9, 100.0]]),
-                    ("LIBLINEAR", 105.0, False, [[2, 150.0], [4, 108.0], [5, 105.0]]),
-                    ("Grafting", 300.0, True, [[50, 400.0], [120, 300.0]])])
+    times = _times(
+        [
+            ("GRAB", 100.0, False, [[1, 130.0], [2, 110.0], [3, 104.0], [9, 100.0]]),
+            ("LIBLINEAR", 105.0, False, [[2, 150.0], [4, 108.0], [5, 105.0]]),
+            ("Grafting", 300.0, True, [[50, 400.0], [120, 300.0]]),
+        ]
+    )
     best = time_to_objective(times, rel=0.0).set_index("method")
     # the lowest objective: only GRAB reached it, at its end
     assert best.reached.tolist() == [True, False, False] and best.seconds_to_target.GRAB == 9
@@ -68,18 +84,26 @@ def test_the_common_target_credits_each_method_when_it_first_reaches_it():
     assert common.seconds_to_target.GRAB == 3 and common.seconds_to_target.LIBLINEAR == 5
     assert not common.reached.Grafting
     slack = time_to_objective(times, rel=0.03, target="common").set_index("method")
-    assert slack.seconds_to_target.LIBLINEAR == 4            # 108 <= 105 * 1.03
+    assert slack.seconds_to_target.LIBLINEAR == 4  # 108 <= 105 * 1.03
     with pytest.raises(ValueError, match="target"):
         time_to_objective(times, target="worst")
 
 
 def test_fig2_traces_liblinear_like_grafting():
     X, y = planted(seed=5)
-    times = time_methods(X, y, Cs=(1.0,), degrees=(1, 2), methods=("GRAB", "LIBLINEAR"),
-                         top_k=3, tol=1e-6, time_limit=60)
+    times = time_methods(
+        X,
+        y,
+        Cs=(1.0,),
+        degrees=(1, 2),
+        methods=("GRAB", "LIBLINEAR"),
+        top_k=3,
+        tol=1e-6,
+        time_limit=60,
+    )
     lib = times[times.method == "LIBLINEAR"]
     for trace in lib.trace:
-        assert len(json.loads(trace)) > 1                     # not just its end point
+        assert len(json.loads(trace)) > 1  # not just its end point
     tto = time_to_objective(times, target="common")
     assert tto.reached.all()
     # LIBLINEAR at its default stops above GRAB's tight end, and sets the common objective
@@ -99,12 +123,12 @@ def test_repeated_splits_are_stratified_and_seeded():
     for seed in range(3):
         X, y, Xt, yt = load_split("diabetes", seed)
         assert len(yt) == round(0.2 * len(y_all))
-        assert abs(yt.sum() - rate * len(yt)) <= 1           # stratified
+        assert abs(yt.sum() - rate * len(yt)) <= 1  # stratified
         assert abs(y.sum() - rate * len(y)) <= 1
         tests.append(frozenset(map(tuple, Xt.to_numpy())))
-    assert len(set(tests)) == 3                              # each seed its own split
+    assert len(set(tests)) == 3  # each seed its own split
     again = load_split("diabetes", 1)[2]
-    assert frozenset(map(tuple, again.to_numpy())) == tests[1]   # the same seed, the same one
+    assert frozenset(map(tuple, again.to_numpy())) == tests[1]  # the same seed, the same one
 
 
 @pytest.mark.data
@@ -116,10 +140,9 @@ def test_repeated_splits_average_each_split_and_refuse_a_fixed_test_file(tmp_pat
 
     monkeypatch.setenv("RULELAB_CACHE", str(tmp_path))
     methods = {"DT": (DecisionTreeClassifier(random_state=0), {"max_depth": [2, 4]})}
-    summary, per = ex.tuned_accuracy_splits("fourclass", methods, splits=3, folds=2,
-                                            max_train=200)
+    summary, per = ex.tuned_accuracy_splits("fourclass", methods, splits=3, folds=2, max_train=200)
     assert sorted(per.split) == [0, 1, 2] and sorted(per.seed) == [0, 1, 2]
-    for s in range(3):     # each split is tuned_accuracy with its own seed
+    for s in range(3):  # each split is tuned_accuracy with its own seed
         one = ex.tuned_accuracy("fourclass", methods, folds=2, max_train=200, seed=s)
         assert per[per.split == s].accuracy.iloc[0] == one.accuracy.iloc[0]
     row = summary.iloc[0]
@@ -143,8 +166,11 @@ def _naive_claim(naive_seconds, naive_timed_out, grab_seconds=1.0):
     tto.loc[tto.method == "GRAB", "seconds_to_target"] = grab_seconds
     t = tto.set_index(["C", "degree", "method"]).seconds_to_target.unstack()
     naive_ratio = t["Grafting"].fillna(np.inf) / t["GRAB"]
-    rows = claims(TEXTS, **{**inputs, "tto": tto, "naive_ratio": naive_ratio},
-                  phi_sizes={1: 124, 2: 7627, 3: 319_000})
+    rows = claims(
+        TEXTS,
+        **{**inputs, "tto": tto, "naive_ratio": naive_ratio},
+        phi_sizes={1: 124, 2: 7627, 3: 319_000},
+    )
     return next(r for r in rows if r["claim"] == "fig2_naive")
 
 
@@ -154,7 +180,7 @@ def test_naive_claim_is_judged_where_the_search_matters():
     assert row["verdict"] == "holds"
     assert "C=0.1: k = 4" in row["evidence"] and "C=0.1 k=3: 3.0x" in row["evidence"]
     assert "(|Phi(d, k)| = 124, 7,627)" in row["evidence"]
-    assert "C=1.0 k=1: 0.5x" in row["evidence"]             # reported, not judged
+    assert "C=1.0 k=1: 0.5x" in row["evidence"]  # reported, not judged
 
 
 def test_naive_claim_fails_when_naive_finishes_everything_or_wins_at_high_degree():

@@ -39,8 +39,12 @@ def test_count_and_expansion_agree_with_bruteforce(seed):
     A = X.astype(bool)
     for k in (None, 1, 2, 3):
         kk = A.shape[1] if k is None else k
-        occurring = [p for s in range(kk + 1) for p in combinations(range(A.shape[1]), s)
-                     if (A[:, list(p)].all(axis=1) if p else np.ones(len(A), bool)).any()]
+        occurring = [
+            p
+            for s in range(kk + 1)
+            for p in combinations(range(A.shape[1]), s)
+            if (A[:, list(p)].all(axis=1) if p else np.ones(len(A), bool)).any()
+        ]
         assert count_itemsets(X, k) == len(occurring)
         Z, sets = expand(X, k)
         assert sorted(sets) == sorted(occurring)
@@ -81,7 +85,7 @@ def test_topk_miner_finds_the_true_top_k_and_remembers_M():
     ref = wfim_bruteforce(X, alpha, 1.0, 3, absolute=True)
     best = sorted(ref.values(), key=abs, reverse=True)[:5]
     assert np.allclose(sorted(np.abs(top.values)), sorted(np.abs(best)))
-    assert miner.M < 10 and found.theta == 2.0 ** miner.M
+    assert miner.M < 10 and found.theta == 2.0**miner.M
     M = miner.M
     miner.search(alpha)
     assert miner.M <= M  # the threshold only moves down between calls
@@ -123,7 +127,7 @@ def test_heap_search_returns_the_exact_top_k_outside_the_free_features(seed):
     K = int(rng.integers(1, 10))
     top, _, _ = TopKMiner(X, k, top_k=K).top(alpha, itemset_keys(free, d))
     best = sorted(map(abs, rest.values()), reverse=True)[:K]
-    assert np.allclose(np.abs(top.values), best)          # largest first
+    assert np.allclose(np.abs(top.values), best)  # largest first
     assert all(p in rest and np.isclose(rest[p], v) for p, v in zip(top.itemsets, top.values))
 
 
@@ -157,10 +161,10 @@ def test_reaches_decides_whether_the_capped_sum_passes_the_target():
     miner = TopKMiner(X, 3, top_k=5)
     keys = itemset_keys(free, 7)
     reached, s = miner.reaches(alpha, keys, total + 1.0)
-    assert not reached and np.isclose(s, total)              # the whole sum, measured
+    assert not reached and np.isclose(s, total)  # the whole sum, measured
     reached, s = miner.reaches(alpha, keys, total / 2)
-    assert reached and total / 2 <= s <= total + 1e-9        # stopped early
-    for target in (total / 3, total + 1.0):   # the top-K call measures the same in passing
+    assert reached and total / 2 <= s <= total + 1e-9  # stopped early
+    for target in (total / 3, total + 1.0):  # the top-K call measures the same in passing
         _, r1, s1 = TopKMiner(X, 3, top_k=5).top(alpha, keys, target=target)
         assert (r1, s1) == miner.reaches(alpha, keys, target)
 

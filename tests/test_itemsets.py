@@ -36,7 +36,7 @@ def random_db(seed, n_rows=40, n_items=7, density=0.45):
 def csr(A):
     indptr = np.zeros(A.shape[0] + 1, dtype=np.int64)
     indptr[1:] = np.cumsum(A.sum(axis=1))
-    indices = np.nonzero(A)[1].astype(np.int64)     # row-major: sorted within each row
+    indices = np.nonzero(A)[1].astype(np.int64)  # row-major: sorted within each row
     return indptr, indices
 
 
@@ -62,18 +62,35 @@ def brute_force(A, w, max_size):
     return out
 
 
-def run(A, w, theta, max_size, mode, collect=THRESHOLD, top_k=0, store_occ=False,
-        excl=(), target=0.0):
+def run(
+    A, w, theta, max_size, mode, collect=THRESHOLD, top_k=0, store_occ=False, excl=(), target=0.0
+):
     indptr, indices = csr(A)
     c = codes(A.shape[1])
     excl_sorted = np.sort(np.array([key(p, c) for p in excl], dtype=np.uint64))
-    res = traverse(indptr, indices, np.maximum(w, 0.0), np.maximum(-w, 0.0), A.shape[1],
-                   float(theta), max_size, mode, collect, top_k, 0, True, store_occ, c,
-                   excl_sorted, float(target))
+    res = traverse(
+        indptr,
+        indices,
+        np.maximum(w, 0.0),
+        np.maximum(-w, 0.0),
+        A.shape[1],
+        float(theta),
+        max_size,
+        mode,
+        collect,
+        top_k,
+        0,
+        True,
+        store_occ,
+        c,
+        excl_sorted,
+        float(target),
+    )
     n, status, item_ptr, items, values, keys = res[:6]
-    found = {tuple(sorted(items[item_ptr[i]:item_ptr[i + 1]].tolist())): values[i]
-             for i in range(n)}
-    assert len(found) == n          # every itemset is met once
+    found = {
+        tuple(sorted(items[item_ptr[i] : item_ptr[i + 1]].tolist())): values[i] for i in range(n)
+    }
+    assert len(found) == n  # every itemset is met once
     for i, p in enumerate(found):
         assert keys[i] == key(p, c)
     return found, res
@@ -106,8 +123,8 @@ def test_occurrence_lists_are_the_rows_that_contain_the_itemset(seed):
     truth = brute_force(A, ones, 3)
     assert found.keys() == {p for p, (v, _) in truth.items() if v > 2.5}
     for i in range(n):
-        p = tuple(sorted(items[item_ptr[i]:item_ptr[i + 1]].tolist()))
-        assert occ[occ_ptr[i]:occ_ptr[i + 1]].tolist() == truth[p][1].tolist()
+        p = tuple(sorted(items[item_ptr[i] : item_ptr[i + 1]].tolist()))
+        assert occ[occ_ptr[i] : occ_ptr[i + 1]].tolist() == truth[p][1].tolist()
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -115,11 +132,11 @@ def test_occurrence_lists_are_the_rows_that_contain_the_itemset(seed):
 def test_top_k_collector_holds_the_k_largest_outside_the_excluded(seed, top_k):
     A, w = random_db(seed, n_items=8)
     truth = {p: v for p, (v, _) in brute_force(A, w, 3).items() if abs(v) > 1.0}
-    excl = sorted(truth, key=lambda p: -abs(truth[p]))[:3:2]      # the 1st and 3rd best
+    excl = sorted(truth, key=lambda p: -abs(truth[p]))[:3:2]  # the 1st and 3rd best
     found, res = run(A, w, 1.0, 3, 1, collect=TOP_K, top_k=top_k, excl=excl)
     rest = sorted((p for p in truth if p not in excl), key=lambda p: -abs(truth[p]))
     assert set(found) == set(rest[:top_k])
-    assert np.all(np.diff(np.abs(res[4][:res[0]])) <= 0)          # largest first
+    assert np.all(np.diff(np.abs(res[4][: res[0]])) <= 0)  # largest first
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -132,7 +149,7 @@ def test_target_stops_the_threshold_search_once_the_sum_is_reached(seed):
     _, res = run(A, w, 1.0, 3, 1, target=total / 2)
     assert res[1] == REACHED and total / 2 <= res[9] <= total + 1e-9
     last = abs(res[4][res[0] - 1]) - 1.0
-    assert res[9] - last < total / 2          # it stopped at the output that crossed
+    assert res[9] - last < total / 2  # it stopped at the output that crossed
 
 
 def lowest_costs(A, mu_pos, cost_neg, fixed, per_term, max_terms, n_columns, tau=0.0):
@@ -144,12 +161,28 @@ def lowest_costs(A, mu_pos, cost_neg, fixed, per_term, max_terms, n_columns, tau
     heap_items = np.zeros((n_columns, max_terms), dtype=np.int64)
     heap_size = np.zeros(n_columns, dtype=np.int64)
     heap_n = np.zeros(1, dtype=np.int64)
-    _, done = lowest_cost_search(bits, layout, opw, onw, root, 0, A.shape[1], max_terms,
-                                 float(fixed), float(per_term), float(tau), heap_val,
-                                 heap_items, heap_size, heap_n, 10**9, False)
+    _, done = lowest_cost_search(
+        bits,
+        layout,
+        opw,
+        onw,
+        root,
+        0,
+        A.shape[1],
+        max_terms,
+        float(fixed),
+        float(per_term),
+        float(tau),
+        heap_val,
+        heap_items,
+        heap_size,
+        heap_n,
+        10**9,
+        False,
+    )
     assert done
     k = int(heap_n[0])
-    return {tuple(sorted(heap_items[t, :heap_size[t]].tolist())): heap_val[t] for t in range(k)}
+    return {tuple(sorted(heap_items[t, : heap_size[t]].tolist())): heap_val[t] for t in range(k)}
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -167,8 +200,12 @@ def test_lowest_cost_search_finds_the_brute_force_minimum(seed, max_terms):
         cov = A[:, list(p)].all(axis=1)
         return fixed + per_term * len(p) + cost_neg[cov].sum() - mu_pos[cov].sum()
 
-    costs = {p: rc(p) for s in range(1, max_terms + 1) for p in combinations(range(8), s)
-             if A[:, list(p)].all(axis=1).any()}
+    costs = {
+        p: rc(p)
+        for s in range(1, max_terms + 1)
+        for p in combinations(range(8), s)
+        if A[:, list(p)].all(axis=1).any()
+    }
     found = lowest_costs(A, mu_pos, cost_neg, fixed, per_term, max_terms, n_columns=5)
     best = min(costs.values())
     if best >= 0.0:

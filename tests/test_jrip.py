@@ -55,7 +55,7 @@ def test_jrip_finds_a_planted_threshold_on_the_raw_values(weka, seed):
 
 def test_odd_column_names_and_categories_survive_the_arff_file(weka):
     rng = np.random.default_rng(0)
-    values = ["it's \"red\", ok", "blue % {x}", "back\\slash", "  spaced  "]
+    values = ['it\'s "red", ok', "blue % {x}", "back\\slash", "  spaced  "]
     name = "colour, \"the\" 'hue'"
     X = pd.DataFrame({name: rng.choice(values, 200), "num x": rng.random(200)})
     y = np.where(X[name] == values[0], "yes", "no")

@@ -86,8 +86,11 @@ def test_cvxpy_path_gives_the_same_lp_value_as_direct_highs(rng):
 def test_exact_milp_matches_brute_force_on_a_small_problem(rng):
     A = (rng.random((60, 8)) < 0.5).astype(np.uint8)
     y = (rng.random(60) < 0.5).astype(int)
-    best = min(clause_objective(A, y, list(s), 2.0)
-               for r in range(9) for s in itertools.combinations(range(8), r))
+    best = min(
+        clause_objective(A, y, list(s), 2.0)
+        for r in range(9)
+        for s in itertools.combinations(range(8), r)
+    )
     exact = solve_or_lp(A, y, lam=2.0, exact=True)
     assert exact.objective == pytest.approx(best)
     assert exact.lp_value <= best + 1e-6
@@ -115,11 +118,14 @@ def test_noiseless_lp_reports_infeasible_when_no_clause_fits():
     assert solve_or_lp(A, y, lam=None).status == "infeasible"
 
 
-@pytest.mark.parametrize("bad, message", [
-    (np.array([[0, 2], [1, 0]]), "only 0/1"),
-    (np.array([[np.nan, 1.0], [1.0, 0.0]]), "NaN"),
-    (np.zeros((0, 3)), "empty"),
-])
+@pytest.mark.parametrize(
+    "bad, message",
+    [
+        (np.array([[0, 2], [1, 0]]), "only 0/1"),
+        (np.array([[np.nan, 1.0], [1.0, 0.0]]), "NaN"),
+        (np.zeros((0, 3)), "empty"),
+    ],
+)
 def test_bad_design_matrices_are_rejected_clearly(bad, message):
     with pytest.raises(ValueError, match=message):
         solve_or_lp(bad, np.array([1, 0])[: len(bad)] if len(bad) else np.array([]), lam=1.0)

@@ -50,17 +50,19 @@ def test_planted_four_class_rules_are_recovered_exactly(seed):
     model = fit(X, y)
     assert clauses_by_label(model.rules_) == PLANTED
     assert model.rules_.default == "D"
-    assert list(dict.fromkeys(model.rules_.labels)) == ["A", "B", "C"]   # rarest first
+    assert list(dict.fromkeys(model.rules_.labels)) == ["A", "B", "C"]  # rarest first
     assert (model.predict(X) == y).all()
 
 
 def test_planted_four_class_rules_print_as_an_ordered_list():
     X, y = planted_bits(seed=0)
-    assert str(fit(X, y)) == ("IF b0 == 1 AND b1 == 1 AND b2 == 1 THEN A\n"
-                              "ELSE IF b3 == 1 AND b4 == 1 THEN B\n"
-                              "ELSE IF b5 == 1 AND b6 == 1 THEN C\n"
-                              "ELSE IF b7 == 1 AND b8 == 1 THEN C\n"
-                              "ELSE D")
+    assert str(fit(X, y)) == (
+        "IF b0 == 1 AND b1 == 1 AND b2 == 1 THEN A\n"
+        "ELSE IF b3 == 1 AND b4 == 1 THEN B\n"
+        "ELSE IF b5 == 1 AND b6 == 1 THEN C\n"
+        "ELSE IF b7 == 1 AND b8 == 1 THEN C\n"
+        "ELSE D"
+    )
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -71,12 +73,12 @@ def test_planted_thresholds_on_gaussian_features_are_recovered_exactly(seed):
     X = pd.DataFrame(rng.normal(size=(1500, 5)), columns=[f"x{i}" for i in range(5)])
     y = np.where((X.x1 <= -0.5) & (X.x2 > 0.5), "low", np.where(X.x0 > 1.0, "high", "mid"))
     counts = pd.Series(y).value_counts()
-    assert counts["low"] < counts["high"] < counts["mid"]   # the order the rules follow
+    assert counts["low"] < counts["high"] < counts["mid"]  # the order the rules follow
     binarizer = FeatureBinarizer(thresholds={"x0": [1.0], "x1": [-0.5], "x2": [0.5]})
     model = fit(X, y, binarizer=binarizer)
-    assert str(model) == ("IF x1 <= -0.500 AND x2 > 0.500 THEN low\n"
-                          "ELSE IF x0 > 1 THEN high\n"
-                          "ELSE mid")
+    assert str(model) == (
+        "IF x1 <= -0.500 AND x2 > 0.500 THEN low\nELSE IF x0 > 1 THEN high\nELSE mid"
+    )
 
 
 def test_classes_go_from_the_rarest_to_the_default_the_most_frequent():
@@ -96,15 +98,14 @@ def test_classes_go_from_the_rarest_to_the_default_the_most_frequent():
 def split(request):
     load = {"iris": load_iris, "wine": load_wine}[request.param]
     X, y = load(return_X_y=True, as_frame=True)
-    X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=0.3, stratify=y,
-                                              random_state=0)
+    X_tr, X_te, y_tr, y_te = train_test_split(X, y, test_size=0.3, stratify=y, random_state=0)
     return fit(X_tr, y_tr), X_tr, X_te, y_tr, y_te
 
 
 def test_public_multiclass_sets_are_predicted_well_above_chance(split):
     model, _, X_te, _, y_te = split
     assert isinstance(model.rules_, DecisionList) and model.rules_.n_rules >= 2
-    assert model.score(X_te, y_te) > 0.8      # chance is about 1/3 on both
+    assert model.score(X_te, y_te) > 0.8  # chance is about 1/3 on both
 
 
 def test_probabilities_are_each_rules_laplace_smoothed_training_frequencies(split):
@@ -158,7 +159,7 @@ def test_query_selects_the_rows_a_rule_decides_and_each_labels_rows(split):
     rules, predicted = model.rules_, model.predict(frame)
     picked = frame.query(rules.to_query(), engine="python").index
     assert picked.tolist() == np.flatnonzero(rules.apply(frame) >= 0).tolist()
-    for label in model.classes_:   # the default's rows include those no rule covers
+    for label in model.classes_:  # the default's rows include those no rule covers
         picked = frame.query(rules.to_query(label), engine="python").index
         assert picked.tolist() == np.flatnonzero(predicted == label).tolist()
 
@@ -175,7 +176,7 @@ def test_string_labels_travel_through_sql_and_json():
 
 def test_a_class_too_small_for_the_inner_cross_validation_still_fits():
     X, y = load_iris(return_X_y=True, as_frame=True)
-    keep = np.r_[0, 50:150]            # one setosa: no inner split holds two of it
+    keep = np.r_[0, 50:150]  # one setosa: no inner split holds two of it
     model = fit(X.iloc[keep], y.iloc[keep])
     assert model.class_fits_["class"].iloc[0] == 0
     assert model.score(X.iloc[keep], y.iloc[keep]) > 0.9
@@ -193,16 +194,23 @@ def test_a_refit_on_other_classes_replaces_what_the_last_fit_learned():
 
 
 def test_a_decision_list_with_a_default_decides_every_row_in_every_export():
-    rules = DecisionList([Clause((Term("a", ">", 1),)), Clause((Term("b", "==", "x"),))],
-                         ["hi", "bx"], default="rest")
+    rules = DecisionList(
+        [Clause((Term("a", ">", 1),)), Clause((Term("b", "==", "x"),))],
+        ["hi", "bx"],
+        default="rest",
+    )
     frame = pd.DataFrame({"a": [2.0, 0.0, np.nan, 0.5], "b": ["x", "x", "y", None]})
     assert str(rules) == "IF a > 1 THEN hi\nELSE IF b == x THEN bx\nELSE rest"
     assert rules.evaluate(frame).tolist() == ["hi", "bx", "rest", "rest"]
     assert rules.explain(frame)[2] == "no rule fires: default rest"
     con = sqlite3.connect(":memory:")
     frame.to_sql("t", con, index=False)
-    assert [r[0] for r in con.execute(f"SELECT {rules.to_sql()} FROM t")] == \
-        ["hi", "bx", "rest", "rest"]
+    assert [r[0] for r in con.execute(f"SELECT {rules.to_sql()} FROM t")] == [
+        "hi",
+        "bx",
+        "rest",
+        "rest",
+    ]
     assert frame.query(rules.to_query("rest"), engine="python").index.tolist() == [2, 3]
     assert frame.query(rules.to_query(), engine="python").index.tolist() == [0, 1]
     assert rule_from_dict(rules.to_json()) == rules
@@ -231,8 +239,11 @@ BINARY_RULES = {
     (2, "cnf"): "IF (f0 > 0.285 OR f2 > 0.924)\n   AND (f0 <= 0.285 OR f1 <= 0.509)\nTHEN 1",
     (2, "dnf"): "IF (f0 > 0.285 AND f1 <= 0.509)\n   OR f2 > 0.924\nTHEN 1",
 }
-SETTINGS = {"auto": {}, "cnf": {"form": "cnf", "complexity": 0.01},
-            "dnf": {"form": "dnf", "complexity": 0.005}}
+SETTINGS = {
+    "auto": {},
+    "cnf": {"form": "cnf", "complexity": 0.01},
+    "dnf": {"form": "dnf", "complexity": 0.005},
+}
 
 
 @pytest.mark.parametrize("seed, setting", sorted(BINARY_RULES))
@@ -251,11 +262,12 @@ def test_integer_weights_give_the_objectives_of_repeated_rows():
     proved optimal with the same objective (a tie between two optimal DNFs may be broken
     either way, as in the binary learner)."""
     X, y = planted_bits(n=400, seed=3)
-    noisy = y.where(np.arange(len(y)) % 17 > 0, "D")          # some noise, so errors cost
+    noisy = y.where(np.arange(len(y)) % 17 > 0, "D")  # some noise, so errors cost
     weight = np.random.default_rng(0).integers(0, 4, len(y))
     weighted = ColumnGenerationRules(complexity=0.01).fit(X, noisy, sample_weight=weight)
-    repeated = ColumnGenerationRules(complexity=0.01).fit(X.loc[X.index.repeat(weight)],
-                                                          noisy.loc[noisy.index.repeat(weight)])
+    repeated = ColumnGenerationRules(complexity=0.01).fit(
+        X.loc[X.index.repeat(weight)], noisy.loc[noisy.index.repeat(weight)]
+    )
     a, b = weighted.class_fits_, repeated.class_fits_
     assert a["class"].tolist() == b["class"].tolist()
     assert a["proved_optimal"].iloc[:-1].all() and b["proved_optimal"].iloc[:-1].all()

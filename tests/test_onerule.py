@@ -35,8 +35,10 @@ def test_passes_scikit_learn_estimator_checks():
 def test_iris_versicolor_rule_prints_exactly():
     X, y = iris_versicolor()
     model = OneRule().fit(X, y)
-    assert str(model) == ("IF sepal width (cm) <= 3.70 AND petal length (cm) <= 4.78 AND "
-                          "petal length (cm) > 1.60 AND petal width (cm) > 0.200\nTHEN 1")
+    assert str(model) == (
+        "IF sepal width (cm) <= 3.70 AND petal length (cm) <= 4.78 AND "
+        "petal length (cm) > 1.60 AND petal width (cm) > 0.200\nTHEN 1"
+    )
     assert model.score(X, y) > 0.94
 
 
@@ -78,7 +80,9 @@ def test_works_in_pipeline_cross_val_score_and_grid_search():
     X, y = load_breast_cancer(return_X_y=True, as_frame=True)
     pipe = make_pipeline(FunctionTransformer(lambda f: f.iloc[:, :10]), OneRule())
     assert cross_val_score(pipe, X, y, cv=3).mean() > 0.8
-    grid = GridSearchCV(OneRule(), {"complexity": [1, 0.001], "n_thresholds": [5, 10]}, cv=3).fit(X, y)
+    grid = GridSearchCV(OneRule(), {"complexity": [1, 0.001], "n_thresholds": [5, 10]}, cv=3).fit(
+        X, y
+    )
     assert grid.best_score_ > 0.85
 
 
@@ -96,14 +100,17 @@ def test_exact_milp_is_never_worse_than_rounding_on_training_objective():
     assert milp.lp_.objective <= lp.lp_.objective + 1e-9
 
 
-@pytest.mark.parametrize("X, y, message", [
-    (np.ones((4, 2)), [0, 0, 0, 0], "one class"),
-    (np.ones((4, 2)), [0, 1, 2, 1], "3 classes"),
-    (np.ones((4, 2)), [0, 1, 0], "must match"),
-    (np.ones((4, 2)), [0, 1, np.nan, 1], "missing values"),
-    (pd.DataFrame(), [], "no rows"),
-    (np.ones(4), [0, 1, 0, 1], "Reshape your data"),
-])
+@pytest.mark.parametrize(
+    "X, y, message",
+    [
+        (np.ones((4, 2)), [0, 0, 0, 0], "one class"),
+        (np.ones((4, 2)), [0, 1, 2, 1], "3 classes"),
+        (np.ones((4, 2)), [0, 1, 0], "must match"),
+        (np.ones((4, 2)), [0, 1, np.nan, 1], "missing values"),
+        (pd.DataFrame(), [], "no rows"),
+        (np.ones(4), [0, 1, 0, 1], "Reshape your data"),
+    ],
+)
 def test_bad_input_gets_a_clear_error(X, y, message):
     with pytest.raises(ValueError, match=message):
         OneRule().fit(X, y)

@@ -36,8 +36,19 @@ def test_environment_yml_and_pyproject_list_the_same_packages_and_bounds():
 
 
 def test_top_level_layout_matches_the_design():
-    for entry in ["notebooks", "rulelab", "repro", "tests", "figures", "benchmarks", "environment.yml",
-                  "pyproject.toml", "Makefile", "README.md", ".ci/run"]:
+    for entry in [
+        "notebooks",
+        "rulelab",
+        "repro",
+        "tests",
+        "figures",
+        "benchmarks",
+        "environment.yml",
+        "pyproject.toml",
+        "Makefile",
+        "README.md",
+        ".ci/run",
+    ]:
         assert (ROOT / entry).exists(), entry
 
 
@@ -46,8 +57,9 @@ def test_every_module_in_the_readme_map_exists():
     found = re.findall(r"`(rulelab|repro)/([a-z_]+)(?:\.py|/)`", readme)
     assert {package for package, _ in found} == {"rulelab", "repro"}
     for package, module in found:
-        assert (ROOT / package / f"{module}.py").exists() or (ROOT / package / module).is_dir(), \
+        assert (ROOT / package / f"{module}.py").exists() or (ROOT / package / module).is_dir(), (
             f"{package}/{module}"
+        )
 
 
 def test_the_library_never_imports_the_reproductions():
@@ -57,8 +69,16 @@ def test_the_library_never_imports_the_reproductions():
     for path in (ROOT / "rulelab").rglob("*.py"):
         source = path.read_text()
         assert not re.search(r"^\s*(from|import) repro\b", source, re.M), path
-        for heavy in ("matplotlib", "papermill", "ipywidgets", "IPython", "nbformat", "xgboost",
-                      "wittgenstein", "tqdm"):
+        for heavy in (
+            "matplotlib",
+            "papermill",
+            "ipywidgets",
+            "IPython",
+            "nbformat",
+            "xgboost",
+            "wittgenstein",
+            "tqdm",
+        ):
             assert not re.search(rf"^\s*(from|import) {heavy}\b", source, re.M), (path, heavy)
 
 
@@ -66,7 +86,9 @@ def test_environment_yml_lists_the_bench_extra_as_its_optional_block():
     """The optional peers (pip's ``rulelab[bench]``) appear in environment.yml as a commented
     block with the same packages and bounds, so a conda user can uncomment them."""
     bench = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"][
-        "optional-dependencies"]["bench"]
+        "optional-dependencies"
+    ]["bench"]
     commented = re.findall(r"^\s+# - (\S+)\s*$", (ROOT / "environment.yml").read_text(), re.M)
-    assert {_name(s): s.replace(" ", "") for s in commented} == \
-        {_name(s): s.replace(" ", "") for s in bench}
+    assert {_name(s): s.replace(" ", "") for s in commented} == {
+        _name(s): s.replace(" ", "") for s in bench
+    }

@@ -36,10 +36,14 @@ def test_output_can_be_pointed_elsewhere(monkeypatch, tmp_path):
 
 
 def test_a_partial_run_keeps_the_other_notebooks_in_the_log():
-    earlier = [{"notebook": "01_a", "status": "ok", "seconds": 5.0},
-               {"notebook": "02_b", "status": "ok", "seconds": 7.0}]
-    latest = [{"notebook": "02_b", "status": "failed: KeyError", "seconds": 1.0},
-              {"notebook": "03_c", "status": "ok", "seconds": 2.0}]
+    earlier = [
+        {"notebook": "01_a", "status": "ok", "seconds": 5.0},
+        {"notebook": "02_b", "status": "ok", "seconds": 7.0},
+    ]
+    latest = [
+        {"notebook": "02_b", "status": "failed: KeyError", "seconds": 1.0},
+        {"notebook": "03_c", "status": "ok", "seconds": 2.0},
+    ]
     merged = merge_log(earlier, latest)
     assert [e["notebook"] for e in merged] == ["01_a", "02_b", "03_c"]
     assert merged[1]["status"] == "failed: KeyError" and merged[0]["seconds"] == 5.0
@@ -51,7 +55,10 @@ def test_pipeline_parameters_are_read_as_yaml_and_bad_ones_named():
     from repro.pipeline import parse_params
 
     assert parse_params(["DATASETS=[pima, sonar]", "LAM=100", "NOTE=a=b"]) == {
-        "DATASETS": ["pima", "sonar"], "LAM": 100, "NOTE": "a=b"}
+        "DATASETS": ["pima", "sonar"],
+        "LAM": 100,
+        "NOTE": "a=b",
+    }
     assert parse_params(None) == {}
     with pytest.raises(ValueError, match="NAME=VALUE"):
         parse_params(["DATASETS"])
@@ -65,10 +72,15 @@ def test_solver_banner_is_dropped_from_saved_outputs_and_the_rest_kept():
     nb = nbformat.v4.new_notebook()
     cell = nbformat.v4.new_code_cell("fit()")
     cell.outputs = [
-        nbformat.v4.new_output("stream", name="stdout", text=(
-            "Running HiGHS 1.16.0 (git hash: f3f113d): Copyright (c) 2026\n"
-            "Includes third-party software components, see THIRD_PARTY_NOTICES.md\n"
-            "BCD: objective 27\n")),
+        nbformat.v4.new_output(
+            "stream",
+            name="stdout",
+            text=(
+                "Running HiGHS 1.16.0 (git hash: f3f113d): Copyright (c) 2026\n"
+                "Includes third-party software components, see THIRD_PARTY_NOTICES.md\n"
+                "BCD: objective 27\n"
+            ),
+        ),
         nbformat.v4.new_output("stream", name="stderr", text="Running HiGHS 1.16.0\n"),
     ]
     nb.cells.append(cell)
@@ -83,22 +95,31 @@ def test_saved_notebooks_keep_no_progress_bars_and_no_machine_paths(tmp_path):
 
     nb = nbformat.v4.new_notebook()
     cell = nbformat.v4.new_code_cell("cross_validate(...)")
-    bar = {"application/vnd.jupyter.widget-view+json": {"model_id": "x", "version_major": 2,
-                                                        "version_minor": 0},
-           "text/plain": "cross-validation:   0%|          | 0/80 [00:00<?, ?it/s]"}
-    cell.outputs = [nbformat.v4.new_output("display_data", data=bar),
-                    nbformat.v4.new_output("stream", name="stdout", text="80 fits\n")]
+    bar = {
+        "application/vnd.jupyter.widget-view+json": {
+            "model_id": "x",
+            "version_major": 2,
+            "version_minor": 0,
+        },
+        "text/plain": "cross-validation:   0%|          | 0/80 [00:00<?, ?it/s]",
+    }
+    cell.outputs = [
+        nbformat.v4.new_output("display_data", data=bar),
+        nbformat.v4.new_output("stream", name="stdout", text="80 fits\n"),
+    ]
     nb.cells.append(cell)
     nb.metadata["widgets"] = {"application/vnd.jupyter.widget-state+json": {"state": {}}}
-    nb.metadata["papermill"] = {"input_path": str(tmp_path / "in.ipynb"),
-                                "output_path": str(tmp_path / "out.ipynb"), "parameters": {}}
+    nb.metadata["papermill"] = {
+        "input_path": str(tmp_path / "in.ipynb"),
+        "output_path": str(tmp_path / "out.ipynb"),
+        "parameters": {},
+    }
     executed, target = tmp_path / "executed.ipynb", tmp_path / "saved.ipynb"
     nbformat.write(nb, executed)
     _save_without_injected_parameters(executed, target)
     saved = target.read_text()
     assert "0%|" not in saved and "widget-state" not in saved and "80 fits" in saved
     assert str(tmp_path) not in saved
-
 
 
 def test_savefig_returns_a_path_relative_to_the_project(monkeypatch):
@@ -114,15 +135,22 @@ def test_savefig_returns_a_path_relative_to_the_project(monkeypatch):
     plt.close(fig)
 
 
-@pytest.mark.parametrize("argv, word", [
-    (["--only", "99"], "no notebook matches --only 99"),
-    (["--only", "02", "--param", "DATASET=[sonar]"], "02_rule_sets has no parameter DATASET"),
-    (["--param", "X [1]"], "NAME=VALUE"),
-    (["--only", "02", "--param", "LAM=[1, 2"], "not a YAML value"),
-    (["--only", "02", "--param", "MAX_FOLDS=two"], "parameter MAX_FOLDS expects None or an int"),
-])
-def test_a_bad_pipeline_request_is_an_argparse_error_before_anything_runs(argv, word,
-                                                                          monkeypatch, capsys):
+@pytest.mark.parametrize(
+    "argv, word",
+    [
+        (["--only", "99"], "no notebook matches --only 99"),
+        (["--only", "02", "--param", "DATASET=[sonar]"], "02_rule_sets has no parameter DATASET"),
+        (["--param", "X [1]"], "NAME=VALUE"),
+        (["--only", "02", "--param", "LAM=[1, 2"], "not a YAML value"),
+        (
+            ["--only", "02", "--param", "MAX_FOLDS=two"],
+            "parameter MAX_FOLDS expects None or an int",
+        ),
+    ],
+)
+def test_a_bad_pipeline_request_is_an_argparse_error_before_anything_runs(
+    argv, word, monkeypatch, capsys
+):
     import papermill
 
     from repro import pipeline
@@ -145,7 +173,7 @@ def test_a_failed_run_leaves_the_report_and_the_run_log_as_they_were(tmp_path, m
     monkeypatch.setenv("RULELAB_OUTPUT", str(tmp_path))
     monkeypatch.setenv("RULELAB_QUICK", "0")
     monkeypatch.setenv("RULELAB_HEADLESS", "0")
-    monkeypatch.setattr(pipeline, "ROOT", tmp_path)           # executed copies go here
+    monkeypatch.setattr(pipeline, "ROOT", tmp_path)  # executed copies go here
 
     def fail(*args, **kwargs):
         raise RuntimeError("no data")
@@ -166,9 +194,9 @@ def test_a_notebooks_own_quick_parameter_decides_where_it_writes(monkeypatch, ca
     monkeypatch.delenv("RULELAB_OUTPUT", raising=False)
     monkeypatch.setenv("RULELAB_QUICK", "0")
     tour = {"QUICK": True, "INTO_COMMITTED": False, "N_JOBS": 2, "N_THRESHOLDS": 10, "LAM": 1000}
-    assert start_run("00_tour", tour).quick is True          # papermill -p QUICK True
+    assert start_run("00_tour", tour).quick is True  # papermill -p QUICK True
     assert results_dir().parts[-3:] == ("runs", "quick", "results")
-    monkeypatch.setenv("RULELAB_QUICK", "1")                  # the test command wins
+    monkeypatch.setenv("RULELAB_QUICK", "1")  # the test command wins
     assert start_run("00_tour", {**tour, "QUICK": False}).quick is True
     monkeypatch.setenv("RULELAB_QUICK", "0")
     assert start_run("00_tour", {**tour, "QUICK": False}).committed  # FULL with the defaults
@@ -209,8 +237,11 @@ def test_parameters_cells_hold_plain_values_that_do_not_depend_on_quick():
         nb = nbformat.read(path, as_version=4)
         cells = [c for c in nb.cells if c.cell_type == "code"]
         params = next(c for c in cells if "parameters" in c.metadata.get("tags", []))
-        uses = [line for line in params.source.splitlines()
-                if re.search(r"\bQUICK\b", line.split("#")[0]) and not line.startswith("QUICK:")]
+        uses = [
+            line
+            for line in params.source.splitlines()
+            if re.search(r"\bQUICK\b", line.split("#")[0]) and not line.startswith("QUICK:")
+        ]
         assert not uses, (path.name, uses)
         after = cells[cells.index(params) + 1].source
         assert f'RUN = start_run("{path.stem}", globals())' in after, path.name
@@ -226,7 +257,7 @@ def test_a_run_with_other_parameters_writes_beside_the_committed_outputs(tmp_pat
     from repro.notebook_parameters import NOTEBOOK_PARAMETERS
 
     monkeypatch.delenv("RULELAB_OUTPUT", raising=False)
-    for name in ("RULELAB_QUICK", "RULELAB_HEADLESS"):   # run() sets them; restored after
+    for name in ("RULELAB_QUICK", "RULELAB_HEADLESS"):  # run() sets them; restored after
         monkeypatch.setenv(name, "0")
     monkeypatch.setattr(pipeline, "ROOT", tmp_path)
     monkeypatch.setattr(_paths, "ROOT", tmp_path)
@@ -242,8 +273,11 @@ def test_a_run_with_other_parameters_writes_beside_the_committed_outputs(tmp_pat
         nbformat.write(nbformat.v4.new_notebook(), target)
 
     monkeypatch.setattr(papermill, "execute_notebook", execute)
-    monkeypatch.setattr(pipeline, "_save_without_injected_parameters",
-                        lambda out, nb: committed.setdefault(nb.name, out))
+    monkeypatch.setattr(
+        pipeline,
+        "_save_without_injected_parameters",
+        lambda out, nb: committed.setdefault(nb.name, out),
+    )
     assert pipeline.main(["--only", "02", "--param", "DATASETS=[pima, sonar]"]) == 0
     folder = tmp_path / "runs" / "DATASETS-pima+sonar"
     assert (folder / "results" / "table.csv").is_file()
@@ -253,8 +287,7 @@ def test_a_run_with_other_parameters_writes_beside_the_committed_outputs(tmp_pat
     assert committed == {} and not (tmp_path / "results").exists()
     # --into-committed: the notebooks get INTO_COMMITTED and write the committed outputs
     monkeypatch.setattr(pipeline, "update_readme", lambda: None)
-    assert pipeline.main(["--only", "02", "--param", "DATASETS=[sonar]",
-                          "--into-committed"]) == 0
+    assert pipeline.main(["--only", "02", "--param", "DATASETS=[sonar]", "--into-committed"]) == 0
     assert given["INTO_COMMITTED"] is True and "02_rule_sets.ipynb" in committed
     assert (tmp_path / "results" / "table.csv").is_file()
 
@@ -265,10 +298,18 @@ def test_committed_outputs_name_no_machine_path():
     import re
 
     pattern = re.compile(r"(?<![\w.])/(?:work|tmp|home|root|Users|var/folders)/")
-    files = [*sorted((_paths.ROOT / "notebooks").glob("*.ipynb")),
-             *sorted((_paths.ROOT / "results").glob("*")), _paths.ROOT / "REPORT.md"]
-    found = {f.name: m.group(0) for f in files if f.is_file()
-             for m in [pattern.search(f.read_text(errors="replace"))] if m}
+    files = [
+        *sorted((_paths.ROOT / "notebooks").glob("*.ipynb")),
+        *sorted((_paths.ROOT / "results").glob("*")),
+        _paths.ROOT / "REPORT.md",
+    ]
+    found = {
+        f.name: m.group(0)
+        for f in files
+        if f.is_file()
+        for m in [pattern.search(f.read_text(errors="replace"))]
+        if m
+    }
     assert not found, f"machine paths in committed outputs: {found}"
 
 
@@ -277,10 +318,12 @@ def test_n_jobs_reaches_only_the_notebooks_that_declare_it():
     not declare it would make papermill print a false 'unknown parameter' warning."""
     from repro import pipeline
 
-    declaring = [nb for nb in pipeline.discover(None)
-                 if "N_JOBS" in pipeline.notebook_parameters(nb)]
-    others = [nb for nb in pipeline.discover(None)
-              if "N_JOBS" not in pipeline.notebook_parameters(nb)]
+    declaring = [
+        nb for nb in pipeline.discover(None) if "N_JOBS" in pipeline.notebook_parameters(nb)
+    ]
+    others = [
+        nb for nb in pipeline.discover(None) if "N_JOBS" not in pipeline.notebook_parameters(nb)
+    ]
     assert declaring and others
     pipeline.check_request([declaring[0].stem[:2]], {"N_JOBS": 2})
     with pytest.raises(ValueError, match="no parameter N_JOBS"):

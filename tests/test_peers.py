@@ -34,8 +34,10 @@ def _planted(n: int = 300, seed: int = 0) -> tuple[pd.DataFrame, np.ndarray]:
 
 
 def _needs(module):
-    return pytest.mark.skipif(importlib.util.find_spec(module) is None,
-                              reason=f"{module} is not installed (rulelab[bench])")
+    return pytest.mark.skipif(
+        importlib.util.find_spec(module) is None,
+        reason=f"{module} is not installed (rulelab[bench])",
+    )
 
 
 @_needs("aix360")
@@ -67,9 +69,12 @@ def test_adapters_impute_and_one_hot_raw_frames_and_keep_the_label_values():
     X = X.assign(group=pd.Series(np.where(X["c"] > 0.5, "m", "f"), dtype="str"))
     X.loc[::17, "a"] = np.nan
     labels = np.where(y == 1, "sick", "healthy")
-    for model in (TreePeer(max_depth=3, random_state=0), peers.ForestPeer(n_estimators=10,
-                                                                          random_state=0),
-                  peers.SVMPeer(), peers.GrabOnPrepared(degree=2)):
+    for model in (
+        TreePeer(max_depth=3, random_state=0),
+        peers.ForestPeer(n_estimators=10, random_state=0),
+        peers.SVMPeer(),
+        peers.GrabOnPrepared(degree=2),
+    ):
         pred = model.fit(X, labels).predict(X)
         assert set(pred) <= {"sick", "healthy"}
         assert np.mean(pred != labels) < 0.2
@@ -118,8 +123,9 @@ def test_adapters_are_scikit_learn_estimators_and_reject_a_one_class_target():
 
 def test_a_missing_peer_package_is_skipped_with_a_note(monkeypatch):
     real = importlib.util.find_spec
-    monkeypatch.setattr(importlib.util, "find_spec",
-                        lambda name, *a: None if name == "aix360" else real(name, *a))
+    monkeypatch.setattr(
+        importlib.util, "find_spec", lambda name, *a: None if name == "aix360" else real(name, *a)
+    )
     methods, skipped = peer_learners()
     assert "BRCG" not in methods and "pip install rulelab[bench]" in skipped["BRCG"]
     assert {"CART-d3", "RF", "SVM"} <= set(methods)
@@ -132,16 +138,30 @@ def test_pareto_mask_keeps_exactly_the_undominated_points():
 
 
 def _results(rows):
-    return pd.DataFrame(rows, columns=["dataset", "method", "fold", "error", "train_error",
-                                       "n_rules", "n_terms", "fit_time"])
+    return pd.DataFrame(
+        rows,
+        columns=[
+            "dataset",
+            "method",
+            "fold",
+            "error",
+            "train_error",
+            "n_rules",
+            "n_terms",
+            "fit_time",
+        ],
+    )
 
 
 def test_summary_ranks_per_dataset_and_moonshot_reads_error_rules_and_speed():
     rows = []
     for d, (e_bcd, e_brcg, e_rf) in {"d1": (0.1, 0.2, 0.05), "d2": (0.3, 0.2, 0.1)}.items():
         for f in range(2):
-            rows += [(d, "BCD", f, e_bcd, 0, 2, 4, 1.0), (d, "BRCG", f, e_brcg, 0, 3, 9, 10.0),
-                     (d, "RF", f, e_rf, 0, np.nan, np.nan, 2.0)]
+            rows += [
+                (d, "BCD", f, e_bcd, 0, 2, 4, 1.0),
+                (d, "BRCG", f, e_brcg, 0, 3, 9, 10.0),
+                (d, "RF", f, e_rf, 0, np.nan, np.nan, 2.0),
+            ]
     rows.append(("d3", "BCD", 0, 0.5, 0, 1, 1, 1.0))  # d3 is incomplete: left out of ranks
     table = benchmark_table(_results(rows))
     summary = benchmark_summary(table).set_index("method")
@@ -155,8 +175,10 @@ def test_summary_ranks_per_dataset_and_moonshot_reads_error_rules_and_speed():
 
 
 def test_the_rules_first_hybrid_is_shown_but_not_counted_as_a_rule_learner():
-    rows = [("d1", m, 0, e, 0, 1, 1, 1.0) for m, e in
-            [("GreedyRule", 0.05), ("BCD", 0.2), ("BRCG", 0.1)]]
+    rows = [
+        ("d1", m, 0, e, 0, 1, 1, 1.0)
+        for m, e in [("GreedyRule", 0.05), ("BCD", 0.2), ("BRCG", 0.1)]
+    ]
     table = benchmark_table(_results(rows))
     assert table.set_index("method").loc["GreedyRule", "family"] == "rulelab-hybrid"
     assert winners(table).iloc[0][["best_rulelab", "winner"]].tolist() == ["BCD", "peer"]
@@ -165,15 +187,21 @@ def test_the_rules_first_hybrid_is_shown_but_not_counted_as_a_rule_learner():
 
 def test_cg_targets_read_error_rules_wins_and_speed_from_the_tables():
     rows = []
-    for d, (e_cg, e_fit, e_brcg, e_rf) in {"d1": (0.10, 0.20, 0.15, 0.01),
-                                           "d2": (0.30, 0.20, 0.25, 0.01)}.items():
-        rows += [(d, "CG", 0, e_cg, 0, 3, 6, 1.0), (d, "RuleFit", 0, e_fit, 0, 28, 60, 5.0),
-                 (d, "BRCG", 0, e_brcg, 0, 4, 9, 60.0), (d, "RF", 0, e_rf, 0, np.nan, np.nan, 2.0)]
+    for d, (e_cg, e_fit, e_brcg, e_rf) in {
+        "d1": (0.10, 0.20, 0.15, 0.01),
+        "d2": (0.30, 0.20, 0.25, 0.01),
+    }.items():
+        rows += [
+            (d, "CG", 0, e_cg, 0, 3, 6, 1.0),
+            (d, "RuleFit", 0, e_fit, 0, 28, 60, 5.0),
+            (d, "BRCG", 0, e_brcg, 0, 4, 9, 60.0),
+            (d, "RF", 0, e_rf, 0, np.nan, np.nan, 2.0),
+        ]
     table = benchmark_table(_results(rows))
     goal = peers.cg_targets(table, benchmark_summary(table), wins=1, speedup=20)
-    assert goal["error_ok"] and goal["rules_ok"]          # 0.20 = 0.20, 3 rules <= 5
-    assert goal["wins"] == 1 and goal["wins_ok"]          # RF is a ceiling, not a rule learner
-    assert goal["speedup"] == 60 and goal["speed_ok"]       # 3x the target: beyond timing noise
+    assert goal["error_ok"] and goal["rules_ok"]  # 0.20 = 0.20, 3 rules <= 5
+    assert goal["wins"] == 1 and goal["wins_ok"]  # RF is a ceiling, not a rule learner
+    assert goal["speedup"] == 60 and goal["speed_ok"]  # 3x the target: beyond timing noise
     assert "d1" in goal["evidence_wins"]
     no_cg = table[table.method != "CG"]
     assert peers.cg_targets(no_cg, benchmark_summary(no_cg)) == {}
@@ -183,17 +211,19 @@ def test_with_folds_a_gap_within_its_paired_se_is_a_tie_and_counts_as_reached():
     rows = []
     for d in ("d1", "d2"):
         for f in range(4):
-            wobble = 0.02 * (-1) ** f          # CG and RuleFit trade places fold by fold
-            rows += [(d, "CG", f, 0.20 + wobble, 0, 3, 6, 1.0),
-                     (d, "RuleFit", f, 0.20 - wobble + 0.001, 0, 28, 60, 5.0),
-                     (d, "BRCG", f, 0.30, 0, 4, 9, 25.0)]
+            wobble = 0.02 * (-1) ** f  # CG and RuleFit trade places fold by fold
+            rows += [
+                (d, "CG", f, 0.20 + wobble, 0, 3, 6, 1.0),
+                (d, "RuleFit", f, 0.20 - wobble + 0.001, 0, 28, 60, 5.0),
+                (d, "BRCG", f, 0.30, 0, 4, 9, 25.0),
+            ]
     results = _results(rows)
     table = benchmark_table(results)
     summary = benchmark_summary(table)
     assert set(winners(table, folds=results).winner) == {"tie"}
-    assert set(winners(table).winner) == {"rulelab"}         # by the bare means
+    assert set(winners(table).winner) == {"rulelab"}  # by the bare means
     goal = peers.cg_targets(table, summary, wins=2, speedup=20, folds=results)
     assert goal["error_ok"] and goal["wins"] == 2
     assert "SE paired over folds" in goal["evidence_error"]
-    assert goal["speed_verdict"] == "tie"                    # 25x against 20x: timing noise
+    assert goal["speed_verdict"] == "tie"  # 25x against 20x: timing noise
     assert moonshot(summary, speedup=5, folds=results)["verdict"] == "holds"

@@ -45,8 +45,15 @@ def run_python(code: str, *args: str) -> subprocess.CompletedProcess:
     """Run ``code`` in a fresh interpreter importing this checkout's rulelab; capture both fds."""
     env = {k: v for k, v in os.environ.items() if k != "PYTHONWARNINGS"}
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT), env.get("PYTHONPATH")]))
-    return subprocess.run([sys.executable, "-c", code, *args], check=False, capture_output=True,
-                          text=True, env=env, cwd=ROOT, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-c", code, *args],
+        check=False,
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=300,
+    )
 
 
 def test_capture_sees_what_c_code_writes_to_the_descriptors():
@@ -59,23 +66,29 @@ def test_quiet_highs_absorbs_the_banner_a_bare_highs_prints():
     if not bare.stdout:
         pytest.skip("this HiGHS prints no banner at construction")
     assert "HiGHS" in bare.stdout
-    quiet = run_python("import highspy\nfrom rulelab._highs import quiet_highs\n"
-                       "quiet_highs(); highspy.Highs(); print('after', end='')")
+    quiet = run_python(
+        "import highspy\nfrom rulelab._highs import quiet_highs\n"
+        "quiet_highs(); highspy.Highs(); print('after', end='')"
+    )
     assert (quiet.stdout, quiet.stderr) == ("after", "")
 
 
 def test_quiet_highs_logs_the_solve_when_verbose():
-    code = ("from rulelab._highs import quiet_highs\n"
-            "import numpy as np\n"
-            "h = quiet_highs(verbose=True)\n"
-            "h.addVar(0.0, 1.0); h.changeColCost(0, -1.0); h.run()")
+    code = (
+        "from rulelab._highs import quiet_highs\n"
+        "import numpy as np\n"
+        "h = quiet_highs(verbose=True)\n"
+        "h.addVar(0.0, 1.0); h.changeColCost(0, -1.0); h.run()"
+    )
     assert run_python(code).stdout.strip()
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize(("name", "params"), CASES,
-                         ids=[f"{n}{'-' if p else ''}{'-'.join(map(str, p.values()))}"
-                              for n, p in CASES])
+@pytest.mark.parametrize(
+    ("name", "params"),
+    CASES,
+    ids=[f"{n}{'-' if p else ''}{'-'.join(map(str, p.values()))}" for n, p in CASES],
+)
 def test_fit_in_a_fresh_process_prints_nothing(name, params):
     result = run_python(FIT, name, repr(params))
     assert result.returncode == 0, result.stderr

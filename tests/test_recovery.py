@@ -37,8 +37,7 @@ def test_generous_sample_size_recovers_the_planted_rule_in_every_seed(method, se
 
 @pytest.mark.parametrize("seed", range(8))
 def test_slack_lp_recovers_the_planted_rule_under_label_noise(seed):
-    (record,) = recovery_trial(m=400, n=20, k=2, seed=seed, noise=0.05, methods=["lp"],
-                               lam=1000.0)
+    (record,) = recovery_trial(m=400, n=20, k=2, seed=seed, noise=0.05, methods=["lp"], lam=1000.0)
     assert record["exact"]
 
 

@@ -14,12 +14,17 @@ def isolated(tmp_path, monkeypatch):
 
 
 def test_claims_flow_into_the_report_and_the_readme(isolated):
-    report.record_claims("99_demo", [
-        {"claim": "A beats B", "verdict": "holds", "evidence": "0.10 < 0.20"},
-        {"claim": "C is fast", "verdict": "not testable", "evidence": "no timing in the paper"},
-        {"claim": "D beats E", "verdict": "tie", "evidence": "+0.001 ± 0.004"},
-    ])
-    text = report.write_report(path=isolated / "REPORT.md", run_log=isolated / "none.json").read_text()
+    report.record_claims(
+        "99_demo",
+        [
+            {"claim": "A beats B", "verdict": "holds", "evidence": "0.10 < 0.20"},
+            {"claim": "C is fast", "verdict": "not testable", "evidence": "no timing in the paper"},
+            {"claim": "D beats E", "verdict": "tie", "evidence": "+0.001 ± 0.004"},
+        ],
+    )
+    text = report.write_report(
+        path=isolated / "REPORT.md", run_log=isolated / "none.json"
+    ).read_text()
     assert "1 holds, 0 does not hold, 1 tie, 1 not testable." in text
     assert "| 99_demo | A beats B | holds | 0.10 < 0.20 |" in text
     readme = isolated / "README.md"
@@ -27,7 +32,11 @@ def test_claims_flow_into_the_report_and_the_readme(isolated):
     assert report.update_readme(readme)
     body = readme.read_text()
     assert "| notebook | holds | does not hold | tie | not testable |" in body
-    assert "| 99_demo | 1 | 0 | 1 | 1 |" in body and "stale text" not in body and body.endswith("rest\n")
+    assert (
+        "| 99_demo | 1 | 0 | 1 | 1 |" in body
+        and "stale text" not in body
+        and body.endswith("rest\n")
+    )
     assert not report.update_readme(readme)  # a second refresh changes nothing
 
 
@@ -45,14 +54,28 @@ def test_the_run_log_names_the_code_it_ran(tmp_path):
 
     version = code_version()
     assert re.fullmatch(r"([0-9a-f]{4,40}(\+changes)?)?", version)
-    head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=report.ROOT,
-                          capture_output=True, text=True)
+    head = subprocess.run(
+        ["git", "rev-parse", "--short", "HEAD"], cwd=report.ROOT, capture_output=True, text=True
+    )
     if head.returncode == 0:
         assert version.split("+")[0] == head.stdout.strip()
     log = tmp_path / "run_log.json"
-    log.write_text(json.dumps({"mode": "full", "notebooks": [
-        {"notebook": "99_demo", "status": "ok", "seconds": 1.0, "code": "abc1234",
-         "finished": "2026-01-01T00:00:00+00:00"}]}))
+    log.write_text(
+        json.dumps(
+            {
+                "mode": "full",
+                "notebooks": [
+                    {
+                        "notebook": "99_demo",
+                        "status": "ok",
+                        "seconds": 1.0,
+                        "code": "abc1234",
+                        "finished": "2026-01-01T00:00:00+00:00",
+                    }
+                ],
+            }
+        )
+    )
     text = report.write_report(path=tmp_path / "REPORT.md", run_log=log).read_text()
     assert "| notebook | status | seconds | code | finished |" in text and "abc1234" in text
 
@@ -70,13 +93,25 @@ def test_the_report_names_the_package_versions_of_each_run(tmp_path):
     assert f"numpy {numpy.__version__}" in env and f"pandas {pandas.__version__}" in env
     assert f"highspy {version('highspy')}" in env
     log = tmp_path / "run_log.json"
-    entry = {"status": "ok", "seconds": 1.0, "code": "abc1234",
-             "finished": "2026-01-01T00:00:00+00:00"}
-    log.write_text(json.dumps({"mode": "full", "notebooks": [
-        {**entry, "notebook": "97_demo", "environment": "python 3.11.9, numpy 2.0.0"},
-        {**entry, "notebook": "98_demo", "environment": "python 3.12.1, numpy 2.4.6"},
-        {**entry, "notebook": "99_demo", "environment": "python 3.11.9, numpy 2.0.0"},
-        {**entry, "notebook": "96_demo"}]}))
+    entry = {
+        "status": "ok",
+        "seconds": 1.0,
+        "code": "abc1234",
+        "finished": "2026-01-01T00:00:00+00:00",
+    }
+    log.write_text(
+        json.dumps(
+            {
+                "mode": "full",
+                "notebooks": [
+                    {**entry, "notebook": "97_demo", "environment": "python 3.11.9, numpy 2.0.0"},
+                    {**entry, "notebook": "98_demo", "environment": "python 3.12.1, numpy 2.4.6"},
+                    {**entry, "notebook": "99_demo", "environment": "python 3.11.9, numpy 2.0.0"},
+                    {**entry, "notebook": "96_demo"},
+                ],
+            }
+        )
+    )
     text = report.write_report(path=tmp_path / "REPORT.md", run_log=log).read_text()
     assert "- 97_demo, 99_demo: python 3.11.9, numpy 2.0.0" in text
     assert "- 98_demo: python 3.12.1, numpy 2.4.6" in text
@@ -93,8 +128,9 @@ def test_claims_tables_show_whole_sentences_in_a_notebook(isolated):
     claim = "the best rulelab rule learner reaches the mean error of the best rule peer"
     evidence = "AM: error 0.171, 2.7 rules; best peer RuleFit: error 0.160, 28.3 rules (FULL)"
     with pd.option_context("display.max_colwidth", 50):
-        use_style()     # every notebook calls it before its tables
-        frame = report.record_claims("99_test", [dict(claim=claim, verdict="holds",
-                                                      evidence=evidence)])
-        shown = frame._repr_html_()     # what JupyterLab and GitHub render
+        use_style()  # every notebook calls it before its tables
+        frame = report.record_claims(
+            "99_test", [dict(claim=claim, verdict="holds", evidence=evidence)]
+        )
+        shown = frame._repr_html_()  # what JupyterLab and GitHub render
     assert claim in shown and evidence in shown

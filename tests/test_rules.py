@@ -26,23 +26,42 @@ from rulelab.rules import (
     rule_from_dict,
 )
 
-FRAME = pd.DataFrame({
-    "petal length (cm)": [1.4, 4.5, 5.1, 6.0, np.nan],
-    "petal width (cm)": [0.2, 1.5, 1.9, 2.1, 1.0],
-    "colour": ["red", "blue", "red", "green", None],
-})
-IRIS_RULE = Clause((Term("petal length (cm)", "<=", 5.35), Term("petal width (cm)", "<=", 1.70),
-                    Term("petal width (cm)", ">", 0.875)), "and")
+FRAME = pd.DataFrame(
+    {
+        "petal length (cm)": [1.4, 4.5, 5.1, 6.0, np.nan],
+        "petal width (cm)": [0.2, 1.5, 1.9, 2.1, 1.0],
+        "colour": ["red", "blue", "red", "green", None],
+    }
+)
+IRIS_RULE = Clause(
+    (
+        Term("petal length (cm)", "<=", 5.35),
+        Term("petal width (cm)", "<=", 1.70),
+        Term("petal width (cm)", ">", 0.875),
+    ),
+    "and",
+)
 
 
 def test_clause_prints_in_plain_words():
-    assert str(IRIS_RULE) == ("petal length (cm) <= 5.35 AND petal width (cm) <= 1.70 "
-                              "AND petal width (cm) > 0.875")
+    assert str(IRIS_RULE) == (
+        "petal length (cm) <= 5.35 AND petal width (cm) <= 1.70 AND petal width (cm) > 0.875"
+    )
 
 
-@pytest.mark.parametrize("value, text", [(1.7, "1.70"), (5.35, "5.35"), (0.875, "0.875"),
-                                         (0.00784, "0.00784"), (12500.0, "12500"), (3, "3"),
-                                         (-4.8130, "-4.81"), ("Male", "Male")])
+@pytest.mark.parametrize(
+    "value, text",
+    [
+        (1.7, "1.70"),
+        (5.35, "5.35"),
+        (0.875, "0.875"),
+        (0.00784, "0.00784"),
+        (12500.0, "12500"),
+        (3, "3"),
+        (-4.8130, "-4.81"),
+        ("Male", "Male"),
+    ],
+)
 def test_values_print_readably(value, text):
     assert format_value(value) == text
 
@@ -52,7 +71,8 @@ def test_dnf_prints_as_if_then_with_parenthesised_clauses():
     assert str(rule) == (
         "IF colour == red\n"
         "   OR (petal length (cm) <= 5.35 AND petal width (cm) <= 1.70 AND petal width (cm) > 0.875)\n"
-        "THEN versicolor")
+        "THEN versicolor"
+    )
     assert rule.n_rules == 2 and rule.n_terms == 4
 
 
@@ -64,20 +84,32 @@ def test_missing_values_make_every_comparison_false():
     assert Term("petal length (cm)", "is missing").evaluate(FRAME).tolist() == [False] * 4 + [True]
 
 
-@pytest.mark.parametrize("rule", [
-    IRIS_RULE,
-    DNF([IRIS_RULE, Clause((Term("colour", "==", "green"),))]),
-    CNF([Clause((Term("colour", "==", "red"), Term("petal width (cm)", ">", 2.0)), "or"),
-         Clause((Term("petal length (cm)", "is not missing"),), "or")]),
-    DNF([]), CNF([]), Clause((), "or"), Clause((), "and"),
-])
+@pytest.mark.parametrize(
+    "rule",
+    [
+        IRIS_RULE,
+        DNF([IRIS_RULE, Clause((Term("colour", "==", "green"),))]),
+        CNF(
+            [
+                Clause((Term("colour", "==", "red"), Term("petal width (cm)", ">", 2.0)), "or"),
+                Clause((Term("petal length (cm)", "is not missing"),), "or"),
+            ]
+        ),
+        DNF([]),
+        CNF([]),
+        Clause((), "or"),
+        Clause((), "and"),
+    ],
+)
 def test_query_string_selects_exactly_the_rows_the_rule_fires_on(rule):
     selected = FRAME.query(rule.to_query(), engine="python").index
     assert list(selected) == list(np.flatnonzero(rule.evaluate(FRAME)))
 
 
-@pytest.mark.parametrize("rule", [IRIS_RULE, DNF([IRIS_RULE], then="1"),
-                                  CNF([Clause((Term("colour", "!=", "red"),), "or")])])
+@pytest.mark.parametrize(
+    "rule",
+    [IRIS_RULE, DNF([IRIS_RULE], then="1"), CNF([Clause((Term("colour", "!=", "red"),), "or")])],
+)
 def test_json_round_trip_gives_the_same_rule(rule):
     again = rule_from_dict(rule.to_json())
     assert again == rule
@@ -96,33 +128,54 @@ def test_unknown_feature_is_named_in_the_error():
 
 # ---- simplification: nested thresholds merged, semantics kept -------------------------------
 def test_and_clause_keeps_the_tightest_bound_of_each_feature_and_direction():
-    clause = Clause((Term("glucose", ">", 94.0), Term("bmi", "<=", 40.0),
-                     Term("glucose", ">", 107.0), Term("glucose", ">", 147.55),
-                     Term("bmi", "<=", 35.5), Term("bmi", ">", 20.0), Term("bmi", "<=", 35.5)))
+    clause = Clause(
+        (
+            Term("glucose", ">", 94.0),
+            Term("bmi", "<=", 40.0),
+            Term("glucose", ">", 107.0),
+            Term("glucose", ">", 147.55),
+            Term("bmi", "<=", 35.5),
+            Term("bmi", ">", 20.0),
+            Term("bmi", "<=", 35.5),
+        )
+    )
     assert str(clause.simplified()) == "glucose > 147.55 AND bmi <= 35.50 AND bmi > 20"
 
 
 def test_or_clause_keeps_the_loosest_bound_and_drops_repeated_terms():
-    clause = Clause((Term("x", ">", 2.0), Term("c", "==", "red"), Term("x", ">", 1.0),
-                     Term("x", "<=", 0.5), Term("x", "<=", 0.25), Term("c", "==", "red")), "or")
+    clause = Clause(
+        (
+            Term("x", ">", 2.0),
+            Term("c", "==", "red"),
+            Term("x", ">", 1.0),
+            Term("x", "<=", 0.5),
+            Term("x", "<=", 0.25),
+            Term("c", "==", "red"),
+        ),
+        "or",
+    )
     assert str(clause.simplified()) == "x > 1 OR c == red OR x <= 0.500"
 
 
 def test_rule_sets_simplify_every_clause_and_keep_weights_and_conclusion():
     nested = Clause((Term("x", ">", 1.0), Term("x", ">", 3.0)))
     assert str(DNF([nested, Clause((Term("y", "<=", 2.0),))], then="sick").simplified()) == (
-        "IF x > 3\n   OR y <= 2\nTHEN sick")
+        "IF x > 3\n   OR y <= 2\nTHEN sick"
+    )
     assert str(CNF([Clause((Term("x", ">", 1.0), Term("x", ">", 3.0)), "or")]).simplified()) == (
-        "IF x > 1\nTHEN 1")
+        "IF x > 1\nTHEN 1"
+    )
     weighted = WeightedRuleSet([nested, Clause(())], [0.5, -0.25], then="y").simplified()
     assert str(weighted) == "IF score > 0 THEN y, where score =\n  +0.500 * x > 3\n  -0.250 * TRUE"
 
 
 FEATURES = ["a", "b", "c"]
 terms = st.builds(
-    Term, st.sampled_from(FEATURES), st.sampled_from(["<=", ">", "<=", ">", "==", "!=",
-                                                      "is missing", "is not missing"]),
-    st.sampled_from([0.0, 0.25, 0.5, 0.75, 1.0, -1.0, 0.3, float("nan")]))
+    Term,
+    st.sampled_from(FEATURES),
+    st.sampled_from(["<=", ">", "<=", ">", "==", "!=", "is missing", "is not missing"]),
+    st.sampled_from([0.0, 0.25, 0.5, 0.75, 1.0, -1.0, 0.3, float("nan")]),
+)
 clauses = st.builds(Clause, st.lists(terms, max_size=8), st.sampled_from(["and", "or"]))
 
 
@@ -143,8 +196,9 @@ def rules(draw):
 def _random_frame(seed: int) -> pd.DataFrame:
     r = np.random.default_rng(seed)
     # Values on the threshold grid (ties with a threshold) and about 15% missing values.
-    frame = pd.DataFrame(r.choice([-1.0, 0.0, 0.25, 0.3, 0.5, 0.75, 1.0, 2.0], size=(200, 3)),
-                         columns=FEATURES)
+    frame = pd.DataFrame(
+        r.choice([-1.0, 0.0, 0.25, 0.3, 0.5, 0.75, 1.0, 2.0], size=(200, 3)), columns=FEATURES
+    )
     return frame.mask(r.random(frame.shape) < 0.15)
 
 
@@ -155,26 +209,36 @@ def test_simplified_rule_fires_on_exactly_the_same_rows(rule, seed):
     simple = rule.simplified()
     assert np.array_equal(simple.evaluate(X), rule.evaluate(X))
     assert simple.n_terms <= rule.n_terms
-    assert simple.simplified() == simple                       # nothing left to merge
+    assert simple.simplified() == simple  # nothing left to merge
     for clause in getattr(simple, "clauses", (simple,)):
-        bounds = [(t.feature, t.op) for t in clause.terms
-                  if t.op in ("<=", ">") and not np.isnan(t.value)]
-        assert len(bounds) == len(set(bounds))                 # one bound per direction
+        bounds = [
+            (t.feature, t.op) for t in clause.terms if t.op in ("<=", ">") and not np.isnan(t.value)
+        ]
+        assert len(bounds) == len(set(bounds))  # one bound per direction
 
 
 # ---- interval terms, awkward names, dates, decision lists --------------------------------
-AWKWARD = pd.DataFrame({
-    "a`b": [0.5, 1.5, 2.5, np.nan, np.inf, -np.inf],
-    'c"d': ["x", "y", "z'", "x", None, "y"],
-    "e'f g": [1, 2, 3, 4, 5, 6],
-    "when": pd.to_datetime(["2020-01-01", "2021-01-01", "2022-06-30", None,
-                            "2023-01-01", "2021-01-01"]),
-})
+AWKWARD = pd.DataFrame(
+    {
+        "a`b": [0.5, 1.5, 2.5, np.nan, np.inf, -np.inf],
+        'c"d': ["x", "y", "z'", "x", None, "y"],
+        "e'f g": [1, 2, 3, 4, 5, 6],
+        "when": pd.to_datetime(
+            ["2020-01-01", "2021-01-01", "2022-06-30", None, "2023-01-01", "2021-01-01"]
+        ),
+    }
+)
 AWKWARD_TERMS = [
-    Term("a`b", "in", (1, 2)), Term("a`b", "in", (None, 2)), Term("a`b", "in", (1.5, math.inf)),
-    Term("a`b", "not in", (1, 2)), Term('c"d', "==", "z'"), Term('c"d', "!=", "x"),
-    Term("e'f g", ">", 2), Term("when", "<=", pd.Timestamp("2021-01-01")),
-    Term("when", "==", pd.Timestamp("2021-01-01")), Term("when", "!=", pd.Timestamp("2021-01-01")),
+    Term("a`b", "in", (1, 2)),
+    Term("a`b", "in", (None, 2)),
+    Term("a`b", "in", (1.5, math.inf)),
+    Term("a`b", "not in", (1, 2)),
+    Term('c"d', "==", "z'"),
+    Term('c"d', "!=", "x"),
+    Term("e'f g", ">", 2),
+    Term("when", "<=", pd.Timestamp("2021-01-01")),
+    Term("when", "==", pd.Timestamp("2021-01-01")),
+    Term("when", "!=", pd.Timestamp("2021-01-01")),
     Term("when", ">", pd.Timestamp("2021-06-01")),
 ]
 
@@ -199,10 +263,20 @@ def test_every_export_selects_the_rows_the_term_holds_on(term):
 
 def test_interval_terms_print_their_open_sides_as_comparisons():
     assert [str(t) for t in AWKWARD_TERMS[:4]] == [
-        "a`b in [1, 2)", "a`b < 2", "a`b >= 1.50", "a`b not in [1, 2)"]
+        "a`b in [1, 2)",
+        "a`b < 2",
+        "a`b >= 1.50",
+        "a`b not in [1, 2)",
+    ]
     # an infinite value lies in the open-ended interval on its side, NaN in none
     assert Term("x", "in", (1, None)).evaluate(AWKWARD.rename(columns={"a`b": "x"})).tolist() == [
-        False, True, True, False, True, False]
+        False,
+        True,
+        True,
+        False,
+        True,
+        False,
+    ]
     with pytest.raises(ValueError, match="low < high"):
         Term("x", "in", (2, 1))
     with pytest.raises(ValueError, match=r"value \(low, high\)"):
@@ -210,17 +284,28 @@ def test_interval_terms_print_their_open_sides_as_comparisons():
 
 
 def test_decision_list_reads_first_rule_wins_and_exports_alike():
-    rules = DecisionList([Clause((Term("a`b", "in", (1, 3)),)), Clause((Term('c"d', "==", "x"),)),
-                          Clause((Term("e'f g", ">", 5),))], ["pos", "neg", "pos"],
-                         otherwise="LogisticRegression")
-    assert str(rules) == ("IF a`b in [1, 3) THEN pos\nELSE IF c\"d == x THEN neg\n"
-                          "ELSE IF e'f g > 5 THEN pos\nELSE LogisticRegression")
+    rules = DecisionList(
+        [
+            Clause((Term("a`b", "in", (1, 3)),)),
+            Clause((Term('c"d', "==", "x"),)),
+            Clause((Term("e'f g", ">", 5),)),
+        ],
+        ["pos", "neg", "pos"],
+        otherwise="LogisticRegression",
+    )
+    assert str(rules) == (
+        'IF a`b in [1, 3) THEN pos\nELSE IF c"d == x THEN neg\n'
+        "ELSE IF e'f g > 5 THEN pos\nELSE LogisticRegression"
+    )
     assert rules.apply(AWKWARD).tolist() == [1, 0, 0, 1, -1, 2]
     assert rules.evaluate(AWKWARD).tolist() == ["neg", "pos", "pos", "neg", None, "pos"]
     assert rules.n_rules == 3 and rules.n_terms == 3
     for label in (None, "pos", "neg"):
-        wanted = [i for i, v in enumerate(rules.evaluate(AWKWARD))
-                  if v is not None and (label is None or v == label)]
+        wanted = [
+            i
+            for i, v in enumerate(rules.evaluate(AWKWARD))
+            if v is not None and (label is None or v == label)
+        ]
         assert list(AWKWARD.query(rules.to_query(label), engine="python").index) == wanted
     con = sqlite3.connect(":memory:")
     AWKWARD.drop(columns="when").to_sql("t", con, index=False)
@@ -234,8 +319,12 @@ def test_decision_list_reads_first_rule_wins_and_exports_alike():
 def test_terms_evaluated_together_hold_where_each_holds_alone(seed):
     # evaluate_terms converts each feature once for all its terms (the binariser's path);
     # in any order, no conversion made for one term may change another's answer
-    terms = list(AWKWARD_TERMS) + [Term("a`b", "is missing"), Term("when", "is not missing"),
-                                   Term("e'f g", "<=", 2.5), Term('c"d', "==", "x")]
+    terms = list(AWKWARD_TERMS) + [
+        Term("a`b", "is missing"),
+        Term("when", "is not missing"),
+        Term("e'f g", "<=", 2.5),
+        Term('c"d', "==", "x"),
+    ]
     order = np.random.default_rng(seed).permutation(len(terms))
     together = evaluate_terms([terms[i] for i in order], AWKWARD)
     for i, fired in zip(order, together):
@@ -244,10 +333,15 @@ def test_terms_evaluated_together_hold_where_each_holds_alone(seed):
 
 
 # ---- exports of awkward rules: the rows selected, or an error naming the problem ----------
-EXTREME = pd.DataFrame({"x": [-np.inf, -1.0, 0.0, 2.5, np.inf, np.nan],
-                        "s": ["a\\b'c", 'q"', "a\\b'c", "plain", None, "x`y"]})
-NONFINITE_TERMS = [Term("x", op, v) for op in ("<=", ">", "==", "!=")
-                   for v in (math.inf, -math.inf, math.nan)]
+EXTREME = pd.DataFrame(
+    {
+        "x": [-np.inf, -1.0, 0.0, 2.5, np.inf, np.nan],
+        "s": ["a\\b'c", 'q"', "a\\b'c", "plain", None, "x`y"],
+    }
+)
+NONFINITE_TERMS = [
+    Term("x", op, v) for op in ("<=", ">", "==", "!=") for v in (math.inf, -math.inf, math.nan)
+]
 
 
 def _sqlite_select(frame: pd.DataFrame, where: str) -> list[int]:
@@ -266,7 +360,7 @@ def test_nonfinite_thresholds_export_to_the_rows_they_hold_on_or_are_refused(ter
     for dialect in ("standard", "mysql", "postgresql"):
         try:
             sql = term.to_sql(dialect=dialect)
-        except ValueError as err:    # only where an infinity literal would be needed
+        except ValueError as err:  # only where an infinity literal would be needed
             assert "inf" in str(term) and "cannot write" in str(err) and "dialect" in str(err)
             continue
         assert "inf" not in sql.replace("Infinity", "") and "nan" not in sql
@@ -282,14 +376,15 @@ def test_an_unknown_sql_dialect_is_refused_listing_the_known_ones():
 
 
 def test_string_values_and_names_are_escaped_per_dialect():
-    term = Term("s`\"", "==", "a\\b'c")
+    term = Term('s`"', "==", "a\\b'c")
     assert term.to_sql() == "\"s`\"\"\" = 'a\\b''c'"
     assert term.to_sql(dialect="mysql") == "`s``\"` = 'a\\\\b''c'"
     # SQLite reads the standard literal back as the very string
-    frame = EXTREME.rename(columns={"s": "s`\""})
+    frame = EXTREME.rename(columns={"s": 's`"'})
     rule = Clause((term,))
     assert _sqlite_select(frame, rule.to_sql(dialect="sqlite")) == list(
-        np.flatnonzero(rule.evaluate(frame)))
+        np.flatnonzero(rule.evaluate(frame))
+    )
     with pytest.raises(ValueError, match="NUL"):
         Term("s", "==", "a\x00").to_sql()
 
@@ -297,12 +392,16 @@ def test_string_values_and_names_are_escaped_per_dialect():
 def test_every_rule_type_exports_to_sqlite_selecting_its_rows():
     a = Clause((Term("x", ">", -math.inf), Term("s", "!=", "plain")))
     b = Clause((Term("x", "<=", 0.0),))
-    for rule in (DNF([a, b]), CNF([Clause(a.terms, "or"), Clause(b.terms, "or")]),
-                 WeightedRuleSet([a, b, Clause(())], [1.0, -0.5, 0.25])):
+    for rule in (
+        DNF([a, b]),
+        CNF([Clause(a.terms, "or"), Clause(b.terms, "or")]),
+        WeightedRuleSet([a, b, Clause(())], [1.0, -0.5, 0.25]),
+    ):
         assert _sqlite_select(EXTREME, rule.to_sql(dialect="sqlite")) == list(
-            np.flatnonzero(rule.evaluate(EXTREME)))
+            np.flatnonzero(rule.evaluate(EXTREME))
+        )
     with pytest.raises(ValueError, match="cannot write"):
-        DNF([a]).to_sql()                                   # -inf has no standard literal
+        DNF([a]).to_sql()  # -inf has no standard literal
     bad = WeightedRuleSet([a], [math.nan])
     with pytest.raises(ValueError, match="non-finite weights"):
         bad.to_sql(dialect="sqlite")
@@ -311,25 +410,52 @@ def test_every_rule_type_exports_to_sqlite_selecting_its_rows():
     assert math.isnan(rule_from_dict(bad.to_json()).weights[0])
 
 
-ODD_NAMES = ["index", "a b", "a`b", "and", "1x", "é", "x#y", "x\\y", "True", "x.y", "x'y",
-             'x"y', "@x", "ilevel_0", "nan", ""]
+ODD_NAMES = [
+    "index",
+    "a b",
+    "a`b",
+    "and",
+    "1x",
+    "é",
+    "x#y",
+    "x\\y",
+    "True",
+    "x.y",
+    "x'y",
+    'x"y',
+    "@x",
+    "ilevel_0",
+    "nan",
+    "",
+]
 
 
 def test_query_strings_select_the_rows_the_rule_holds_on_for_odd_column_names():
     r = np.random.default_rng(0)
-    frame = pd.DataFrame(r.choice([0.0, 1.0, 2.0, np.nan], size=(40, len(ODD_NAMES))),
-                         columns=ODD_NAMES)
+    frame = pd.DataFrame(
+        r.choice([0.0, 1.0, 2.0, np.nan], size=(40, len(ODD_NAMES))), columns=ODD_NAMES
+    )
     for name in ODD_NAMES:
         term = Term(name, "<=", 1.0)
         assert list(frame.query(term.to_query(), engine="python").index) == list(
-            np.flatnonzero(term.evaluate(frame))), name
-    clauses = [Clause((Term(n, ">", 0.0), Term(o, "is not missing")))
-               for n, o in zip(ODD_NAMES, ODD_NAMES[1:])]
-    for rule in (DNF(clauses), CNF([Clause(c.terms, "or") for c in clauses]),
-                 WeightedRuleSet(clauses + [Clause(())], [1.0] * len(clauses) + [-0.5]),
-                 DNF([]), CNF([]), DNF([Clause(())]), WeightedRuleSet()):
+            np.flatnonzero(term.evaluate(frame))
+        ), name
+    clauses = [
+        Clause((Term(n, ">", 0.0), Term(o, "is not missing")))
+        for n, o in zip(ODD_NAMES, ODD_NAMES[1:])
+    ]
+    for rule in (
+        DNF(clauses),
+        CNF([Clause(c.terms, "or") for c in clauses]),
+        WeightedRuleSet(clauses + [Clause(())], [1.0] * len(clauses) + [-0.5]),
+        DNF([]),
+        CNF([]),
+        DNF([Clause(())]),
+        WeightedRuleSet(),
+    ):
         assert list(frame.query(rule.to_query(), engine="python").index) == list(
-            np.flatnonzero(rule.evaluate(frame))), str(rule)
+            np.flatnonzero(rule.evaluate(frame))
+        ), str(rule)
 
 
 @pytest.mark.parametrize("name", ["x\ny", "t\tz", "a\rb", "inf"])

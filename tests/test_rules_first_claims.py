@@ -11,12 +11,38 @@ def _sweep(greedy, baseline, thresholds=(1.0, 1.5, 3.0)):
     rows that make t = 1.5 the chosen threshold."""
     rows = []
     for seed, (accs, base) in enumerate(zip(greedy, baseline)):
-        rows.append({"seed": seed, "variant": "linear", "fold": -1, "method": "baseline",
-                     "threshold": float("nan"), "accuracy": base})
-        rows += [{"seed": seed, "variant": "linear", "fold": -1, "method": "greedy",
-                  "threshold": t, "accuracy": a} for t, a in zip(thresholds, accs)]
-        rows += [{"seed": seed, "variant": "linear", "fold": 0, "method": "greedy",
-                  "threshold": t, "accuracy": 0.9 if t == 1.5 else 0.8} for t in thresholds]
+        rows.append(
+            {
+                "seed": seed,
+                "variant": "linear",
+                "fold": -1,
+                "method": "baseline",
+                "threshold": float("nan"),
+                "accuracy": base,
+            }
+        )
+        rows += [
+            {
+                "seed": seed,
+                "variant": "linear",
+                "fold": -1,
+                "method": "greedy",
+                "threshold": t,
+                "accuracy": a,
+            }
+            for t, a in zip(thresholds, accs)
+        ]
+        rows += [
+            {
+                "seed": seed,
+                "variant": "linear",
+                "fold": 0,
+                "method": "greedy",
+                "threshold": t,
+                "accuracy": 0.9 if t == 1.5 else 0.8,
+            }
+            for t in thresholds
+        ]
     return pd.DataFrame(rows)
 
 
@@ -26,8 +52,10 @@ def _by_claim(rows):
 
 def test_a_gap_to_the_baseline_inside_its_paired_se_is_a_tie():
     # +0.0008 on average, the draws disagree by more
-    sweep = _sweep(greedy=[[0.80, 0.812, 0.80], [0.80, 0.818, 0.80], [0.80, 0.8224, 0.80]],
-                   baseline=[0.815, 0.815, 0.820])
+    sweep = _sweep(
+        greedy=[[0.80, 0.812, 0.80], [0.80, 0.818, 0.80], [0.80, 0.8224, 0.80]],
+        baseline=[0.815, 0.815, 0.820],
+    )
     rows = _by_claim(claims_text(sweep, "T", how="cv"))
     beat = rows["greedy l2 beats the l2 baseline (at the threshold chosen by cross-validation)"]
     assert beat["verdict"] == "tie", beat["evidence"]
@@ -35,30 +63,69 @@ def test_a_gap_to_the_baseline_inside_its_paired_se_is_a_tie():
 
 
 def test_a_consistent_gap_holds_and_the_peak_at_the_papers_threshold_is_tested_against_both_ends():
-    sweep = _sweep(greedy=[[0.80, 0.85, 0.81], [0.79, 0.86, 0.80], [0.81, 0.84, 0.79]],
-                   baseline=[0.82, 0.83, 0.81])
+    sweep = _sweep(
+        greedy=[[0.80, 0.85, 0.81], [0.79, 0.86, 0.80], [0.81, 0.84, 0.79]],
+        baseline=[0.82, 0.83, 0.81],
+    )
     rows = _by_claim(claims_text(sweep, "T", how="cv"))
-    assert rows["greedy l2 beats the l2 baseline (at the threshold chosen by cross-validation)"][
-        "verdict"] == "holds"
-    assert rows["accuracy rises as the threshold falls to about 1.5-1.7 and drops below it"][
-        "verdict"] == "holds"
-    assert rows["cross-validation on the evaluation data chooses t = 1.7"]["verdict"] == \
-        "does not hold"
+    assert (
+        rows["greedy l2 beats the l2 baseline (at the threshold chosen by cross-validation)"][
+            "verdict"
+        ]
+        == "holds"
+    )
+    assert (
+        rows["accuracy rises as the threshold falls to about 1.5-1.7 and drops below it"]["verdict"]
+        == "holds"
+    )
+    assert (
+        rows["cross-validation on the evaluation data chooses t = 1.7"]["verdict"]
+        == "does not hold"
+    )
 
 
 def test_the_erm_comparison_against_a_stand_in_told_the_rules_is_not_a_test():
-    left = pd.DataFrame([{"m": m, "seed": s, "method": meth, "accuracy": 0.7 + 0.01 * s + (
-        0.1 if meth.startswith("greedy") else 0)} for m in (100, 1000) for s in range(3)
-        for meth in ("greedy l1", "l1 logistic", "greedy l2", "l2 logistic")])
-    right = pd.DataFrame([{"seed": s, "method": meth, "candidates": c, "n_rules": k,
-                           "accuracy": 0.6 + 0.01 * k - 0.02 * max(k - 20, 0) + 0.001 * s}
-                          for s in range(3) for meth in ("greedy l1", "greedy l2")
-                          for c in ("exact rules", "all features") for k in (0, 10, 20, 30)])
-    crossing = pd.DataFrame([{"k": 5, "d": 100, "method": m, "m_needed": v} for m, v in (
-        ("convex relaxation (l2 logistic)", 800.0), ("greedy l2", 400.0),
-        ("ERM stand-in (rules known)", 380.0))])
-    exps = pd.DataFrame({"method": ["greedy l2", "convex relaxation (l2 logistic)"],
-                         "exponent": [0.1, 0.5]})
+    left = pd.DataFrame(
+        [
+            {
+                "m": m,
+                "seed": s,
+                "method": meth,
+                "accuracy": 0.7 + 0.01 * s + (0.1 if meth.startswith("greedy") else 0),
+            }
+            for m in (100, 1000)
+            for s in range(3)
+            for meth in ("greedy l1", "l1 logistic", "greedy l2", "l2 logistic")
+        ]
+    )
+    right = pd.DataFrame(
+        [
+            {
+                "seed": s,
+                "method": meth,
+                "candidates": c,
+                "n_rules": k,
+                "accuracy": 0.6 + 0.01 * k - 0.02 * max(k - 20, 0) + 0.001 * s,
+            }
+            for s in range(3)
+            for meth in ("greedy l1", "greedy l2")
+            for c in ("exact rules", "all features")
+            for k in (0, 10, 20, 30)
+        ]
+    )
+    crossing = pd.DataFrame(
+        [
+            {"k": 5, "d": 100, "method": m, "m_needed": v}
+            for m, v in (
+                ("convex relaxation (l2 logistic)", 800.0),
+                ("greedy l2", 400.0),
+                ("ERM stand-in (rules known)", 380.0),
+            )
+        ]
+    )
+    exps = pd.DataFrame(
+        {"method": ["greedy l2", "convex relaxation (l2 logistic)"], "exponent": [0.1, 0.5]}
+    )
     rows = {r["claim"]: r for r in claims_synthetic(left, right, crossing, exps)}
     erm = rows["Table 1: the greedy algorithm needs at least as many samples as ERM (k + B^2)"]
     assert erm["verdict"] == "not testable" and "told the rule features" in erm["evidence"]

@@ -47,8 +47,9 @@ def test_set_cover_recovers_planted_dnf_exactly():
 def random_planted_dnf(n_samples: int, seed: int):
     """Ten binary features; y is an OR of three random AND-clauses of 1-3 features each."""
     r = np.random.default_rng(seed)
-    X = pd.DataFrame((r.random((n_samples, 10)) < 0.5).astype(int),
-                     columns=[f"f{j}" for j in range(10)])
+    X = pd.DataFrame(
+        (r.random((n_samples, 10)) < 0.5).astype(int), columns=[f"f{j}" for j in range(10)]
+    )
     y = np.zeros(n_samples, dtype=bool)
     for size in r.integers(1, 4, size=3):
         y |= X.iloc[:, r.choice(10, size=size, replace=False)].all(axis=1).to_numpy()
@@ -60,7 +61,7 @@ def test_set_cover_covers_every_positive_some_clause_can_cover(seed):
     X, y = random_planted_dnf(300, seed)
     model = SetCoverRules(max_rules=20).fit(X, y)
     coverable = coverable_positives(X.to_numpy(), y.to_numpy())
-    assert coverable[y == 1].all()      # the planted clauses cover every positive error-free
+    assert coverable[y == 1].all()  # the planted clauses cover every positive error-free
     fired = model.rules_.evaluate(X)
     assert fired[coverable].all()
 
@@ -70,7 +71,7 @@ def test_set_cover_with_our_early_stop_never_exceeds_one_rule(seed):
     X, y = planted_dnf(200, seed=seed, noise=0.15)
     one = OneRule().fit(X, y)
     cover = SetCoverRules(stop_on_no_gain=True).fit(X, y)
-    assert cover.rules_.clauses[0] == one.rule_          # round 1 is the 1Rule clause
+    assert cover.rules_.clauses[0] == one.rule_  # round 1 is the 1Rule clause
     assert 1 - cover.score(X, y) <= 1 - one.score(X, y)
 
 
@@ -87,8 +88,11 @@ def test_set_cover_is_separate_and_conquer_until_no_positive_is_left(seed):
         assert clause == one.rule_
         left &= ~clause.evaluate(X)
     positives_left = bool((y[left] == 1).any())
-    assert cover.stop_reason_ in ("max_rules", "clause covers no new positive") if positives_left \
+    assert (
+        cover.stop_reason_ in ("max_rules", "clause covers no new positive")
+        if positives_left
         else cover.stop_reason_ == "no positives left"
+    )
     # The paper's rule keeps clauses our early stop would have refused.
     early = SetCoverRules(max_rules=6, stop_on_no_gain=True).fit(X, y)
     assert cover.rules_.n_rules >= early.rules_.n_rules
@@ -131,12 +135,7 @@ def test_screening_does_not_change_the_learned_rule_set():
 
 
 # ---- RuB -------------------------------------------------------------------------------------
-TINY_A = np.array([[1, 1, 0],
-                   [1, 1, 1],
-                   [1, 0, 1],
-                   [0, 1, 1],
-                   [1, 1, 0],
-                   [0, 0, 1]])
+TINY_A = np.array([[1, 1, 0], [1, 1, 1], [1, 0, 1], [0, 1, 1], [1, 1, 0], [0, 0, 1]])
 TINY_Y = np.array([1, 1, 0, 0, 1, 0])
 
 
@@ -154,7 +153,9 @@ def test_boosting_first_round_follows_algorithm_one_by_hand():
     assert not h["default_rule"]
     assert model.rules_.weights[0] == pytest.approx(conf)
     # d_{2,i} = d_{1,i} / exp((2y_i - 1) yhat_1(x_i)), normalised: fired positives shrink.
-    d = np.full(m, 1 / m) / np.exp(np.where(TINY_Y == 1, 1, -1) * conf * np.array([1, 1, 0, 0, 1, 0]))
+    d = np.full(m, 1 / m) / np.exp(
+        np.where(TINY_Y == 1, 1, -1) * conf * np.array([1, 1, 0, 0, 1, 0])
+    )
     assert model.sample_weights_[1] == pytest.approx(d / d.sum())
     assert model.sample_weights_[1].sum() == pytest.approx(1.0)
 
@@ -185,7 +186,7 @@ def test_boosting_weight_scale_sum1_is_eq_11_literally():
     X, y = planted_dnf(300, seed=4, noise=0.2)
     m = len(y)
     literal = BoostedLPRules(n_estimators=1, weight_scale="sum1").fit(X, y)
-    rescaled = OneRule(complexity=m / 1000.0).fit(X, y)          # lambda * (1/m) per error
+    rescaled = OneRule(complexity=m / 1000.0).fit(X, y)  # lambda * (1/m) per error
     assert literal.lps_[0].selected.tolist() == rescaled.lp_.selected.tolist()
 
 
@@ -199,26 +200,32 @@ def test_boosting_predicts_by_the_sign_of_the_weighted_vote():
 
 
 def test_weighted_rule_set_prints_every_clause_with_its_weight():
-    rules = WeightedRuleSet([Clause((Term("a", "==", 1), Term("b", "==", 1)), "and"),
-                             Clause((), "and")], [0.75, -0.25], then="y = 1")
-    assert str(rules) == ("IF score > 0 THEN y = 1, where score =\n"
-                          "  +0.750 * (a == 1 AND b == 1)\n  -0.250 * TRUE")
+    rules = WeightedRuleSet(
+        [Clause((Term("a", "==", 1), Term("b", "==", 1)), "and"), Clause((), "and")],
+        [0.75, -0.25],
+        then="y = 1",
+    )
+    assert str(rules) == (
+        "IF score > 0 THEN y = 1, where score =\n  +0.750 * (a == 1 AND b == 1)\n  -0.250 * TRUE"
+    )
     X = pd.DataFrame({"a": [1, 1, 0], "b": [1, 0, 1]})
     assert rules.evaluate(X).tolist() == [True, False, False]
     assert rules.n_rules == 2 and rules.n_terms == 2
 
 
 def test_simplify_clause_keeps_the_tightest_nested_threshold():
-    c = Clause((Term("x", ">", 1.0), Term("y", "<=", 5.0), Term("x", ">", 2.0),
-                Term("y", "<=", 3.0)), "and")
+    c = Clause(
+        (Term("x", ">", 1.0), Term("y", "<=", 5.0), Term("x", ">", 2.0), Term("y", "<=", 3.0)),
+        "and",
+    )
     assert str(simplify_clause(c)) == "x > 2 AND y <= 3"
     X = pd.DataFrame({"x": np.linspace(0, 4, 21), "y": np.linspace(6, 0, 21)})
     assert np.array_equal(simplify_clause(c).evaluate(X), c.evaluate(X))
 
 
-
 def _as_learned(model):
     """The rule exactly as the LPs selected its binarised columns, before simplification."""
+
     def clause(columns):
         return Clause(tuple(model.terms_[j] for j in np.sort(columns)), "and")
 
@@ -227,16 +234,26 @@ def _as_learned(model):
     if isinstance(model, SetCoverRules):
         return DNF([clause(lp.selected) for lp in model.lps_])
     if isinstance(model, BoostedLPRules):
-        return WeightedRuleSet([Clause(()) if h["default_rule"] else clause(lp.selected)
-                                for lp, h in zip(model.lps_, model.history_)],
-                               [h["confidence"] for h in model.history_])
+        return WeightedRuleSet(
+            [
+                Clause(()) if h["default_rule"] else clause(lp.selected)
+                for lp, h in zip(model.lps_, model.history_)
+            ],
+            [h["confidence"] for h in model.history_],
+        )
     return DNF([clause(np.flatnonzero(w[1:])) for w in model.weights_[model.active_]])
 
 
-@pytest.mark.parametrize("model", [OneRule(), SetCoverRules(max_rules=5),
-                                   BoostedLPRules(n_estimators=5),
-                                   TwoLevelRules(max_rules=3, complexity=0.01)],
-                         ids=lambda m: type(m).__name__)
+@pytest.mark.parametrize(
+    "model",
+    [
+        OneRule(),
+        SetCoverRules(max_rules=5),
+        BoostedLPRules(n_estimators=5),
+        TwoLevelRules(max_rules=3, complexity=0.01),
+    ],
+    ids=lambda m: type(m).__name__,
+)
 def test_simplified_rules_predict_exactly_as_the_rule_as_learned_on_pima(model):
     X, y = load_or_skip("pima")
     model.fit(X, y)
@@ -244,7 +261,7 @@ def test_simplified_rules_predict_exactly_as_the_rule_as_learned_on_pima(model):
     # Nested thresholds are merged (1Rule on pima selects glucose > 94 ... glucose > 128).
     assert model.rules_.n_terms < learned.n_terms
     assert model.rules_ == learned.simplified()
-    missing = X.mask(np.random.default_rng(0).random(X.shape) < 0.1)   # unseen rows too
+    missing = X.mask(np.random.default_rng(0).random(X.shape) < 0.1)  # unseen rows too
     for rows in (X, missing):
         expected = model.classes_[learned.evaluate(rows).astype(int)]
         assert np.array_equal(model.predict(rows), expected)
@@ -252,12 +269,15 @@ def test_simplified_rules_predict_exactly_as_the_rule_as_learned_on_pima(model):
 
 def test_one_rule_on_pima_prints_one_bound_per_feature():
     X, y = load_or_skip("pima")
-    assert str(OneRule().fit(X, y)) == ("IF glucose > 128 AND bmi > 29.60 AND age > 24\n"
-                                        "THEN class = 1")
+    assert str(OneRule().fit(X, y)) == (
+        "IF glucose > 128 AND bmi > 29.60 AND age > 24\nTHEN class = 1"
+    )
 
 
 # ---- scikit-learn conventions ------------------------------------------------------------------
-@pytest.mark.parametrize("estimator", [SetCoverRules(), BoostedLPRules()], ids=lambda e: type(e).__name__)
+@pytest.mark.parametrize(
+    "estimator", [SetCoverRules(), BoostedLPRules()], ids=lambda e: type(e).__name__
+)
 def test_rule_sets_pass_sklearn_check_estimator(estimator):
     results = check_estimator(estimator, on_fail=None)
     failed = [r["check_name"] for r in results if r["status"] == "failed"]

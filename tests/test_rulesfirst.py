@@ -43,7 +43,7 @@ def test_generator_labels_follow_rules_then_the_halfspace():
     fired = X[:, planted].any(axis=1)
     assert (y[fired] == 1).all()
     assert (y[~fired] == (X[~fired, :50].sum(axis=1) > 0)).all()
-    assert abs(fired.mean() - (1 - 0.95 ** 5)) < 0.03
+    assert abs(fired.mean() - (1 - 0.95**5)) < 0.03
     assert abs(1 - (1 - rule_probability(20, 0.285)) ** 20 - 0.285) < 1e-12
 
 
@@ -74,8 +74,9 @@ def test_predictions_on_covered_samples_follow_the_first_rule(seed):
     rng = np.random.default_rng(seed)
     X = (rng.random((300, 12)) < 0.15).astype(float)
     y = rng.integers(0, 2, 300)  # noise: rules are impure, the rule must still decide
-    model = RulesFirstClassifier(min_purity=0.0, max_rules=6, early_stopping=False,
-                                 random_state=seed).fit(X, y)
+    model = RulesFirstClassifier(
+        min_purity=0.0, max_rules=6, early_stopping=False, random_state=seed
+    ).fit(X, y)
     Xt = (rng.random((500, 12)) < 0.15).astype(float)
     first = model.apply_rules(Xt)
     pred = model.predict(Xt)
@@ -87,17 +88,34 @@ def test_predictions_on_covered_samples_follow_the_first_rule(seed):
 
 
 def test_rules_print_in_words_for_text():
-    texts = (["so disappointed", "disappointing day", "disappointed by work", "a disappointment",
-              "disappointed again", "I am disappointed"] + ["great day"] * 6
-             + ["a day at work"] * 6 + ["work is work"] * 4 + ["great work"] * 2)
+    texts = (
+        [
+            "so disappointed",
+            "disappointing day",
+            "disappointed by work",
+            "a disappointment",
+            "disappointed again",
+            "I am disappointed",
+        ]
+        + ["great day"] * 6
+        + ["a day at work"] * 6
+        + ["work is work"] * 4
+        + ["great work"] * 2
+    )
     y = ["negative"] * 6 + ["positive"] * 6 + ["positive"] * 6 + ["negative"] * 4 + ["positive"] * 2
     vec = make_stem_vectorizer()
     X = vec.fit_transform(texts)
-    model = RulesFirstClassifier(eval_fraction=0, rule_labels=["negative"], max_rules=1,
-                                 min_support=3, feature_names=vec.get_feature_names_out(),
-                                 condition='"{feature}" in tweet').fit(X, y)
-    assert str(model.rules_) == ('IF "disappoint" in tweet THEN negative\n'
-                                 'ELSE LogisticRegression on the other features')
+    model = RulesFirstClassifier(
+        eval_fraction=0,
+        rule_labels=["negative"],
+        max_rules=1,
+        min_support=3,
+        feature_names=vec.get_feature_names_out(),
+        condition='"{feature}" in tweet',
+    ).fit(X, y)
+    assert str(model.rules_) == (
+        'IF "disappoint" in tweet THEN negative\nELSE LogisticRegression on the other features'
+    )
     assert model.predict(vec.transform(["disappointed again"]))[0] == "negative"
 
 
@@ -105,16 +123,25 @@ def test_candidates_match_brute_force_support_purity_and_score():
     rng = np.random.default_rng(0)
     X = (rng.random((200, 30)) < 0.2).astype(float)
     y = rng.integers(0, 2, 200)
-    cand = select_candidates(coverage_matrix(X), y, [0, 1], min_support=[5, 8],
-                             min_purity=[0.6, 0.55], threshold=[2.0, None])
+    cand = select_candidates(
+        coverage_matrix(X),
+        y,
+        [0, 1],
+        min_support=[5, 8],
+        min_purity=[0.6, 0.55],
+        threshold=[2.0, None],
+    )
     expected = set()
     for j in range(30):
         on = X[:, j] > 0
         for c, (s, p, t) in enumerate([(5, 0.6, 2.0), (8, 0.55, None)]):
             purity = (y[on] == c).mean() if on.any() else 0
             # Support counts the samples of the rule's own label (§7.2: "4 negative tweets").
-            if ((y[on] == c).sum() >= s and purity >= p
-                    and (t is None or np.sqrt(on.sum()) * purity >= t)):
+            if (
+                (y[on] == c).sum() >= s
+                and purity >= p
+                and (t is None or np.sqrt(on.sum()) * purity >= t)
+            ):
                 expected.add((j, c))
     assert set(zip(cand.feature.tolist(), cand.label.tolist())) == expected
     assert (np.diff(cand.score) <= 1e-12).all()  # ranked by sqrt(M) * p
@@ -124,15 +151,21 @@ def test_exact_and_fast_search_find_the_same_planted_rules():
     X, y, planted = make_rules_first(600, d=30, k=4, p=0.05, mu=0.0, random_state=5)
     fast = RulesFirstClassifier(search="fast", early_stopping=False, random_state=0).fit(X, y)
     exact = RulesFirstClassifier(early_stopping=False, random_state=0).fit(X, y)
-    assert set(fast.rules_.feature_indices) == set(exact.rules_.feature_indices) == set(planted.tolist())
+    assert (
+        set(fast.rules_.feature_indices)
+        == set(exact.rules_.feature_indices)
+        == set(planted.tolist())
+    )
 
 
 def test_truncated_search_equals_a_search_with_fewer_rules():
     X, y, _ = make_rules_first(500, d=40, k=6, p=0.05, random_state=2)
-    long = RulesFirstClassifier(max_rules=10, min_purity=0.0, early_stopping=False,
-                                random_state=0).fit(X, y)
-    short = RulesFirstClassifier(max_rules=4, min_purity=0.0, early_stopping=False,
-                                 random_state=0).fit(X, y)
+    long = RulesFirstClassifier(
+        max_rules=10, min_purity=0.0, early_stopping=False, random_state=0
+    ).fit(X, y)
+    short = RulesFirstClassifier(
+        max_rules=4, min_purity=0.0, early_stopping=False, random_state=0
+    ).fit(X, y)
     cut = truncate_rules(long, 4, X, y)
     assert cut.rules_.feature_indices == short.rules_.feature_indices
     assert (cut.predict(X) == short.predict(X)).all()
@@ -148,9 +181,10 @@ def test_fit_is_deterministic_and_accepts_sparse_input():
 
 def test_pluggable_mlp_base_and_grid_search_in_a_pipeline():
     X, y, planted = make_rules_first(400, d=20, k=4, p=0.05, random_state=4)
-    mlp = RulesFirstClassifier(base_estimator=MLPClassifier(hidden_layer_sizes=(5, 2),
-                                                            max_iter=100, random_state=0),
-                               random_state=0)
+    mlp = RulesFirstClassifier(
+        base_estimator=MLPClassifier(hidden_layer_sizes=(5, 2), max_iter=100, random_state=0),
+        random_state=0,
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         mlp.fit(X, y)
@@ -161,13 +195,16 @@ def test_pluggable_mlp_base_and_grid_search_in_a_pipeline():
     assert grid.best_score_ > 0.6
 
 
-@pytest.mark.parametrize("kwargs, X, y, match", [
-    ({}, [[0.0, 1.0], [1.0, np.nan]], [0, 1], "NaN"),
-    ({}, [[0.0, 1.0], [1.0, 0.0]], [1, 1], "one class"),
-    ({"penalty": "l3"}, [[0.0, 1.0], [1.0, 0.0]], [0, 1], "penalty"),
-    ({"eval_fraction": 1.5}, [[0.0, 1.0], [1.0, 0.0]], [0, 1], "eval_fraction"),
-    ({"min_purity": {"spam": 0.9}}, [[0.0, 1.0], [1.0, 0.0], [1.0, 1.0]], [0, 1, 0], "spam"),
-])
+@pytest.mark.parametrize(
+    "kwargs, X, y, match",
+    [
+        ({}, [[0.0, 1.0], [1.0, np.nan]], [0, 1], "NaN"),
+        ({}, [[0.0, 1.0], [1.0, 0.0]], [1, 1], "one class"),
+        ({"penalty": "l3"}, [[0.0, 1.0], [1.0, 0.0]], [0, 1], "penalty"),
+        ({"eval_fraction": 1.5}, [[0.0, 1.0], [1.0, 0.0]], [0, 1], "eval_fraction"),
+        ({"min_purity": {"spam": 0.9}}, [[0.0, 1.0], [1.0, 0.0], [1.0, 1.0]], [0, 1, 0], "spam"),
+    ],
+)
 def test_bad_input_raises_a_clear_value_error(kwargs, X, y, match):
     with pytest.raises(ValueError, match=match):
         RulesFirstClassifier(**kwargs).fit(np.asarray(X), y)
@@ -202,17 +239,31 @@ def test_text_cleaning_drops_links_and_special_characters_then_stems():
     # Mentions are accounts and digits are numbers, not words (the paper's 6.5K stems).
     assert clean_text("@JohnDoe lost 3-0 at 10pm, don't care #fail2day") == "lost at dont care"
     assert stem_tokens("Dustin Johnson dealt with another major disappointment") == [
-        "dustin", "johnson", "dealt", "with", "anoth", "major", "disappoint"]
+        "dustin",
+        "johnson",
+        "dealt",
+        "with",
+        "anoth",
+        "major",
+        "disappoint",
+    ]
 
 
 def test_score_selection_takes_the_top_candidates_by_sqrt_m_times_purity():
     rng = np.random.default_rng(1)
     X = (rng.random((400, 15)) < 0.2).astype(float)
     y = rng.integers(0, 2, 400)
-    model = RulesFirstClassifier(selection="score", eval_fraction=0, min_purity=0.5,
-                                 max_rules=3).fit(X, y)
-    cand = select_candidates(coverage_matrix(X), y, [0, 1], min_support=[1, 1],
-                             min_purity=[0.5, 0.5], threshold=[None, None])
+    model = RulesFirstClassifier(
+        selection="score", eval_fraction=0, min_purity=0.5, max_rules=3
+    ).fit(X, y)
+    cand = select_candidates(
+        coverage_matrix(X),
+        y,
+        [0, 1],
+        min_support=[1, 1],
+        min_purity=[0.5, 0.5],
+        threshold=[None, None],
+    )
     top, seen = [], set()
     for j in cand.feature.tolist():
         if j not in seen and len(top) < 3:
@@ -229,8 +280,9 @@ def test_base_classifier_is_fit_after_removing_the_rule_features(base_rows):
     from sklearn.dummy import DummyClassifier
 
     X, y, planted = make_rules_first(900, d=30, k=4, p=0.05, mu=0.0, random_state=3)
-    model = RulesFirstClassifier(base_estimator=DummyClassifier(strategy="prior"),
-                                 base_rows=base_rows, random_state=0).fit(X, y)
+    model = RulesFirstClassifier(
+        base_estimator=DummyClassifier(strategy="prior"), base_rows=base_rows, random_state=0
+    ).fit(X, y)
     base = model.base_estimator_
     assert base.n_features_in_ == X.shape[1] - len(model.rules_)
     assert not set(model.rules_.feature_indices) & set(model.keep_.tolist())
@@ -239,7 +291,7 @@ def test_base_classifier_is_fit_after_removing_the_rule_features(base_rows):
     rows = np.ones(len(y), bool) if base_rows == "all" else ~covered
     expected = np.bincount(np.searchsorted(model.classes_, y[rows]), minlength=2) / rows.sum()
     assert np.allclose(base.class_prior_, expected)
-    if base_rows == "all":   # the covered samples are all positive: the prior is not shifted
+    if base_rows == "all":  # the covered samples are all positive: the prior is not shifted
         assert base.class_prior_[1] > (y[~covered] == model.classes_[1]).mean()
 
 
@@ -252,8 +304,11 @@ def test_a_candidate_threshold_binds_only_above_the_bound_the_filters_set():
     B = coverage_matrix(X)
 
     def n(t):
-        return len(select_candidates(B, y, [1], min_support=[None, 4], min_purity=[None, 0.6],
-                                     threshold=[None, t]))
+        return len(
+            select_candidates(
+                B, y, [1], min_support=[None, 4], min_purity=[None, 0.6], threshold=[None, t]
+            )
+        )
 
     bound = np.sqrt(4 * 0.6)
     assert n(None) == n(0.5) == n(bound - 1e-9) > 0
@@ -276,16 +331,23 @@ def test_on_the_tweets_every_threshold_binds_and_only_the_score_reading_moves_ne
     cfg = tx.CORPORA["semeval2017_task4a"]
 
     def cand(t, support):
-        return select_candidates(coverage_matrix(X), y, [0, 1], min_support=support,
-                                 min_purity=list(cfg["min_purity"]),
-                                 threshold=[t, cfg["pos_ratio"] * t])
+        return select_candidates(
+            coverage_matrix(X),
+            y,
+            [0, 1],
+            min_support=support,
+            min_purity=list(cfg["min_purity"]),
+            threshold=[t, cfg["pos_ratio"] * t],
+        )
 
     grid = (1.0, 1.3, 1.5, 1.7, 2.0, 2.5)
     for support in (list(cfg["min_support"]), [1, 1]):
         counts = [len(cand(t, support)) for t in grid]
         assert all(a > b for a, b in itertools.pairwise(counts)), counts
-    neg = {support: [int((cand(t, list(support)).label == 0).sum()) for t in (1.0, 1.5)]
-           for support in (cfg["min_support"], (1, 1))}
+    neg = {
+        support: [int((cand(t, list(support)).label == 0).sum()) for t in (1.0, 1.5)]
+        for support in (cfg["min_support"], (1, 1))
+    }
     assert neg[cfg["min_support"]][0] == neg[cfg["min_support"]][1]
     assert neg[(1, 1)][0] > neg[(1, 1)][1]
 
@@ -310,8 +372,9 @@ def test_exact_search_takes_the_candidate_a_brute_force_refit_finds_best():
     from sklearn.utils import check_random_state
 
     X, y, _ = make_rules_first(240, d=30, k=3, p=0.08, random_state=4)
-    model = RulesFirstClassifier(min_purity=0.0, max_rules=1, early_stopping=False,
-                                 warm_start=False, random_state=0).fit(X, y)
+    model = RulesFirstClassifier(
+        min_purity=0.0, max_rules=1, early_stopping=False, warm_start=False, random_state=0
+    ).fit(X, y)
     perm = check_random_state(0).permutation(len(y))
     n_ev = round(len(y) / 3)
     ev, tr = np.sort(perm[:n_ev]), np.sort(perm[n_ev:])
@@ -321,14 +384,21 @@ def test_exact_search_takes_the_candidate_a_brute_force_refit_finds_best():
         keep = [f for f in range(X.shape[1]) if rule is None or f != rule[0]]
         free_tr = np.ones(len(tr), bool) if rule is None else X[tr, rule[0]] <= 0
         free_ev = np.ones(len(ev), bool) if rule is None else X[ev, rule[0]] <= 0
-        base = make_linear("l2").set_params(tol=template.tol).fit(X[tr][free_tr][:, keep],
-                                                                  y[tr][free_tr])
+        base = (
+            make_linear("l2")
+            .set_params(tol=template.tol)
+            .fit(X[tr][free_tr][:, keep], y[tr][free_tr])
+        )
         errors = int((base.predict(X[ev][free_ev][:, keep]) != y[ev][free_ev]).sum())
         return errors if rule is None else errors + int((y[ev][~free_ev] != rule[1]).sum())
 
     now = eval_errors()
-    best = min(eval_errors((j, c)) - now for j in range(X.shape[1]) for c in (0, 1)
-               if (X[tr, j] > 0).any() or (X[ev, j] > 0).any())
+    best = min(
+        eval_errors((j, c)) - now
+        for j in range(X.shape[1])
+        for c in (0, 1)
+        if (X[tr, j] > 0).any() or (X[ev, j] > 0).any()
+    )
     assert model.history_[0]["delta_eval_loss"] == best
 
 
@@ -368,11 +438,24 @@ def test_threshold_is_chosen_on_the_evaluation_accuracy_of_the_linear_greedy():
 
     from repro.rules_first_report import chosen_threshold
 
-    rows = [{"method": "greedy", "variant": v, "fold": -1, "threshold": t, "seed": s,
-             "accuracy": acc, "eval_accuracy": ev}
-            for v, t, s, acc, ev in [("linear", 1.5, 0, 0.9, 0.80), ("linear", 1.7, 0, 0.8, 0.84),
-                                     ("linear", 1.5, 1, 0.9, 0.82), ("linear", 1.7, 1, 0.8, 0.80),
-                                     ("nn", 1.5, 0, 0.9, 0.99)]]
+    rows = [
+        {
+            "method": "greedy",
+            "variant": v,
+            "fold": -1,
+            "threshold": t,
+            "seed": s,
+            "accuracy": acc,
+            "eval_accuracy": ev,
+        }
+        for v, t, s, acc, ev in [
+            ("linear", 1.5, 0, 0.9, 0.80),
+            ("linear", 1.7, 0, 0.8, 0.84),
+            ("linear", 1.5, 1, 0.9, 0.82),
+            ("linear", 1.7, 1, 0.8, 0.80),
+            ("nn", 1.5, 0, 0.9, 0.99),
+        ]
+    ]
     sweep = pd.DataFrame(rows)
-    assert chosen_threshold(sweep) == 1.7          # mean evaluation accuracy 0.82 vs 0.81
+    assert chosen_threshold(sweep) == 1.7  # mean evaluation accuracy 0.82 vs 0.81
     assert np.isnan(chosen_threshold(sweep, "cv"))  # no cross-validation rows

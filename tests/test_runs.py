@@ -40,46 +40,72 @@ def defaults(notebook: str) -> dict:
 
 # -- reading values as papermill users write them -------------------------------------------
 
-@pytest.mark.parametrize("given, read", [
-    ("sonar", ["sonar"]),                       # -p DATASETS sonar: one name, not its letters
-    ("pima,sonar", ["pima", "sonar"]),
-    ("[pima, sonar]", ["pima", "sonar"]),       # -p DATASETS "[pima, sonar]"
-    (["pima"], ["pima"]),                       # -y "{DATASETS: [pima]}"
-    (("pima", "sonar"), ["pima", "sonar"]),
-    (None, None),
-])
+
+@pytest.mark.parametrize(
+    "given, read",
+    [
+        ("sonar", ["sonar"]),  # -p DATASETS sonar: one name, not its letters
+        ("pima,sonar", ["pima", "sonar"]),
+        ("[pima, sonar]", ["pima", "sonar"]),  # -p DATASETS "[pima, sonar]"
+        (["pima"], ["pima"]),  # -y "{DATASETS: [pima]}"
+        (("pima", "sonar"), ["pima", "sonar"]),
+        (None, None),
+    ],
+)
 def test_a_single_name_where_a_list_is_expected_is_a_list_of_one(given, read):
     assert coerce("DATASETS", given, DATASETS) == read
 
 
-@pytest.mark.parametrize("name, given, annotation, read", [
-    ("MAX_FOLDS", "1", "Optional[int]", 1),                       # papermill -r MAX_FOLDS 1
-    ("REPEAT_SEEDS", "[]", "Optional[list[int]]", []),
-    ("REPEAT_SEEDS", 3, "Optional[list[int]]", [3]),
-    ("FIG2_TOL", "1e-3", "float", 0.001),
-    ("LAM", 1000, "float", 1000),                                 # an int is a number as given
-    ("TABLE2_RUNS", [["phishing", 1, 3]], "list[tuple[str, float, int]]", [("phishing", 1, 3)]),
-    ("TABLE1_METHODS", "SVC", "Union[list[str], dict[str, list[str]], None]", ["SVC"]),
-    ("TABLE1_METHODS", "{madelon: [SVC, DT]}", "Union[list[str], dict[str, list[str]], None]",
-     {"madelon": ["SVC", "DT"]}),
-    ("TABLE1_MAX_TRAIN", 300, "Union[int, dict[str, int], None]", 300),
-])
+@pytest.mark.parametrize(
+    "name, given, annotation, read",
+    [
+        ("MAX_FOLDS", "1", "Optional[int]", 1),  # papermill -r MAX_FOLDS 1
+        ("REPEAT_SEEDS", "[]", "Optional[list[int]]", []),
+        ("REPEAT_SEEDS", 3, "Optional[list[int]]", [3]),
+        ("FIG2_TOL", "1e-3", "float", 0.001),
+        ("LAM", 1000, "float", 1000),  # an int is a number as given
+        ("TABLE2_RUNS", [["phishing", 1, 3]], "list[tuple[str, float, int]]", [("phishing", 1, 3)]),
+        ("TABLE1_METHODS", "SVC", "Union[list[str], dict[str, list[str]], None]", ["SVC"]),
+        (
+            "TABLE1_METHODS",
+            "{madelon: [SVC, DT]}",
+            "Union[list[str], dict[str, list[str]], None]",
+            {"madelon": ["SVC", "DT"]},
+        ),
+        ("TABLE1_MAX_TRAIN", 300, "Union[int, dict[str, int], None]", 300),
+    ],
+)
 def test_text_and_yaml_values_are_read_by_the_parameters_type(name, given, annotation, read):
     value = coerce(name, given, annotation)
     assert value == read and type(value) is type(read)
 
 
-@pytest.mark.parametrize("name, given, annotation, expects, shown", [
-    ("MAX_FOLDS", "two", "Optional[int]", "None or an integer", "got 'two' (str)"),
-    ("DATASETS", 3, DATASETS, "None or a list of str", "got 3 (int)"),
-    ("QUICK", "yes please", "bool", "True or False", "got 'yes please'"),
-    ("LAM", True, "float", "a number", "got True (bool)"),
-    ("NOISES", "[0.1, 0.2", "list[float]", "a list of float", "'[0.1, 0.2' is not a YAML value"),
-    ("TABLE2_RUNS", ["ijcnn1"], "list[tuple[str, float, int]]",
-     "a list of a tuple (str, float, int)", "expected 3 values, got 'ijcnn1'"),
-])
-def test_a_malformed_value_is_an_error_naming_the_parameter(name, given, annotation, expects,
-                                                           shown):
+@pytest.mark.parametrize(
+    "name, given, annotation, expects, shown",
+    [
+        ("MAX_FOLDS", "two", "Optional[int]", "None or an integer", "got 'two' (str)"),
+        ("DATASETS", 3, DATASETS, "None or a list of str", "got 3 (int)"),
+        ("QUICK", "yes please", "bool", "True or False", "got 'yes please'"),
+        ("LAM", True, "float", "a number", "got True (bool)"),
+        (
+            "NOISES",
+            "[0.1, 0.2",
+            "list[float]",
+            "a list of float",
+            "'[0.1, 0.2' is not a YAML value",
+        ),
+        (
+            "TABLE2_RUNS",
+            ["ijcnn1"],
+            "list[tuple[str, float, int]]",
+            "a list of a tuple (str, float, int)",
+            "expected 3 values, got 'ijcnn1'",
+        ),
+    ],
+)
+def test_a_malformed_value_is_an_error_naming_the_parameter(
+    name, given, annotation, expects, shown
+):
     with pytest.raises(ValueError) as err:
         coerce(name, given, annotation)
     assert str(err.value).startswith(f"parameter {name} expects {expects} ({annotation}): ")
@@ -95,10 +121,13 @@ def test_the_defaults_table_agrees_with_every_parameters_cell():
         for node in ast.parse(cell.source).body:
             assert isinstance(node, ast.AnnAssign), f"{path.name}: {ast.unparse(node)} has no type"
             ann = node.annotation
-            found[node.target.id] = (ann.value if isinstance(ann, ast.Constant)
-                                     else ast.unparse(ann), ast.literal_eval(node.value))
-        assert path.stem in NOTEBOOK_PARAMETERS, \
+            found[node.target.id] = (
+                ann.value if isinstance(ann, ast.Constant) else ast.unparse(ann),
+                ast.literal_eval(node.value),
+            )
+        assert path.stem in NOTEBOOK_PARAMETERS, (
             f"{path.name}: add its parameters to repro/notebook_parameters.py"
+        )
         spec = NOTEBOOK_PARAMETERS[path.stem]
         assert list(found) == list(spec), path.name
         for name, (annotation, default) in spec.items():
@@ -109,8 +138,9 @@ def test_the_defaults_table_agrees_with_every_parameters_cell():
 
 # -- where a run writes ---------------------------------------------------------------------
 
+
 def test_a_full_run_with_the_defaults_writes_the_committed_outputs(capsys):
-    namespace = {**defaults("00_tour"), "N_JOBS": 8}           # N_JOBS changes speed only
+    namespace = {**defaults("00_tour"), "N_JOBS": 8}  # N_JOBS changes speed only
     run = runs.start_run("00_tour", namespace)
     assert run.committed and paths.output_root() == paths.ROOT
     assert capsys.readouterr().out.startswith("FULL run with the default parameters")
@@ -124,7 +154,7 @@ def test_an_edited_parameters_cell_writes_under_runs(capsys):
     assert paths.output_root() == paths.ROOT / "runs" / "LAM-100"
     out = capsys.readouterr().out
     assert "runs/LAM-100/" in out and "INTO_COMMITTED = True would refresh" in out
-    namespace["LAM"] = 1000                                     # set back and rerun the cell
+    namespace["LAM"] = 1000  # set back and rerun the cell
     assert runs.start_run("00_tour", namespace).committed
 
 
@@ -138,17 +168,19 @@ def test_start_run_puts_the_checked_values_back_into_the_notebook():
 def test_the_issues_papermill_rerun_gets_its_own_folder():
     import yaml
 
-    given = yaml.safe_load("{DATASETS: [sonar], MAX_FOLDS: 1, REPEAT_SEEDS: []}")   # papermill -y
+    given = yaml.safe_load("{DATASETS: [sonar], MAX_FOLDS: 1, REPEAT_SEEDS: []}")  # papermill -y
     run = runs.plan_run("02_rule_sets", given)
     assert not run.committed
     assert run.root == paths.ROOT / "runs" / "DATASETS-sonar_MAX_FOLDS-1_REPEAT_SEEDS-empty"
 
 
 def test_quick_runs_keep_their_folder_and_name_other_parameters(monkeypatch):
-    monkeypatch.setenv("RULELAB_QUICK", "1")                    # make test
+    monkeypatch.setenv("RULELAB_QUICK", "1")  # make test
     assert runs.plan_run("02_rule_sets", {}).root == paths.ROOT / "runs" / "quick"
-    assert (runs.plan_run("02_rule_sets", {"DATASETS": "sonar"}).root
-            == paths.ROOT / "runs" / "quick_DATASETS-sonar")
+    assert (
+        runs.plan_run("02_rule_sets", {"DATASETS": "sonar"}).root
+        == paths.ROOT / "runs" / "quick_DATASETS-sonar"
+    )
     with pytest.raises(ValueError, match="a QUICK run .* cannot"):
         runs.plan_run("02_rule_sets", {"INTO_COMMITTED": True})
 
@@ -159,10 +191,20 @@ def test_into_committed_lets_a_full_run_with_other_parameters_refresh_the_commit
 
 
 def test_long_parameter_sets_get_distinct_short_folders():
-    a = runs.run_folder({"TABLE1_SETS": ["a1a", "phishing", "diabetes", "fourclass", "madelon"],
-                          "TABLE1_METHODS": ["SVC", "DT", "RF"]}, quick=False)
-    b = runs.run_folder({"TABLE1_SETS": ["a1a", "phishing", "diabetes", "fourclass", "madelon"],
-                          "TABLE1_METHODS": ["SVC", "DT", "XGB"]}, quick=False)
+    a = runs.run_folder(
+        {
+            "TABLE1_SETS": ["a1a", "phishing", "diabetes", "fourclass", "madelon"],
+            "TABLE1_METHODS": ["SVC", "DT", "RF"],
+        },
+        quick=False,
+    )
+    b = runs.run_folder(
+        {
+            "TABLE1_SETS": ["a1a", "phishing", "diabetes", "fourclass", "madelon"],
+            "TABLE1_METHODS": ["SVC", "DT", "XGB"],
+        },
+        quick=False,
+    )
     assert a != b and len(a.name) <= 80 and len(b.name) <= 80
 
 
@@ -175,6 +217,7 @@ def test_a_parameters_cell_missing_a_parameter_is_named():
 
 # -- whole notebooks on a clean copy ---------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def clean_copy(tmp_path_factory):
     """The repository's files (as they are now) in a fresh git repository, and the tour
@@ -185,8 +228,11 @@ def clean_copy(tmp_path_factory):
         pytest.skip("the notebooks need the benchmark data (RULELAB_DATA)")
     base = tmp_path_factory.mktemp("clean")
     repo = base / "repo"
-    files = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True,
-                           check=True).stdout.decode().split("\0")
+    files = (
+        subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True)
+        .stdout.decode()
+        .split("\0")
+    )
     for name in filter(None, files):
         if (ROOT / name).is_file():
             (repo / name).parent.mkdir(parents=True, exist_ok=True)
@@ -202,28 +248,52 @@ def clean_copy(tmp_path_factory):
 
 def _kernel_env(repo: Path) -> dict:
     env = {k: v for k, v in os.environ.items() if k not in ("RULELAB_OUTPUT", "MPLBACKEND")}
-    env.update({"PYTHONPATH": str(repo), "RULELAB_QUICK": "0", "RULELAB_HEADLESS": "1",
-                "RULELAB_DATA": os.environ.get("RULELAB_DATA", "")})
+    env.update(
+        {
+            "PYTHONPATH": str(repo),
+            "RULELAB_QUICK": "0",
+            "RULELAB_HEADLESS": "1",
+            "RULELAB_DATA": os.environ.get("RULELAB_DATA", ""),
+        }
+    )
     return env
 
 
 def _papermill(*args: str, repo: Path) -> None:
-    done = subprocess.run([sys.executable, "-m", "papermill", *args, "--cwd",
-                           str(repo / "notebooks"), "--no-progress-bar"],
-                          env=_kernel_env(repo), capture_output=True, text=True, timeout=300,
-                          check=False)
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "papermill",
+            *args,
+            "--cwd",
+            str(repo / "notebooks"),
+            "--no-progress-bar",
+        ],
+        env=_kernel_env(repo),
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr[-3000:]
 
 
 def _first_output(path: Path) -> str:
     nb = nbformat.read(path, as_version=4)
-    return next(o["text"] for c in nb.cells if c.cell_type == "code"
-                for o in c.get("outputs", []) if o.get("output_type") == "stream")
+    return next(
+        o["text"]
+        for c in nb.cells
+        if c.cell_type == "code"
+        for o in c.get("outputs", [])
+        if o.get("output_type") == "stream"
+    )
 
 
 def _committed_files_unchanged(repo: Path) -> None:
-    status = subprocess.run(["git", "status", "--porcelain"], cwd=repo, capture_output=True,
-                            text=True, check=True).stdout
+    status = subprocess.run(
+        ["git", "status", "--porcelain"], cwd=repo, capture_output=True, text=True, check=True
+    ).stdout
     assert status == "", f"a run changed committed files:\n{status}"
 
 
@@ -248,13 +318,17 @@ def test_an_edited_parameters_cell_run_by_nbclient_writes_under_runs(clean_copy,
 
     repo = clean_copy
     for name, value in _kernel_env(repo).items():
-        monkeypatch.setenv(name, value)                          # the kernel inherits them
+        monkeypatch.setenv(name, value)  # the kernel inherits them
     nb = nbformat.read(repo.parent / "tour.ipynb", as_version=4)
     cell = next(c for c in nb.cells if "parameters" in c.metadata.get("tags", []))
     assert "LAM: float = 1000 " in cell.source
     cell.source = cell.source.replace("LAM: float = 1000 ", "LAM: float = 100  ")
-    NotebookClient(nb, timeout=240, kernel_name="python3",
-                   resources={"metadata": {"path": str(repo / "notebooks")}}).execute()
+    NotebookClient(
+        nb,
+        timeout=240,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(repo / "notebooks")}},
+    ).execute()
     out = repo.parent / "tour_edited.ipynb"
     nbformat.write(nb, out)
     _committed_files_unchanged(repo)
@@ -267,8 +341,20 @@ def test_an_edited_parameters_cell_run_by_nbclient_writes_under_runs(clean_copy,
 def test_papermill_reads_a_single_dataset_name_as_one_name(clean_copy):
     """-p DATASETS sonar on the rule-set notebook (QUICK, one fold): sonar, not s, o, n..."""
     repo, out = clean_copy, clean_copy.parent / "rule_sets_out.ipynb"
-    _papermill(str(repo / "notebooks" / "02_rule_sets.ipynb"), str(out), "-p", "QUICK", "True",
-               "-p", "DATASETS", "sonar", "-p", "MAX_FOLDS", "1", repo=repo)
+    _papermill(
+        str(repo / "notebooks" / "02_rule_sets.ipynb"),
+        str(out),
+        "-p",
+        "QUICK",
+        "True",
+        "-p",
+        "DATASETS",
+        "sonar",
+        "-p",
+        "MAX_FOLDS",
+        "1",
+        repo=repo,
+    )
     _committed_files_unchanged(repo)
     folder = repo / "runs" / "quick_DATASETS-sonar_MAX_FOLDS-1"
     assert (folder / "results" / "claims_02_rule_sets.csv").is_file()

@@ -24,13 +24,17 @@ COMPARED = ["dataset", "method", "fold", "error", "train_error", "n_rules", "n_t
 
 
 def _methods() -> dict:
-    return {"1Rule": OneRule(), "RuSC": SetCoverRules(max_rules=3),
-            "CART-d2": TreePeer(max_depth=2, random_state=0)}
+    return {
+        "1Rule": OneRule(),
+        "RuSC": SetCoverRules(max_rules=3),
+        "CART-d2": TreePeer(max_depth=2, random_state=0),
+    }
 
 
 def _cv(**kwargs) -> pd.DataFrame:
-    return cross_validate(_methods(), DATASETS, n_splits=3, random_state=0, cache=False,
-                          progress=False, **kwargs)[COMPARED]
+    return cross_validate(
+        _methods(), DATASETS, n_splits=3, random_state=0, cache=False, progress=False, **kwargs
+    )[COMPARED]
 
 
 @pytest.fixture(scope="module")
@@ -40,9 +44,12 @@ def local_results() -> pd.DataFrame:
 
 def test_cross_validation_on_a_dask_cluster_equals_the_local_run(local_results):
     distributed = pytest.importorskip("dask.distributed")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
-                                  dashboard_address=None) as cluster, \
-            distributed.Client(cluster) as client:
+    with (
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
         with joblib.parallel_config(backend="dask"), distributed.get_task_stream(client) as stream:
             on_dask = _cv(n_jobs=2)
         # The tasks really went through the cluster's workers, not a local fallback.

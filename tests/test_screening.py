@@ -39,7 +39,7 @@ def all_clause_values(A, y, lam, d, c):
     """Objective (eq. 10 at 0/1 w) of every subset of columns, by brute force."""
     n = A.shape[1]
     S = np.array(list(itertools.product((0, 1), repeat=n)), dtype=float)
-    hits = S @ A.T.astype(float)                      # terms firing per (subset, row)
+    hits = S @ A.T.astype(float)  # terms firing per (subset, row)
     pos = y.astype(bool)
     miss = (hits[:, pos] == 0) @ d[pos]
     false_alarms = hits[:, ~pos] @ d[~pos]
@@ -59,8 +59,16 @@ levels = st.sampled_from(["basic", "enhanced"])
 @given(problems, levels, st.booleans(), st.sampled_from(["auto", "given"]))
 def test_exact_optimum_unchanged_and_unique_optimum_kept(problem, level, sequential, groups):
     A, y, d, c, lam, given_groups = random_problem(*problem)
-    mask, report = screen(A, y, lam, level=level, sequential=sequential, sample_weight=d,
-                          column_cost=c, groups=given_groups if groups == "given" else "auto")
+    mask, report = screen(
+        A,
+        y,
+        lam,
+        level=level,
+        sequential=sequential,
+        sample_weight=d,
+        column_cost=c,
+        groups=given_groups if groups == "given" else "auto",
+    )
     S, values = all_clause_values(A, y, lam, d, c)
     best = values.min()
     tol = 1e-9 * max(1.0, abs(best))
@@ -91,8 +99,9 @@ def test_simple_and_pairwise_tests_keep_the_lp_optimum(problem, level):
 def test_screened_solver_returns_an_optimal_clause_in_original_columns(problem, level, form):
     A, y, d, c, lam, _ = random_problem(*problem)
     plain = learn_clause(A, y, form, lam, exact=True, sample_weight=d, column_cost=c)
-    fast = learn_clause(A, y, form, lam, exact=True, sample_weight=d, column_cost=c,
-                        screening=level)
+    fast = learn_clause(
+        A, y, form, lam, exact=True, sample_weight=d, column_cost=c, screening=level
+    )
     assert fast.objective == pytest.approx(plain.objective, rel=1e-7, abs=1e-7)
     assert fast.w.shape == (A.shape[1],)
     assert "screening" in fast.info or not (y if form == "or" else 1 - y).any()
@@ -130,7 +139,7 @@ def test_paper_wording_of_pairwise_test_would_lose_the_optimum():
     S, values = all_clause_values(A, y, 1000.0, np.ones(20), np.ones(3))
     assert S[np.argmin(values)].tolist() == [True, False, True]
     P, Z = A[y == 1].sum(0), A[y == 0].sum(0)
-    assert P[1] - P[0] > Z[1] - Z[0]          # the paper's condition to drop j = column 0
+    assert P[1] - P[0] > Z[1] - Z[0]  # the paper's condition to drop j = column 0
     for level in ("basic", "enhanced"):
         mask, _ = screen(A, y, 1000.0, level=level, groups=[[0, 1]])
         assert mask[0] and mask[2]
@@ -184,8 +193,14 @@ def test_banknote_counts_match_paper_table1_row():
 
     X, y = load_dataset("banknote")
     A, _, groups = threshold_design(X, 10)
-    _, rep = screen(1 - A, 1 - y.to_numpy(), 1000.0, level="basic",
-                    groups=[g[::-1] for g in groups], sequential=False)
+    _, rep = screen(
+        1 - A,
+        1 - y.to_numpy(),
+        1000.0,
+        level="basic",
+        groups=[g[::-1] for g in groups],
+        sequential=False,
+    )
     assert (A.shape[1], rep["simple"], rep["duality"], rep["total"]) == (80, 36, 66, 67)
 
 
@@ -194,14 +209,19 @@ def test_banknote_counts_match_paper_table1_row():
 def test_every_threshold_placement_matches_its_terms_and_chains(levels, strict):
     # Ties (integer values) are where the placements and the inequality conventions differ.
     rng = np.random.default_rng(3)
-    X = pd.DataFrame({"a": rng.integers(-2, 3, 200), "b": rng.normal(size=200),
-                      "flag": rng.integers(0, 2, 200), "constant": np.ones(200)})
-    A, terms, groups = threshold_design(X, 4, levels=levels, quantile_method="hazen",
-                                        strict=strict)
-    assert A.shape[1] == 2 * 4 * 2 + 2          # the constant feature is dropped
-    for j, term in enumerate(terms):              # each column is its term, evaluated
+    X = pd.DataFrame(
+        {
+            "a": rng.integers(-2, 3, 200),
+            "b": rng.normal(size=200),
+            "flag": rng.integers(0, 2, 200),
+            "constant": np.ones(200),
+        }
+    )
+    A, terms, groups = threshold_design(X, 4, levels=levels, quantile_method="hazen", strict=strict)
+    assert A.shape[1] == 2 * 4 * 2 + 2  # the constant feature is dropped
+    for j, term in enumerate(terms):  # each column is its term, evaluated
         assert np.array_equal(A[:, j].astype(bool), term.evaluate(X))
-    for chain in groups:                          # each chain is nested, support increasing
+    for chain in groups:  # each chain is nested, support increasing
         assert (np.diff(A[:, chain].astype(int), axis=1) >= 0).all()
     if strict:  # x < t: a value equal to a cut falls on the upper side
         cut = np.nextafter(terms[0].value, np.inf)

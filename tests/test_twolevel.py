@@ -32,15 +32,16 @@ def full_table(n_features: int, repeats: int) -> np.ndarray:
     return np.tile(rows, (repeats, 1))
 
 
-def brute_force_cnf(X: np.ndarray, y: np.ndarray, n_clauses: int, theta: float,
-                    disable_cost: float = 0.0) -> float:
+def brute_force_cnf(
+    X: np.ndarray, y: np.ndarray, n_clauses: int, theta: float, disable_cost: float = 0.0
+) -> float:
     """The exact minimum of F(W) over every CNF with at most ``n_clauses`` clauses (every
     subset of the augmented columns for every clause)."""
     Xa = augment(X)
     k = Xa.shape[1]
-    C = np.array(list(itertools.product([0, 1], repeat=k)), dtype=np.int32)   # all clauses
+    C = np.array(list(itertools.product([0, 1], repeat=k)), dtype=np.int32)  # all clauses
     cost = clause_costs(X.shape[1], theta, disable_cost)
-    S = Xa.astype(np.int32) @ C.T                                              # n x 2^k
+    S = Xa.astype(np.int32) @ C.T  # n x 2^k
     pos = y.astype(bool)
     pos_loss = np.maximum(0, 1 - S[pos]).sum(axis=0) + C @ cost
     Sn = S[~pos]
@@ -48,8 +49,8 @@ def brute_force_cnf(X: np.ndarray, y: np.ndarray, n_clauses: int, theta: float,
         return float((pos_loss + Sn.sum(axis=0)).min())
     assert n_clauses == 2
     best = np.inf
-    for a in range(C.shape[0]):   # pairs (a, b) with b >= a; min over the two clauses
-        neg = np.minimum(Sn[:, a:a + 1], Sn[:, a:]).sum(axis=0)
+    for a in range(C.shape[0]):  # pairs (a, b) with b >= a; min over the two clauses
+        neg = np.minimum(Sn[:, a : a + 1], Sn[:, a:]).sum(axis=0)
         best = min(best, float((pos_loss[a] + pos_loss[a:] + neg).min()))
     return best
 
@@ -82,7 +83,8 @@ def test_objective_equals_eq3_minimised_over_ideal_outputs(seed):
     W = rng.random((3, 5)) < 0.35
     cost = clause_costs(4, theta=0.7, disable_cost=0.2)
     assert hamming_objective(augment(X), y, W, cost) == pytest.approx(
-        objective_by_ideal_outputs(X, y, W, cost))
+        objective_by_ideal_outputs(X, y, W, cost)
+    )
 
 
 def test_cluster_centre_breaks_ties_towards_the_nearer_centre():
@@ -100,8 +102,16 @@ def test_bcd_objective_never_increases(update, seed):
     rng = np.random.default_rng(seed)
     X = with_negations(rng.integers(0, 2, size=(150, 8)))
     y = ((X.x1 | X.x2) & (X.x3 | X.not_x4)).to_numpy() ^ (rng.random(150) < 0.1)
-    model = TwoLevelRules(form="cnf", method="bcd", update=update, max_rules=3, complexity=0.3,
-                          init="random", max_iter=15, random_state=seed).fit(X, y)
+    model = TwoLevelRules(
+        form="cnf",
+        method="bcd",
+        update=update,
+        max_rules=3,
+        complexity=0.3,
+        init="random",
+        max_iter=15,
+        random_state=seed,
+    ).fit(X, y)
     path = np.asarray(model.objective_path_)
     assert len(path) >= 2
     assert np.all(np.diff(path) <= 1e-9)
@@ -112,8 +122,9 @@ def test_am_objective_never_increases(seed):
     rng = np.random.default_rng(seed)
     X = with_negations(rng.integers(0, 2, size=(150, 8)))
     y = ((X.x1 & X.x2) | X.x5).to_numpy() ^ (rng.random(150) < 0.1)
-    model = TwoLevelRules(method="am", max_rules=3, complexity=0.3, init="random",
-                          random_state=seed).fit(X, y)
+    model = TwoLevelRules(
+        method="am", max_rules=3, complexity=0.3, init="random", random_state=seed
+    ).fit(X, y)
     assert np.all(np.diff(model.objective_path_) <= 1e-9)
 
 
@@ -127,9 +138,9 @@ def test_reused_clause_lps_give_the_reference_path_rules(method, form, init, see
     the clauses, the objective path and the iterations are identical, with no more LPs."""
     rng = np.random.default_rng(seed)
     X = with_negations(rng.integers(0, 2, size=(200, 7))).to_numpy()
-    y = (((X[:, 0] & X[:, 1]) | (X[:, 2] & X[:, 10]) | X[:, 4]) ^ (rng.random(200) < 0.15))
+    y = ((X[:, 0] & X[:, 1]) | (X[:, 2] & X[:, 10]) | X[:, 4]) ^ (rng.random(200) < 0.15)
     y = y.astype(np.uint8)
-    if form == "dnf":   # as TwoLevelRules(form="dnf") does: the CNF of the complements
+    if form == "dnf":  # as TwoLevelRules(form="dnf") does: the CNF of the complements
         X, y = 1 - X, 1 - y
     Xa, cost, opts = augment(X), clause_costs(X.shape[1], 0.5), lp_kwargs()
     W0, _ = init_weights(Xa, y, 4, cost, init, opts, np.random.default_rng(seed))
@@ -154,9 +165,11 @@ def test_noisy_tiny_problems_compared_with_brute_force_optimum(method, n_clauses
         rng = np.random.default_rng(seed)
         Z = rng.integers(0, 2, size=(40, 3))
         X = with_negations(Z)
-        y = (((Z[:, 0] | Z[:, 1]) & (Z[:, 2] | (1 - Z[:, 0]))) ^ (rng.random(40) < 0.15))
+        y = ((Z[:, 0] | Z[:, 1]) & (Z[:, 2] | (1 - Z[:, 0]))) ^ (rng.random(40) < 0.15)
         optimum = brute_force_cnf(X.to_numpy(), y, n_clauses, theta=0.5)
-        model = TwoLevelRules(form="cnf", method=method, max_rules=n_clauses, complexity=0.5).fit(X, y)
+        model = TwoLevelRules(form="cnf", method=method, max_rules=n_clauses, complexity=0.5).fit(
+            X, y
+        )
         assert model.objective_ >= optimum - 1e-9
         gaps.append((model.objective_ - optimum) / optimum)
     gaps = np.asarray(gaps)
@@ -177,7 +190,7 @@ def test_planted_noise_free_cnf_reaches_the_exact_optimum(method, truth):
     assert model.objective_ == pytest.approx(optimum)
     assert (model.predict(X) == y).all()
     n_terms = truth.count("x")
-    assert optimum == pytest.approx(0.2 * n_terms)   # zero errors, the planted terms only
+    assert optimum == pytest.approx(0.2 * n_terms)  # zero errors, the planted terms only
 
 
 def test_planted_dnf_is_recovered_with_exact_subproblems():
@@ -186,7 +199,8 @@ def test_planted_dnf_is_recovered_with_exact_subproblems():
     model = TwoLevelRules(form="dnf", max_rules=3, complexity=0.1, exact=True).fit(X, y)
     assert set(model.rules_.clauses) == {
         Clause((Term("x1", "==", 1), Term("x2", "==", 1)), "and"),
-        Clause((Term("x3", "==", 1), Term("not_x5", "==", 1)), "and")}
+        Clause((Term("x3", "==", 1), Term("not_x5", "==", 1)), "and"),
+    }
 
 
 PLANTED = "(x1 & x2) | (x3 & not_x4 & x5) | (x6 & x7) | (not_x8 & x9 & x10)"
@@ -194,12 +208,14 @@ PLANTED = "(x1 & x2) | (x3 & not_x4 & x5) | (x6 & x7) | (not_x8 & x9 & x10)"
 
 def planted_clauses(truth: str) -> set:
     """The clauses of a DNF written as ``(a & b) | ...``, each as a set of terms."""
-    return {frozenset(Term(t.strip(), "==", 1) for t in part.strip(" ()").split("&"))
-            for part in truth.split("|")}
+    return {
+        frozenset(Term(t.strip(), "==", 1) for t in part.strip(" ()").split("&"))
+        for part in truth.split("|")
+    }
 
 
 @pytest.mark.parametrize("method", ["bcd", "am"])
-@pytest.mark.parametrize("seed", [1, 2, 4])   # draws where SC stops at 1-3 clauses
+@pytest.mark.parametrize("seed", [1, 2, 4])  # draws where SC stops at 1-3 clauses
 def test_from_the_set_cover_start_the_path_moves_to_the_planted_dnf(method, seed):
     """Su et al. start BCD and AM from set covering and descend: on a planted four-clause
     DNF the objective path leaves SC's rule, enabling the clauses SC did not use, and ends
@@ -217,7 +233,7 @@ def test_from_the_set_cover_start_the_path_moves_to_the_planted_dnf(method, seed
     assert len(path) >= 2 and path[-1] < path[0] and np.all(np.diff(path) <= 1e-9)
     assert {frozenset(c.terms) for c in model.rules_.clauses} == planted_clauses(PLANTED)
     assert model.objective_ == pytest.approx(10 * theta)
-    assert model.rules_.n_rules > sc.rules_.n_rules     # clauses SC left unused were enabled
+    assert model.rules_.n_rules > sc.rules_.n_rules  # clauses SC left unused were enabled
 
 
 @pytest.mark.parametrize("method", ["bcd", "am"])
@@ -240,7 +256,7 @@ def test_on_pima_the_training_objective_is_at_most_set_covers(method, theta):
         W[r, 1 + np.asarray(lp.selected, dtype=int)] = True
     y01 = (np.asarray(y) == model.classes_[1]).astype(int)
     f_sc = hamming_objective(augment(1 - A), 1 - y01, W, clause_costs(A.shape[1], theta))
-    assert model.objective_path_[0] == pytest.approx(f_sc)     # the start is SC's rule
+    assert model.objective_path_[0] == pytest.approx(f_sc)  # the start is SC's rule
     assert model.objective_ <= f_sc + 1e-9
 
 
@@ -275,7 +291,7 @@ def test_disabled_clauses_are_neither_printed_nor_counted():
     X = with_negations(full_table(4, repeats=2))
     y = X.eval("x1 & x2").to_numpy().astype(int)
     model = TwoLevelRules(max_rules=4, complexity=0.2).fit(X, y)
-    assert model.weights_[:, 0].sum() == 3                 # three clauses disabled
+    assert model.weights_[:, 0].sum() == 3  # three clauses disabled
     assert str(model) == "IF  1. x1 == 1 AND\n       x2 == 1\nTHEN 1"
 
 
@@ -288,13 +304,20 @@ def test_costly_disabling_keeps_the_empty_rule_out():
 
 # ---- printing and the estimator API -------------------------------------------------------
 def test_rule_prints_numbered_like_the_paper():
-    rule = DNF([Clause((Term("DFA", ">", 0.7),)),
-                Clause((Term("Fhi", "<=", 200.0), Term("Flo", ">", 90.0)))], then="sick")
+    rule = DNF(
+        [
+            Clause((Term("DFA", ">", 0.7),)),
+            Clause((Term("Fhi", "<=", 200.0), Term("Flo", ">", 90.0))),
+        ],
+        then="sick",
+    )
     names = {"DFA": "voice fractal scaling exponent"}
-    assert format_rule(rule, names) == ("IF  1. voice fractal scaling exponent > 0.700\n"
-                                        " OR 2. Fhi <= 200 AND\n"
-                                        "       Flo > 90\n"
-                                        "THEN sick")
+    assert format_rule(rule, names) == (
+        "IF  1. voice fractal scaling exponent > 0.700\n"
+        " OR 2. Fhi <= 200 AND\n"
+        "       Flo > 90\n"
+        "THEN sick"
+    )
 
 
 def test_fit_is_deterministic_given_random_state():
@@ -306,10 +329,19 @@ def test_fit_is_deterministic_given_random_state():
     assert str(a) == str(b) and a.objective_path_ == b.objective_path_
 
 
-@pytest.mark.parametrize("params, word", [
-    ({"form": "xor"}, "form"), ({"method": "sgd"}, "method"), ({"max_rules": 0}, "max_rules"),
-    ({"complexity": -1.0}, "complexity"), ({"init": "zeros"}, "init"), ({"update": "best"}, "update"),
-    ({"max_iter": -1}, "max_iter"), ({"disable_cost": float("nan")}, "disable_cost")])
+@pytest.mark.parametrize(
+    "params, word",
+    [
+        ({"form": "xor"}, "form"),
+        ({"method": "sgd"}, "method"),
+        ({"max_rules": 0}, "max_rules"),
+        ({"complexity": -1.0}, "complexity"),
+        ({"init": "zeros"}, "init"),
+        ({"update": "best"}, "update"),
+        ({"max_iter": -1}, "max_iter"),
+        ({"disable_cost": float("nan")}, "disable_cost"),
+    ],
+)
 def test_bad_parameters_raise_a_value_error_naming_them(params, word):
     X = with_negations(full_table(3, repeats=2))
     y = X.x1.to_numpy()
@@ -341,9 +373,10 @@ def test_theta_search_tunes_on_a_subsample_and_refits_on_all_samples():
     rng = np.random.default_rng(2)
     X = pd.DataFrame(rng.normal(size=(300, 3)), columns=["a", "b", "c"])
     y = ((X.a > 0) & (X.b > 0) | (X.c > 1)).astype(int)
-    search = ThetaSearchCV(TwoLevelRules(max_rules=3), {"complexity": [0.5, 50.0]}, cv=2,
-                           max_samples=100).fit(X, y)
+    search = ThetaSearchCV(
+        TwoLevelRules(max_rules=3), {"complexity": [0.5, 50.0]}, cv=2, max_samples=100
+    ).fit(X, y)
     assert search.cv_results_["split0_test_score"].size == 2
-    assert search.best_params_ == {"complexity": 0.5}     # complexity = 50 leaves an empty rule
+    assert search.best_params_ == {"complexity": 0.5}  # complexity = 50 leaves an empty rule
     assert complexity(search) == search.best_estimator_.complexity_()
     assert (search.predict(X) == search.best_estimator_.predict(X)).all()

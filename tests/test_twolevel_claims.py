@@ -15,20 +15,31 @@ def _folds(wobble=0.0, seed=0):
     rows = []
     for d in ("pima", "wdbc", "sonar"):
         for f in range(10):
-            shift = rng.normal(0, 0.03)            # fold difficulty, shared by the methods
+            shift = rng.normal(0, 0.03)  # fold difficulty, shared by the methods
             for m, e in METHODS.items():
-                rows.append({"dataset": d, "method": m, "fold": f,
-                             "error": e + shift + (wobble * (-1) ** f if m == "BCD" else 0),
-                             "n_terms": 5.0 if m != "RIPPER" else 50.0})
+                rows.append(
+                    {
+                        "dataset": d,
+                        "method": m,
+                        "fold": f,
+                        "error": e + shift + (wobble * (-1) ** f if m == "BCD" else 0),
+                        "n_terms": 5.0 if m != "RIPPER" else 50.0,
+                    }
+                )
     return pd.DataFrame(rows)
 
 
 def _paper1():
-    errors = pd.DataFrame([{"dataset": d, "method": m, "error": v}
-                           for d in ("pima", "wdbc", "sonar")
-                           for m, v in (("DList", 0.40), ("C5.0", 0.21))])
-    rules = pd.DataFrame([{"dataset": d, "method": "C5.0", "n_rules": 12.0}
-                          for d in ("pima", "wdbc", "sonar")])
+    errors = pd.DataFrame(
+        [
+            {"dataset": d, "method": m, "error": v}
+            for d in ("pima", "wdbc", "sonar")
+            for m, v in (("DList", 0.40), ("C5.0", 0.21))
+        ]
+    )
+    rules = pd.DataFrame(
+        [{"dataset": d, "method": "C5.0", "n_rules": 12.0} for d in ("pima", "wdbc", "sonar")]
+    )
     return errors, rules
 
 
@@ -38,7 +49,7 @@ def test_dlist_and_c50_are_tested_against_paper_1s_published_columns():
     assert "paper 1's DList" in v.loc["dlist", "evidence"]
     assert v.loc["c50_accuracy", "verdict"] == "holds"
     assert "tolerance ours" in v.loc["c50_accuracy", "evidence"]
-    assert v.loc["c50_features", "verdict"] == "holds"      # 5 features < 12 rules everywhere
+    assert v.loc["c50_features", "verdict"] == "holds"  # 5 features < 12 rules everywhere
     without = claims(_folds()).set_index("key")
     assert without.loc["dlist", "verdict"] == "not testable"
 

@@ -11,11 +11,11 @@ from repro.report import VERDICTS
 
 def test_a_difference_inside_one_se_is_a_tie_outside_it_a_verdict():
     assert v.decide(0.0008, 0.004) == v.TIE
-    assert v.decide(-0.004, 0.004) == v.TIE      # the boundary belongs to the tie
+    assert v.decide(-0.004, 0.004) == v.TIE  # the boundary belongs to the tie
     assert v.decide(0.0081, 0.004) == v.HOLDS
     assert v.decide(-0.0081, 0.004) == v.DOES_NOT_HOLD
     assert v.decide(np.nan, 0.01) == v.NOT_TESTABLE
-    assert v.decide(np.inf, np.nan) == v.HOLDS   # one side never reached the target
+    assert v.decide(np.inf, np.nan) == v.HOLDS  # one side never reached the target
 
 
 def test_every_verdict_of_the_rule_is_one_the_report_accepts():
@@ -24,7 +24,7 @@ def test_every_verdict_of_the_rule_is_one_the_report_accepts():
 
 def test_paired_se_is_that_of_the_per_fold_differences():
     ours = np.array([0.80, 0.70, 0.90, 0.60, 0.75])
-    theirs = ours - np.array([0.02, 0.03, 0.01, 0.02, 0.02])   # ours better on every fold
+    theirs = ours - np.array([0.02, 0.03, 0.01, 0.02, 0.02])  # ours better on every fold
     c = v.compare(ours, theirs, paired=True)
     d = ours - theirs
     assert c.diff == pytest.approx(d.mean())
@@ -80,12 +80,15 @@ def test_a_single_draw_has_no_spread_so_the_sign_decides():
     assert v.compare([0.81], [0.81]).verdict == v.TIE
 
 
-@pytest.mark.parametrize("verdicts, every, two", [
-    (["holds", "holds", "holds"], "holds", "holds"),
-    (["holds", "tie", "tie"], "tie", "tie"),
-    (["holds", "tie", "does not hold"], "does not hold", "tie"),
-    (["does not hold", "does not hold", "tie"], "does not hold", "does not hold"),
-])
+@pytest.mark.parametrize(
+    "verdicts, every, two",
+    [
+        (["holds", "holds", "holds"], "holds", "holds"),
+        (["holds", "tie", "tie"], "tie", "tie"),
+        (["holds", "tie", "does not hold"], "does not hold", "tie"),
+        (["does not hold", "does not hold", "tie"], "does not hold", "does not hold"),
+    ],
+)
 def test_every_and_at_least_count_ties_as_undecided(verdicts, every, two):
     assert v.all_of(verdicts) == every
     assert v.at_least(verdicts, 2) == two

@@ -8,6 +8,13 @@ from .estimator import COMPLEXITY_PATH, ColumnGenerationRules
 from .pricing import price_beam, price_exact, price_milp
 from .solver import ColumnGenerationResult, ColumnGenerator, column_generation
 
-__all__ = ["ColumnGenerationRules", "COMPLEXITY_PATH", "column_generation",
-           "ColumnGenerator", "ColumnGenerationResult", "price_exact", "price_beam",
-           "price_milp"]
+__all__ = [
+    "ColumnGenerationRules",
+    "COMPLEXITY_PATH",
+    "column_generation",
+    "ColumnGenerator",
+    "ColumnGenerationResult",
+    "price_exact",
+    "price_beam",
+    "price_milp",
+]

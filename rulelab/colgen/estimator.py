@@ -49,15 +49,18 @@ def _race_forms(wrong_at: dict, cost: np.ndarray, forms: list, path) -> list:
     loss = {key: float(cost[wrong].sum()) for key, wrong in wrong_at.items()}
     best = {f: min(path, key=lambda c: loss[f, c]) for f in forms}
     error = {f: loss[f, best[f]] / total for f in forms}
-    leader = min(forms, key=lambda f: error[f])   # the first form on a tie
+    leader = min(forms, key=lambda f: error[f])  # the first form on a tie
     keep = []
     for f in forms:
         if f == leader:
             keep.append(f)
             continue
         # per-row difference of the two weighted losses; its mean's standard error
-        d = (cost * (wrong_at[f, best[f]].astype(float)
-                     - wrong_at[leader, best[leader]])) / total * cost.size
+        d = (
+            (cost * (wrong_at[f, best[f]].astype(float) - wrong_at[leader, best[leader]]))
+            / total
+            * cost.size
+        )
         se = float(np.std(d, ddof=1) / np.sqrt(d.size)) if d.size > 1 else 0.0
         if error[f] - error[leader] <= RACE_Z * se + 1e-12:
             keep.append(f)
@@ -273,8 +276,10 @@ class ColumnGenerationRules(_RuleSetBase):
     """
 
     _parameter_constraints = {
-        **{k: LP_PARAMETERS[k] for k in ("n_thresholds", "binarizer", "binarize",
-                                         "random_state", "time_limit")},
+        **{
+            k: LP_PARAMETERS[k]
+            for k in ("n_thresholds", "binarizer", "binarize", "random_state", "time_limit")
+        },
         "form": [StrOptions({"auto", *FORMS})],
         "complexity": [StrOptions({"auto"}), Interval(Real, 0, None, closed="left")],
         "term_cost": [Interval(Real, 0, None, closed="left")],
@@ -297,18 +302,36 @@ class ColumnGenerationRules(_RuleSetBase):
         "refine_cuts": ["boolean"],
     }
 
-    _multiclass = True   # an ordered list of per-class rule sets (see above)
+    _multiclass = True  # an ordered list of per-class rule sets (see above)
 
-    def __init__(self, form: str = "auto", complexity="auto", term_cost: float = 1.0,
-                 max_terms: int = 4, negative_weight: float = 1.0, columns_per_round: int = 10,
-                 max_rounds: int = 100, pricing: str = "exact", screening: bool = True,
-                 beam_width: int = 10, exact_max_items: int | None = None,
-                 pricing_time_limit: float | None = None, exact_budget: float | None = 1.0,
-                 integer_node_limit: int | None = 1000, integer_solution_limit: int | None = 2,
-                 integer_time_limit: float | None = None,
-                 time_limit: float | None = None, complexity_path=None, cv="auto",
-                 selection: str = "min", n_thresholds: int = 10, binarizer="auto",
-                 random_state=None, binarize=None, refine_cuts: bool = True):
+    def __init__(
+        self,
+        form: str = "auto",
+        complexity="auto",
+        term_cost: float = 1.0,
+        max_terms: int = 4,
+        negative_weight: float = 1.0,
+        columns_per_round: int = 10,
+        max_rounds: int = 100,
+        pricing: str = "exact",
+        screening: bool = True,
+        beam_width: int = 10,
+        exact_max_items: int | None = None,
+        pricing_time_limit: float | None = None,
+        exact_budget: float | None = 1.0,
+        integer_node_limit: int | None = 1000,
+        integer_solution_limit: int | None = 2,
+        integer_time_limit: float | None = None,
+        time_limit: float | None = None,
+        complexity_path=None,
+        cv="auto",
+        selection: str = "min",
+        n_thresholds: int = 10,
+        binarizer="auto",
+        random_state=None,
+        binarize=None,
+        refine_cuts: bool = True,
+    ):
         self.form = form
         self.complexity = complexity
         self.term_cost = term_cost
@@ -344,54 +367,89 @@ class ColumnGenerationRules(_RuleSetBase):
         A, y01, frame = self._validate_fit(X, y)
         w = np.ones(y01.size) if sample_weight is None else np.asarray(sample_weight, float)
         if w.shape != (y01.size,) or not np.all(np.isfinite(w)) or (w < 0).any():
-            raise ValueError("sample_weight must be a finite, non-negative array with one "
-                             "weight per sample")
+            raise ValueError(
+                "sample_weight must be a finite, non-negative array with one weight per sample"
+            )
         if not w.sum() > 0:
             raise ValueError("sample_weight sums to zero: no sample would count")
-        self._training_weight = w   # predict_proba's training counts are weighted too
+        self._training_weight = w  # predict_proba's training counts are weighted too
         self.__dict__.pop("class_fits_", None)
         if self.classes_.size > 2:
             return self._fit_ordered(A, y01, w, start)
         forms = FORMS if self.form == "auto" else (self.form,)
-        path = (sorted(self.complexity_path or COMPLEXITY_PATH, reverse=True)
-                if self.complexity == "auto" else [float(self.complexity)])
+        path = (
+            sorted(self.complexity_path or COMPLEXITY_PATH, reverse=True)
+            if self.complexity == "auto"
+            else [float(self.complexity)]
+        )
         pool: list = []
         self.cv_results_ = None
         if len(forms) * len(path) > 1:
-            self.form_, self.chosen_complexity_, pool = self._choose(A, y01, w, forms, path,
-                                                                     start)
+            self.form_, self.chosen_complexity_, pool = self._choose(A, y01, w, forms, path, start)
         else:
             self.form_, self.chosen_complexity_ = forms[0], path[0]
         target, weight = self._problem(y01, w, self.form_)
-        result = self._solve(self._generator(A, target, weight, self.form_, pool),
-                             self.chosen_complexity_, weight,
-                             self._remaining(start))
+        result = self._solve(
+            self._generator(A, target, weight, self.form_, pool),
+            self.chosen_complexity_,
+            weight,
+            self._remaining(start),
+        )
         self._store(result, A, target)
         self.grid_rules_, self.refined_objective_ = self.rules_, None
         if self.refine_cuts:
             clause, term = self._costs(self.chosen_complexity_, weight)
-            options = {"clause_cost": clause, "term_cost": term,
-                       "negative_weight": self.negative_weight}
+            options = {
+                "clause_cost": clause,
+                "term_cost": term,
+                "negative_weight": self.negative_weight,
+            }
             self.rules_ = _refine_cuts(self.rules_, frame, y01, w, **options)
             self.refined_objective_ = rule_objective(self.rules_, frame, y01, w, **options)
         return self
 
     def _fit_ordered(self, A, y_index, w, start):
         """More than two classes: RIPPER's ordered per-class DNFs (see the class docstring)."""
-        for stale in ("form_", "chosen_complexity_", "objective_", "lp_value_",
-                      "lower_bound_", "gap_", "proved_optimal_", "n_columns_", "history_",
-                      "pricing_used_", "stop_reason_", "integer_status_", "cv_results_",
-                      "itemsets_", "positive_label_", "grid_rules_", "refined_objective_"):
+        for stale in (
+            "form_",
+            "chosen_complexity_",
+            "objective_",
+            "lp_value_",
+            "lower_bound_",
+            "gap_",
+            "proved_optimal_",
+            "n_columns_",
+            "history_",
+            "pricing_used_",
+            "stop_reason_",
+            "integer_status_",
+            "cv_results_",
+            "itemsets_",
+            "positive_label_",
+            "grid_rules_",
+            "refined_objective_",
+        ):
             # a binary fit's, from an earlier fit (and no class is "the positive" here)
             self.__dict__.pop(stale, None)
-        fallback = (float(max(self.complexity_path or COMPLEXITY_PATH))
-                    if self.complexity == "auto" else float(self.complexity))
+        fallback = (
+            float(max(self.complexity_path or COMPLEXITY_PATH))
+            if self.complexity == "auto"
+            else float(self.complexity)
+        )
         self.rules_, self.class_fits_ = fit_ordered_rule_sets(
-            self, A, np.asarray(y_index, dtype=np.int64), w, self.classes_, self.terms_,
-            fallback, self._remaining(start))
+            self,
+            A,
+            np.asarray(y_index, dtype=np.int64),
+            w,
+            self.classes_,
+            self.terms_,
+            fallback,
+            self._remaining(start),
+        )
         hits = self.class_fits_.get("limits_hit", pd.Series([], dtype=object))
-        self.limits_hit_ = tuple(dict.fromkeys(
-            name for names in hits if isinstance(names, tuple) for name in names))
+        self.limits_hit_ = tuple(
+            dict.fromkeys(name for names in hits if isinstance(names, tuple) for name in names)
+        )
         return self
 
     def _problem(self, y01, w, form):
@@ -413,23 +471,38 @@ class ColumnGenerationRules(_RuleSetBase):
         generator.add(list(pool))
         return generator
 
-    def _solve(self, generator: ColumnGenerator, complexity: float, weight: np.ndarray,
-               time_limit, inner: bool = False) -> ColumnGenerationResult:
+    def _solve(
+        self,
+        generator: ColumnGenerator,
+        complexity: float,
+        weight: np.ndarray,
+        time_limit,
+        inner: bool = False,
+    ) -> ColumnGenerationResult:
         """One column-generation run at ``complexity``, going on from the generator's
         columns and LP basis. ``inner``: a fit of the complexity search, which only needs a
         good rule set to validate (beam pricing, greedy rounding, no proof)."""
         clause, term = self._costs(complexity, weight)
         pricing = "beam" if inner and self.pricing == "exact" else self.pricing
         return generator.run(
-            clause_cost=clause, term_cost=term, max_terms=self.max_terms,
-            columns_per_round=self.columns_per_round, max_rounds=self.max_rounds,
-            pricing=pricing, screening=self.screening, beam_width=self.beam_width,
-            exact_max_items=self.exact_max_items, pricing_time_limit=self.pricing_time_limit,
+            clause_cost=clause,
+            term_cost=term,
+            max_terms=self.max_terms,
+            columns_per_round=self.columns_per_round,
+            max_rounds=self.max_rounds,
+            pricing=pricing,
+            screening=self.screening,
+            beam_width=self.beam_width,
+            exact_max_items=self.exact_max_items,
+            pricing_time_limit=self.pricing_time_limit,
             exact_budget=self.exact_budget,
-            integer="greedy" if inner else "milp", integer_time_limit=self.integer_time_limit,
+            integer="greedy" if inner else "milp",
+            integer_time_limit=self.integer_time_limit,
             integer_node_limit=self.integer_node_limit,
             integer_solution_limit=self.integer_solution_limit,
-            time_limit=time_limit, close_gap=not inner)
+            time_limit=time_limit,
+            close_gap=not inner,
+        )
 
     def _remaining(self, start: float) -> float | None:
         if self.time_limit is None:
@@ -441,19 +514,24 @@ class ColumnGenerationRules(_RuleSetBase):
         rule sets to the richest; each fold carries its generated columns along the path.
         Returns (form, complexity, the clauses to start the final fit from)."""
         cv = self.cv
-        auto = isinstance(cv, str)   # "auto", the only string _parameter_constraints allow
+        auto = isinstance(cv, str)  # "auto", the only string _parameter_constraints allow
         if auto or isinstance(cv, Integral):
             # as many stratified folds as the smaller class allows (at least 2)
             smaller = int(min(y01.sum(), (1 - y01).sum()))
             if smaller < 2:
-                raise ValueError("complexity='auto' and form='auto' need at least 2 samples "
-                                 "of each class; give a fixed complexity and form instead")
+                raise ValueError(
+                    "complexity='auto' and form='auto' need at least 2 samples "
+                    "of each class; give a fixed complexity and form instead"
+                )
             k = min(3 if auto else cv, smaller)
             repeats = int(np.clip(round(AUTO_CV_SAMPLES / y01.size), 1, 5)) if auto else 1
-            folds = (StratifiedKFold(k, shuffle=True, random_state=self.random_state)
-                     if repeats == 1 else
-                     RepeatedStratifiedKFold(n_splits=k, n_repeats=repeats,
-                                             random_state=self.random_state))
+            folds = (
+                StratifiedKFold(k, shuffle=True, random_state=self.random_state)
+                if repeats == 1
+                else RepeatedStratifiedKFold(
+                    n_splits=k, n_repeats=repeats, random_state=self.random_state
+                )
+            )
         else:
             folds = check_cv(cv, y01, classifier=True)
         # validation errors are priced as the fit prices them: a false positive costs
@@ -484,19 +562,35 @@ class ColumnGenerationRules(_RuleSetBase):
                     predicted = fires if form == "dnf" else ~fires
                     wrong = predicted != y01[va].astype(bool)
                     wrong_at[form, c] = wrong
-                    rows.append({"fold": fold, "form": form, "complexity": c,
-                                 "error": float(cost[va][wrong].sum() / cost[va].sum()),
-                                 "n_rules": len(chosen),
-                                 "n_terms": int(sum(len(s) for s in chosen))})
+                    rows.append(
+                        {
+                            "fold": fold,
+                            "form": form,
+                            "complexity": c,
+                            "error": float(cost[va][wrong].sum() / cost[va].sum()),
+                            "n_rules": len(chosen),
+                            "n_terms": int(sum(len(s) for s in chosen)),
+                        }
+                    )
             if fold == 0 and len(active) > 1 and len(splits) > 1:
                 active = _race_forms(wrong_at, cost[va], active, path)
-        summary = pd.DataFrame(rows).groupby(["form", "complexity"], sort=False).agg(
-            error=("error", "mean"), error_se=("error", "sem"), n_rules=("n_rules", "mean"),
-            n_terms=("n_terms", "mean"), folds=("fold", "size")).reset_index()
+        summary = (
+            pd.DataFrame(rows)
+            .groupby(["form", "complexity"], sort=False)
+            .agg(
+                error=("error", "mean"),
+                error_se=("error", "sem"),
+                n_rules=("n_rules", "mean"),
+                n_terms=("n_terms", "mean"),
+                folds=("fold", "size"),
+            )
+            .reset_index()
+        )
         # The form whose best validation error is lower (the first form on a tie; a form
         # raced out after the first split is not a candidate) ...
-        best_by_form = summary[summary["form"].isin(active)].groupby(
-            "form", sort=False)["error"].min()
+        best_by_form = (
+            summary[summary["form"].isin(active)].groupby("form", sort=False)["error"].min()
+        )
         form = str(best_by_form.index[int(np.argmin(best_by_form.to_numpy()))])
         mine = summary[summary["form"] == form]
         best = mine.loc[mine["error"].idxmin()]
@@ -522,8 +616,7 @@ class ColumnGenerationRules(_RuleSetBase):
             clauses = [Clause(tuple(self.terms_[j] for j in s), "and") for s in itemsets]
             self.rules_ = DNF(clauses, then=self.positive_label_)
         else:
-            clauses = [Clause(tuple(self.terms_[j].negate() for j in s), "or")
-                       for s in itemsets]
+            clauses = [Clause(tuple(self.terms_[j].negate() for j in s), "or") for s in itemsets]
             self.rules_ = CNF(clauses, then=self.positive_label_)
         self.objective_ = result.objective
         self.lp_value_ = result.lp_value
@@ -532,8 +625,9 @@ class ColumnGenerationRules(_RuleSetBase):
         self.proved_optimal_ = result.proved_optimal
         self.n_columns_ = len(result.pool)
         self.history_ = pd.DataFrame(result.history)
-        self.pricing_used_ = tuple(dict.fromkeys(self.history_["pricing"])) if len(
-            self.history_) else ()
+        self.pricing_used_ = (
+            tuple(dict.fromkeys(self.history_["pricing"])) if len(self.history_) else ()
+        )
         self.stop_reason_ = result.stop_reason
         self.integer_status_ = result.integer_status
         self.limits_hit_ = result.limits_hit
@@ -543,25 +637,35 @@ class ColumnGenerationRules(_RuleSetBase):
         if not hasattr(self, "rules_"):
             raise AttributeError("fit the model first")
         if hasattr(self, "class_fits_"):
-            raise AttributeError("a model of more than two classes has one certificate per "
-                                 "class's rule set: see class_fits_ (objective, lower_bound)")
+            raise AttributeError(
+                "a model of more than two classes has one certificate per "
+                "class's rule set: see class_fits_ (objective, lower_bound)"
+            )
         rounds = int((self.history_["pricing"] != "gap enumeration").sum())
         beam = int((self.history_["pricing"] == "beam fallback").sum())
-        text = (f"{len(self.rules_.clauses)} clauses, {self.rules_.n_terms} terms; training "
-                f"objective {self.objective_:.4g} after {rounds} rounds and "
-                f"{self.n_columns_} generated conjunctions (complexity "
-                f"{self.chosen_complexity_:g}).")
+        text = (
+            f"{len(self.rules_.clauses)} clauses, {self.rules_.n_terms} terms; training "
+            f"objective {self.objective_:.4g} after {rounds} rounds and "
+            f"{self.n_columns_} generated conjunctions (complexity "
+            f"{self.chosen_complexity_:g})."
+        )
         if self.proved_optimal_:
-            text += (" Proved optimal: no rule set with clauses of at most "
-                     f"{self.max_terms} terms has a lower objective.")
+            text += (
+                " Proved optimal: no rule set with clauses of at most "
+                f"{self.max_terms} terms has a lower objective."
+            )
         elif self.lower_bound_ is not None:
-            how = ("exact pricing found no improving conjunction"
-                   if self.stop_reason_ == "no improving column (proved)" else
-                   "Lagrangian bound of the exact pricing rounds")
+            how = (
+                "exact pricing found no improving conjunction"
+                if self.stop_reason_ == "no improving column (proved)"
+                else "Lagrangian bound of the exact pricing rounds"
+            )
             text += f" Lower bound {self.lower_bound_:.4g} ({how}): gap {100 * self.gap_:.2f} %."
         else:
             text += f" No bound: {self.stop_reason_}."
         if beam:
-            text += (f" {beam} round(s) fell back to beam search (wider than exact_max_items, "
-                     "past pricing_time_limit or past exact_budget).")
+            text += (
+                f" {beam} round(s) fell back to beam search (wider than exact_max_items, "
+                "past pricing_time_limit or past exact_budget)."
+            )
         return text

@@ -55,18 +55,18 @@ class RuleSetMaster:
         # Each round starts from the last basis; presolve would discard it.
         self.lp.setOptionValue("presolve", "off")
         self.lp.changeObjectiveSense(highspy.ObjSense.kMaximize)
-        self.covers: list[np.ndarray] = []     # positives each column covers
-        self.costs: list[float] = []           # complexity + negatives' cost of each column
-        self.group = np.zeros(self.n_pos, dtype=np.int64)   # group (LP variable) of each positive
+        self.covers: list[np.ndarray] = []  # positives each column covers
+        self.costs: list[float] = []  # complexity + negatives' cost of each column
+        self.group = np.zeros(self.n_pos, dtype=np.int64)  # group (LP variable) of each positive
         self.members: list[np.ndarray] = []
         self.group_weight: list[float] = []
         self.group_cols: list[list[int]] = []  # columns (LP rows) covering each group
         self.col_groups: list[list[int]] = []  # groups each column covers
-        self._group_size = np.zeros(16, dtype=np.int64)   # members per group (grown by doubling)
+        self._group_size = np.zeros(16, dtype=np.int64)  # members per group (grown by doubling)
         self._new_group(np.arange(self.n_pos), [])
         self.value = float(self.pos_weight.sum())
         self.lp_solves = 0
-        self.last_iterations = 0                # simplex iterations of the last solve
+        self.last_iterations = 0  # simplex iterations of the last solve
 
     @property
     def n_columns(self) -> int:
@@ -140,8 +140,9 @@ class RuleSetMaster:
         costs = np.asarray(costs, float)
         if costs.size:
             rows = np.arange(costs.size, dtype=np.int32)
-            self.lp.changeRowsBounds(costs.size, rows,
-                                     np.full(costs.size, -self._hs.kHighsInf), costs)
+            self.lp.changeRowsBounds(
+                costs.size, rows, np.full(costs.size, -self._hs.kHighsInf), costs
+            )
         self.costs = costs.tolist()
 
     def solve(self) -> tuple[float, np.ndarray, np.ndarray]:
@@ -160,8 +161,7 @@ class RuleSetMaster:
         share = np.divide(mu_group, weight, out=np.zeros_like(weight), where=weight > 0)
         mu = self.pos_weight * share[self.group]
         # a maximisation's row duals are non-negative on binding <= rows: the clause values
-        x = (np.clip(np.asarray(sol.row_dual, float), 0.0, None) if self.covers
-             else np.zeros(0))
+        x = np.clip(np.asarray(sol.row_dual, float), 0.0, None) if self.covers else np.zeros(0)
         self.value = float(mu_group.sum())
         return self.value, x, mu
 
@@ -190,9 +190,14 @@ class RuleSetMaster:
                 count[rows] -= 1
         return chosen
 
-    def solve_integer(self, time_limit: float | None = None, start: np.ndarray | None = None,
-                      mip_gap: float = 1e-6, node_limit: int | None = None,
-                      solution_limit: int | None = None) -> tuple[np.ndarray, float, str]:
+    def solve_integer(
+        self,
+        time_limit: float | None = None,
+        start: np.ndarray | None = None,
+        mip_gap: float = 1e-6,
+        node_limit: int | None = None,
+        solution_limit: int | None = None,
+    ) -> tuple[np.ndarray, float, str]:
         """The integer program over the pool, one row per group of positives (a fresh
         HiGHS model; the LP stays as it is).
 
@@ -222,20 +227,37 @@ class RuleSetMaster:
         group_weight, col_groups = np.asarray(self.group_weight), self.col_groups
         n_col, n_grp = self.n_columns, group_weight.size
         inf = hs.kHighsInf
-        h.addRows(n_grp, np.ones(n_grp), np.full(n_grp, inf), 0, np.zeros(0, np.int32),
-                  np.zeros(0, np.int32), np.zeros(0))
+        h.addRows(
+            n_grp,
+            np.ones(n_grp),
+            np.full(n_grp, inf),
+            0,
+            np.zeros(0, np.int32),
+            np.zeros(0, np.int32),
+            np.zeros(0),
+        )
         idx = np.arange(n_grp, dtype=np.int32)
-        h.addCols(n_grp, group_weight, np.zeros(n_grp), np.ones(n_grp), n_grp, idx, idx,
-                  np.ones(n_grp))
+        h.addCols(
+            n_grp, group_weight, np.zeros(n_grp), np.ones(n_grp), n_grp, idx, idx, np.ones(n_grp)
+        )
         if n_col:
             sizes = np.array([len(g) for g in col_groups])
             starts = np.concatenate([[0], np.cumsum(sizes[:-1])]).astype(np.int32)
             rows = np.concatenate([np.asarray(g, dtype=np.int32) for g in col_groups])
-            h.addCols(n_col, np.asarray(self.costs, float), np.zeros(n_col), np.ones(n_col),
-                      rows.size, starts, rows, np.ones(rows.size))
+            h.addCols(
+                n_col,
+                np.asarray(self.costs, float),
+                np.zeros(n_col),
+                np.ones(n_col),
+                rows.size,
+                starts,
+                rows,
+                np.ones(rows.size),
+            )
             cols = np.arange(n_grp, n_grp + n_col, dtype=np.int32)
-            h.changeColsIntegrality(n_col, cols,
-                                    np.full(n_col, hs.HighsVarType.kInteger, dtype=np.uint8))
+            h.changeColsIntegrality(
+                n_col, cols, np.full(n_col, hs.HighsVarType.kInteger, dtype=np.uint8)
+            )
             if start is not None:
                 h.setSolution(self._full_solution(np.asarray(start, bool), n_grp, col_groups))
         h.run()
@@ -247,11 +269,15 @@ class RuleSetMaster:
         if start is not None and self.objective(start) < self.objective(chosen):
             chosen = np.asarray(start, bool)  # HiGHS stopped before reaching its start
         info = h.getInfo()
-        if status == "optimal" or (status == "solution limit reached"
-                                   and 0 <= info.mip_gap <= mip_gap):
-            ended = "optimal"   # a solution limit can stop HiGHS on an optimal solution
-        elif status == "solution limit reached" and node_limit is not None and \
-                int(info.mip_node_count) >= int(node_limit):
+        if status == "optimal" or (
+            status == "solution limit reached" and 0 <= info.mip_gap <= mip_gap
+        ):
+            ended = "optimal"  # a solution limit can stop HiGHS on an optimal solution
+        elif (
+            status == "solution limit reached"
+            and node_limit is not None
+            and int(info.mip_node_count) >= int(node_limit)
+        ):
             ended = "node_limit"
         elif status == "solution limit reached" and solution_limit is not None:
             ended = "solution_limit"

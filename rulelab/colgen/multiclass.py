@@ -51,8 +51,15 @@ def _splits_on(rows: np.ndarray, splits: list, n_samples: int) -> list:
     return out
 
 
-def _fit_one_class(template, A: np.ndarray, target: np.ndarray, weight: np.ndarray,
-                   time_limit, fallback_complexity: float, cv) -> _ClassFit:
+def _fit_one_class(
+    template,
+    A: np.ndarray,
+    target: np.ndarray,
+    weight: np.ndarray,
+    time_limit,
+    fallback_complexity: float,
+    cv,
+) -> _ClassFit:
     """The binary DNF of ``target`` on the 0/1 design ``A`` by a clone of ``template``
     (the same parameters, ``form="dnf"``, the design used as it is, the inner folds
     ``cv``)."""
@@ -64,25 +71,42 @@ def _fit_one_class(template, A: np.ndarray, target: np.ndarray, weight: np.ndarr
     if n_neg == 0 or not negatives > 0:
         # every row left is of this class: one rule that always fires decides them
         return _ClassFit([()], {**summary, "note": "only rows of the class left"})
-    model = clone(template).set_params(form="dnf", binarizer="passthrough", binarize=None,
-                                       time_limit=time_limit, cv=cv)
+    model = clone(template).set_params(
+        form="dnf", binarizer="passthrough", binarize=None, time_limit=time_limit, cv=cv
+    )
     stratified = isinstance(cv, (str, Integral))
-    if template.complexity == "auto" and (not cv if isinstance(cv, list) else
-                                          stratified and min(n_pos, n_neg) < 2):
+    if template.complexity == "auto" and (
+        not cv if isinstance(cv, list) else stratified and min(n_pos, n_neg) < 2
+    ):
         # too few rows of one side for stratified inner folds (or none of the caller's
         # folds holds rows of this problem on both sides): a fixed cost
         model.set_params(complexity=fallback_complexity)
     design = pd.DataFrame(A, columns=[str(j) for j in range(A.shape[1])])
     model.fit(design, target.astype(np.int8), sample_weight=weight)
-    return _ClassFit(list(model.itemsets_), {
-        **summary, "complexity": model.chosen_complexity_, "objective": model.objective_,
-        "lower_bound": model.lower_bound_, "proved_optimal": model.proved_optimal_,
-        "n_columns": model.n_columns_, "limits_hit": model.limits_hit_})
+    return _ClassFit(
+        list(model.itemsets_),
+        {
+            **summary,
+            "complexity": model.chosen_complexity_,
+            "objective": model.objective_,
+            "lower_bound": model.lower_bound_,
+            "proved_optimal": model.proved_optimal_,
+            "n_columns": model.n_columns_,
+            "limits_hit": model.limits_hit_,
+        },
+    )
 
 
-def fit_ordered_rule_sets(template, A: np.ndarray, y_index: np.ndarray, weight: np.ndarray,
-                          classes: np.ndarray, terms: list, fallback_complexity: float,
-                          time_limit=None):
+def fit_ordered_rule_sets(
+    template,
+    A: np.ndarray,
+    y_index: np.ndarray,
+    weight: np.ndarray,
+    classes: np.ndarray,
+    terms: list,
+    fallback_complexity: float,
+    time_limit=None,
+):
     """RIPPER's ordered rule sets learned by column generation.
 
     Parameters
@@ -119,21 +143,27 @@ def fit_ordered_rule_sets(template, A: np.ndarray, y_index: np.ndarray, weight: 
     start = time.perf_counter()
     cv = template.cv
     # folds given as index pairs over the training rows are restricted to each class's rows
-    splits = (None if isinstance(cv, (str, Integral)) or hasattr(cv, "split")
-              else list(cv))
+    splits = None if isinstance(cv, (str, Integral)) or hasattr(cv, "split") else list(cv)
     order = class_order(y_index, weight, classes.size)
-    left = np.ones(y_index.size, dtype=bool)   # rows no earlier class's rule covers
+    left = np.ones(y_index.size, dtype=bool)  # rows no earlier class's rule covers
     clauses, labels, rows = [], [], []
     for k in order[:-1]:
         # This class against the classes after it: a row of an earlier class that its own
         # rules missed is misclassified whatever the later rules say, so it is left out.
-        later = np.isin(y_index, order[np.flatnonzero(order == k)[0]:])
+        later = np.isin(y_index, order[np.flatnonzero(order == k)[0] :])
         rows_k = np.flatnonzero(left & later)
-        remaining = None if time_limit is None else max(
-            time_limit - (time.perf_counter() - start), 1.0)
-        fit = _fit_one_class(template, A[rows_k], y_index[rows_k] == k, weight[rows_k],
-                             remaining, fallback_complexity,
-                             cv if splits is None else _splits_on(rows_k, splits, y_index.size))
+        remaining = (
+            None if time_limit is None else max(time_limit - (time.perf_counter() - start), 1.0)
+        )
+        fit = _fit_one_class(
+            template,
+            A[rows_k],
+            y_index[rows_k] == k,
+            weight[rows_k],
+            remaining,
+            fallback_complexity,
+            cv if splits is None else _splits_on(rows_k, splits, y_index.size),
+        )
         for itemset in fit.itemsets:
             clauses.append(Clause(tuple(terms[j] for j in itemset), "and"))
             labels.append(classes[k])
@@ -142,7 +172,7 @@ def fit_ordered_rule_sets(template, A: np.ndarray, y_index: np.ndarray, weight: 
         rows.append({"class": classes[k], "n_rules": len(fit.itemsets), **fit.summary})
         if not left.any():
             break
-    rows.append({"class": classes[order[-1]], "n_rules": 0, "rows": int(left.sum()),
-                 "note": "default"})
-    return (DecisionList(clauses, labels, default=classes[order[-1]]),
-            pd.DataFrame(rows))
+    rows.append(
+        {"class": classes[order[-1]], "n_rules": 0, "rows": int(left.sum()), "note": "default"}
+    )
+    return (DecisionList(clauses, labels, default=classes[order[-1]]), pd.DataFrame(rows))

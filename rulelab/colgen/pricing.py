@@ -33,8 +33,7 @@ from numba import njit
 from .._highs import quiet_highs
 from ..itemsets import lowest_cost_search, measure_items, measure_root, pack_rows, weighted_layout
 
-__all__ = ["PricingResult", "price_exact", "price_beam", "price_milp",
-           "reduced_costs"]
+__all__ = ["PricingResult", "price_exact", "price_beam", "price_milp", "reduced_costs"]
 
 
 @dataclass
@@ -74,8 +73,9 @@ class PricingResult:
         return float(self.reduced_costs[0]) if len(self.reduced_costs) else np.inf
 
 
-def reduced_costs(A: np.ndarray, itemsets, mu_pos: np.ndarray, cost_neg: np.ndarray,
-                  fixed: float, per_term: float) -> np.ndarray:
+def reduced_costs(
+    A: np.ndarray, itemsets, mu_pos: np.ndarray, cost_neg: np.ndarray, fixed: float, per_term: float
+) -> np.ndarray:
     """Reduced cost of each itemset, computed directly (for checks and the final tally).
 
     ``mu_pos`` and ``cost_neg`` are per-row arrays (zero where they do not apply).
@@ -106,8 +106,9 @@ def _packed(A, mu_pos, cost_neg, positives=None):
     return bits, layout, opw, onw, measure_root(bits, layout, opw, onw)
 
 
-def _candidates(A, mu_pos, cost_neg, fixed, per_term, threshold, screening, merge_equal,
-                positives=None):
+def _candidates(
+    A, mu_pos, cost_neg, fixed, per_term, threshold, screening, merge_equal, positives=None
+):
     """Rows and items the search needs, the items ordered by descending positive mass.
 
     Returns (bits, layout, opw, onw, items) with ``items`` the original index of each
@@ -120,8 +121,9 @@ def _candidates(A, mu_pos, cost_neg, fixed, per_term, threshold, screening, merg
     if merge_equal and items.size:
         # Items equal on every searched row price identically: search one of them, the
         # one that covers most rows overall (it is the better column for the integer step).
-        groups = np.unique(bits[items].view(np.void(bits.shape[1] * 8)),
-                           return_inverse=True)[1].ravel()
+        groups = np.unique(bits[items].view(np.void(bits.shape[1] * 8)), return_inverse=True)[
+            1
+        ].ravel()
         if groups.max(initial=-1) + 1 < items.size:
             support = A[:, items].sum(axis=0)
             best = {}
@@ -137,11 +139,23 @@ MAX_NODES = 2_000_000_000
 """Itemsets an exact search evaluates at most (a safety net)."""
 
 
-def price_exact(A: np.ndarray, mu_pos: np.ndarray, cost_neg: np.ndarray, *, fixed: float,
-                per_term: float, max_terms: int, n_columns: int = 10, threshold: float = 0.0,
-                screening: bool = True, merge_equal: bool = True, positives=None,
-                time_limit: float | None = None, max_nodes: int = MAX_NODES,
-                enumerate_all: bool = False) -> PricingResult:
+def price_exact(
+    A: np.ndarray,
+    mu_pos: np.ndarray,
+    cost_neg: np.ndarray,
+    *,
+    fixed: float,
+    per_term: float,
+    max_terms: int,
+    n_columns: int = 10,
+    threshold: float = 0.0,
+    screening: bool = True,
+    merge_equal: bool = True,
+    positives=None,
+    time_limit: float | None = None,
+    max_nodes: int = MAX_NODES,
+    enumerate_all: bool = False,
+) -> PricingResult:
     """The ``n_columns`` conjunctions of lowest reduced cost below ``threshold``, exactly.
 
     Parameters
@@ -176,8 +190,9 @@ def price_exact(A: np.ndarray, mu_pos: np.ndarray, cost_neg: np.ndarray, *, fixe
         ``n_columns`` are found, since the list can then not be complete.
     """
     start = time.perf_counter()
-    bits, layout, opw, onw, items = _candidates(A, mu_pos, cost_neg, fixed, per_term,
-                                                threshold, screening, merge_equal, positives)
+    bits, layout, opw, onw, items = _candidates(
+        A, mu_pos, cost_neg, fixed, per_term, threshold, screening, merge_equal, positives
+    )
     heap_val = np.full(n_columns, np.inf)
     heap_items = np.zeros((n_columns, max_terms), dtype=np.int64)
     heap_size = np.zeros(n_columns, dtype=np.int64)
@@ -190,10 +205,25 @@ def price_exact(A: np.ndarray, mu_pos: np.ndarray, cost_neg: np.ndarray, *, fixe
     lo = 0
     while lo < m:
         hi = min(m, lo + block)
-        n, done = lowest_cost_search(bits, layout, opw, onw, root, lo, hi, max_terms,
-                                     float(fixed), float(per_term), float(threshold), heap_val,
-                                     heap_items, heap_size, heap_n, max_nodes - nodes,
-                                     enumerate_all)
+        n, done = lowest_cost_search(
+            bits,
+            layout,
+            opw,
+            onw,
+            root,
+            lo,
+            hi,
+            max_terms,
+            float(fixed),
+            float(per_term),
+            float(threshold),
+            heap_val,
+            heap_items,
+            heap_size,
+            heap_n,
+            max_nodes - nodes,
+            enumerate_all,
+        )
         nodes += n
         if not done:
             exact = False
@@ -204,10 +234,10 @@ def price_exact(A: np.ndarray, mu_pos: np.ndarray, cost_neg: np.ndarray, *, fixe
             break
     k = int(heap_n[0])
     order = np.argsort(heap_val[:k], kind="stable")
-    itemsets = [tuple(sorted(int(items[j]) for j in heap_items[t, :heap_size[t]]))
-                for t in order]
-    return PricingResult(itemsets, heap_val[:k][order], exact, "exact", nodes, m,
-                         time.perf_counter() - start)
+    itemsets = [tuple(sorted(int(items[j]) for j in heap_items[t, : heap_size[t]])) for t in order]
+    return PricingResult(
+        itemsets, heap_val[:k][order], exact, "exact", nodes, m, time.perf_counter() - start
+    )
 
 
 # ---- beam search ----------------------------------------------------------------------------
@@ -248,8 +278,7 @@ def _first(values, keys, k):
 
 
 @njit(cache=True, nogil=True)
-def _beam(bits, layout, opw, onw, P, N, fixed, per_term, max_terms, width, n_columns,
-          threshold):
+def _beam(bits, layout, opw, onw, P, N, fixed, per_term, max_terms, width, n_columns, threshold):
     """Beam search over the searched items' bitsets (see :func:`price_beam`).
 
     Returns (keys, reduced costs, itemsets evaluated): the ``n_columns`` best conjunctions
@@ -341,9 +370,19 @@ def _beam(bits, layout, opw, onw, P, N, fixed, per_term, max_terms, width, n_col
     return found_keys[ranked], found_vals[ranked], nodes
 
 
-def price_beam(A: np.ndarray, mu_pos: np.ndarray, cost_neg: np.ndarray, *, fixed: float,
-               per_term: float, max_terms: int, n_columns: int = 10, threshold: float = 0.0,
-               width: int = 10, screening: bool = True) -> PricingResult:
+def price_beam(
+    A: np.ndarray,
+    mu_pos: np.ndarray,
+    cost_neg: np.ndarray,
+    *,
+    fixed: float,
+    per_term: float,
+    max_terms: int,
+    n_columns: int = 10,
+    threshold: float = 0.0,
+    width: int = 10,
+    screening: bool = True,
+) -> PricingResult:
     """Beam search: keep the ``width`` best conjunctions of each size, extend each by one
     item. Fast on very wide data, but proves nothing (``exact=False``)."""
     start = time.perf_counter()
@@ -355,17 +394,37 @@ def price_beam(A: np.ndarray, mu_pos: np.ndarray, cost_neg: np.ndarray, *, fixed
     items = np.flatnonzero(keep)
     if items.size == 0:
         return PricingResult([], np.zeros(0), False, "beam", 0, 0, time.perf_counter() - start)
-    keys, values, nodes = _beam(np.ascontiguousarray(bits[items]), layout, opw, onw,
-                                P[items], N[items], float(fixed), float(per_term),
-                                int(max_terms), int(width), int(n_columns), float(threshold))
+    keys, values, nodes = _beam(
+        np.ascontiguousarray(bits[items]),
+        layout,
+        opw,
+        onw,
+        P[items],
+        N[items],
+        float(fixed),
+        float(per_term),
+        int(max_terms),
+        int(width),
+        int(n_columns),
+        float(threshold),
+    )
     itemsets = [tuple(int(items[j]) for j in key if j >= 0) for key in keys]
-    return PricingResult(itemsets, values, False, "beam", int(nodes), items.size,
-                         time.perf_counter() - start)
+    return PricingResult(
+        itemsets, values, False, "beam", int(nodes), items.size, time.perf_counter() - start
+    )
 
 
 # ---- pricing as a MILP (the way BRCG prices) ------------------------------------------------
-def price_milp(A: np.ndarray, mu_pos: np.ndarray, cost_neg: np.ndarray, *, fixed: float,
-               per_term: float, max_terms: int, time_limit: float | None = None) -> PricingResult:
+def price_milp(
+    A: np.ndarray,
+    mu_pos: np.ndarray,
+    cost_neg: np.ndarray,
+    *,
+    fixed: float,
+    per_term: float,
+    max_terms: int,
+    time_limit: float | None = None,
+) -> PricingResult:
     """The single best conjunction by a MILP solved with HiGHS (Dash, Günlük & Wei 2018's
     pricing problem): ``z_j`` selects item ``j``, ``d_i`` says row ``i`` is covered::
 
@@ -395,15 +454,20 @@ def price_milp(A: np.ndarray, mu_pos: np.ndarray, cost_neg: np.ndarray, *, fixed
     pr, pj = np.nonzero(absent & is_pos[:, None])
     k = pr.size
     # d_i + z_j <= 1
-    r1 = sp.csr_matrix((np.ones(2 * k), (np.repeat(np.arange(k), 2),
-                                         np.column_stack([pj, m + pr]).ravel())),
-                       shape=(k, m + n))
+    r1 = sp.csr_matrix(
+        (np.ones(2 * k), (np.repeat(np.arange(k), 2), np.column_stack([pj, m + pr]).ravel())),
+        shape=(k, m + n),
+    )
     neg = np.flatnonzero(~is_pos)
     # d_i + sum_{j absent} z_j >= 1 for negatives
     nr, nj = np.nonzero(absent[neg])
-    r2 = sp.csr_matrix((np.ones(nr.size + neg.size),
-                        (np.concatenate([nr, np.arange(neg.size)]),
-                         np.concatenate([nj, m + neg]))), shape=(neg.size, m + n))
+    r2 = sp.csr_matrix(
+        (
+            np.ones(nr.size + neg.size),
+            (np.concatenate([nr, np.arange(neg.size)]), np.concatenate([nj, m + neg])),
+        ),
+        shape=(neg.size, m + n),
+    )
     r3 = sp.csr_matrix(np.concatenate([np.ones(m), np.zeros(n)])[None, :])
     M = sp.vstack([r1, r2, r3], format="csc")
     lo = np.concatenate([np.full(k, -highspy.kHighsInf), np.ones(neg.size), [1.0]])
@@ -416,22 +480,37 @@ def price_milp(A: np.ndarray, mu_pos: np.ndarray, cost_neg: np.ndarray, *, fixed
     if time_limit is not None:
         h.setOptionValue("time_limit", float(time_limit))
     integrality = np.concatenate([np.ones(m), np.zeros(n)]).astype(np.int32)
-    h.passModel(m + n, M.shape[0], M.nnz, int(highspy.MatrixFormat.kColwise.value),
-                int(highspy.ObjSense.kMinimize.value), float(fixed), cost.astype(float),
-                np.zeros(m + n), np.ones(m + n), lo.astype(float), hi.astype(float),
-                M.indptr.astype(np.int32), M.indices.astype(np.int32),
-                M.data.astype(float), integrality)
+    h.passModel(
+        m + n,
+        M.shape[0],
+        M.nnz,
+        int(highspy.MatrixFormat.kColwise.value),
+        int(highspy.ObjSense.kMinimize.value),
+        float(fixed),
+        cost.astype(float),
+        np.zeros(m + n),
+        np.ones(m + n),
+        lo.astype(float),
+        hi.astype(float),
+        M.indptr.astype(np.int32),
+        M.indices.astype(np.int32),
+        M.data.astype(float),
+        integrality,
+    )
     h.run()
     status = h.modelStatusToString(h.getModelStatus()).lower()
     x = np.asarray(h.getSolution().col_value, float)
     exact = status == "optimal"
     if x.size != m + n:
-        return PricingResult([], np.zeros(0), False, "milp", 0, m, time.perf_counter() - start,
-                             note=status)
+        return PricingResult(
+            [], np.zeros(0), False, "milp", 0, m, time.perf_counter() - start, note=status
+        )
     chosen = tuple(sorted(int(items[j]) for j in np.flatnonzero(x[:m] > 0.5)))
     if not chosen:  # stopped without a solution: nothing found, nothing proved
-        return PricingResult([], np.zeros(0), False, "milp", 0, m,
-                             time.perf_counter() - start, note=status)
+        return PricingResult(
+            [], np.zeros(0), False, "milp", 0, m, time.perf_counter() - start, note=status
+        )
     value = reduced_costs(A, [chosen], mu_pos, cost_neg, fixed, per_term)
-    return PricingResult([chosen], value, exact, "milp", 0, m, time.perf_counter() - start,
-                         note=status)
+    return PricingResult(
+        [chosen], value, exact, "milp", 0, m, time.perf_counter() - start, note=status
+    )

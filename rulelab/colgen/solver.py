@@ -23,8 +23,14 @@ import numpy as np
 from .master import RuleSetMaster
 from .pricing import MAX_NODES, _searched_rows, price_beam, price_exact, price_milp
 
-__all__ = ["ColumnGenerationResult", "ColumnGenerator", "column_generation",
-           "PRICING_METHODS", "EXACT_WORK_PER_SECOND", "GAP_BUDGET_FACTOR"]
+__all__ = [
+    "ColumnGenerationResult",
+    "ColumnGenerator",
+    "column_generation",
+    "PRICING_METHODS",
+    "EXACT_WORK_PER_SECOND",
+    "GAP_BUDGET_FACTOR",
+]
 
 PRICING_METHODS = ("exact", "beam", "milp")
 _TOL = 1e-7  # below HiGHS's dual feasibility tolerance: a column this close to 0 is not improving
@@ -108,20 +114,34 @@ def fires_any(A: np.ndarray, itemsets) -> np.ndarray:
     return _covers(A, itemsets).any(axis=1)
 
 
-def column_generation(A: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | None = None,
-                      *, clause_cost: float, term_cost: float, max_terms: int = 3,
-                      negative_weight: float = 1.0, columns_per_round: int = 10,
-                      max_rounds: int = 200, pricing: str = "exact", screening: bool = True,
-                      beam_width: int = 10, exact_max_items: int | None = None,
-                      pricing_time_limit: float | None = None,
-                      exact_budget: float | None = None,
-                      integer: str = "milp", integer_time_limit: float | None = None,
-                      integer_node_limit: int | None = None,
-                      integer_solution_limit: int | None = None, integer_gap: float = 1e-6,
-                      time_limit: float | None = None,
-                      initial_pool=(), heuristic_first: bool | str = "auto",
-                      close_gap: bool = True,
-                      max_gap_columns: int = 2000) -> ColumnGenerationResult:
+def column_generation(
+    A: np.ndarray,
+    y: np.ndarray,
+    sample_weight: np.ndarray | None = None,
+    *,
+    clause_cost: float,
+    term_cost: float,
+    max_terms: int = 3,
+    negative_weight: float = 1.0,
+    columns_per_round: int = 10,
+    max_rounds: int = 200,
+    pricing: str = "exact",
+    screening: bool = True,
+    beam_width: int = 10,
+    exact_max_items: int | None = None,
+    pricing_time_limit: float | None = None,
+    exact_budget: float | None = None,
+    integer: str = "milp",
+    integer_time_limit: float | None = None,
+    integer_node_limit: int | None = None,
+    integer_solution_limit: int | None = None,
+    integer_gap: float = 1e-6,
+    time_limit: float | None = None,
+    initial_pool=(),
+    heuristic_first: bool | str = "auto",
+    close_gap: bool = True,
+    max_gap_columns: int = 2000,
+) -> ColumnGenerationResult:
     """Learn a DNF (a set of AND-clauses over the columns of ``A``) by column generation.
 
     Parameters
@@ -197,14 +217,27 @@ def column_generation(A: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | 
     generator = ColumnGenerator(A, y, sample_weight, negative_weight=negative_weight)
     generator.add(list(initial_pool))
     return generator.run(
-        clause_cost=clause_cost, term_cost=term_cost, max_terms=max_terms,
-        columns_per_round=columns_per_round, max_rounds=max_rounds, pricing=pricing,
-        screening=screening, beam_width=beam_width, exact_max_items=exact_max_items,
-        pricing_time_limit=pricing_time_limit, exact_budget=exact_budget, integer=integer,
-        integer_time_limit=integer_time_limit, integer_node_limit=integer_node_limit,
-        integer_solution_limit=integer_solution_limit, integer_gap=integer_gap,
-        time_limit=time_limit, heuristic_first=heuristic_first, close_gap=close_gap,
-        max_gap_columns=max_gap_columns)
+        clause_cost=clause_cost,
+        term_cost=term_cost,
+        max_terms=max_terms,
+        columns_per_round=columns_per_round,
+        max_rounds=max_rounds,
+        pricing=pricing,
+        screening=screening,
+        beam_width=beam_width,
+        exact_max_items=exact_max_items,
+        pricing_time_limit=pricing_time_limit,
+        exact_budget=exact_budget,
+        integer=integer,
+        integer_time_limit=integer_time_limit,
+        integer_node_limit=integer_node_limit,
+        integer_solution_limit=integer_solution_limit,
+        integer_gap=integer_gap,
+        time_limit=time_limit,
+        heuristic_first=heuristic_first,
+        close_gap=close_gap,
+        max_gap_columns=max_gap_columns,
+    )
 
 
 class ColumnGenerator:
@@ -221,23 +254,31 @@ class ColumnGenerator:
         As for :func:`column_generation`.
     """
 
-    def __init__(self, A: np.ndarray, y: np.ndarray, sample_weight: np.ndarray | None = None,
-                 *, negative_weight: float = 1.0):
+    def __init__(
+        self,
+        A: np.ndarray,
+        y: np.ndarray,
+        sample_weight: np.ndarray | None = None,
+        *,
+        negative_weight: float = 1.0,
+    ):
         self.A = np.ascontiguousarray(A, dtype=np.uint8)
         self.y = np.asarray(y).astype(bool)
-        w = (np.ones(self.y.size) if sample_weight is None
-             else np.asarray(sample_weight, float))
+        w = np.ones(self.y.size) if sample_weight is None else np.asarray(sample_weight, float)
         self.pos_rows = np.flatnonzero(self.y)
         self.cost_neg = np.where(self.y, 0.0, negative_weight * w)
         self.master = RuleSetMaster(w[self.pos_rows])
         self.pool: list[tuple] = []
         self.seen: set[tuple] = set()
-        self._negative_cost: list[float] = []   # v(N ∩ cover) of each column
+        self._negative_cost: list[float] = []  # v(N ∩ cover) of each column
         self.clause_cost = self.term_cost = 0.0
 
     def _column_costs(self, lengths, negative_cost):
-        return (self.clause_cost + self.term_cost * np.asarray(lengths, float)
-                + np.asarray(negative_cost, float))
+        return (
+            self.clause_cost
+            + self.term_cost * np.asarray(lengths, float)
+            + np.asarray(negative_cost, float)
+        )
 
     def add(self, itemsets) -> int:
         """Add the conjunctions not in the pool yet; return how many were new."""
@@ -246,8 +287,10 @@ class ColumnGenerator:
             return 0
         cov = _covers(self.A, new)
         negative = self.cost_neg @ cov
-        self.master.add_columns([np.flatnonzero(cov[self.pos_rows, t]) for t in range(len(new))],
-                                self._column_costs([len(s) for s in new], negative))
+        self.master.add_columns(
+            [np.flatnonzero(cov[self.pos_rows, t]) for t in range(len(new))],
+            self._column_costs([len(s) for s in new], negative),
+        )
         self.pool.extend(new)
         self.seen.update(new)
         self._negative_cost.extend(negative.tolist())
@@ -257,18 +300,34 @@ class ColumnGenerator:
         """Price every column at a new complexity cost (the live LP keeps its basis)."""
         self.clause_cost, self.term_cost = float(clause_cost), float(term_cost)
         if self.pool:
-            self.master.set_costs(self._column_costs([len(s) for s in self.pool],
-                                                     self._negative_cost))
+            self.master.set_costs(
+                self._column_costs([len(s) for s in self.pool], self._negative_cost)
+            )
 
-    def run(self, *, clause_cost: float, term_cost: float, max_terms: int = 3,
-            columns_per_round: int = 10, max_rounds: int = 200, pricing: str = "exact",
-            screening: bool = True, beam_width: int = 10, exact_max_items: int | None = None,
-            pricing_time_limit: float | None = None, exact_budget: float | None = None,
-            integer: str = "milp",
-            integer_time_limit: float | None = None, integer_node_limit: int | None = None,
-            integer_solution_limit: int | None = None, integer_gap: float = 1e-6,
-            time_limit: float | None = None, heuristic_first: bool | str = "auto",
-            close_gap: bool = True, max_gap_columns: int = 2000) -> ColumnGenerationResult:
+    def run(
+        self,
+        *,
+        clause_cost: float,
+        term_cost: float,
+        max_terms: int = 3,
+        columns_per_round: int = 10,
+        max_rounds: int = 200,
+        pricing: str = "exact",
+        screening: bool = True,
+        beam_width: int = 10,
+        exact_max_items: int | None = None,
+        pricing_time_limit: float | None = None,
+        exact_budget: float | None = None,
+        integer: str = "milp",
+        integer_time_limit: float | None = None,
+        integer_node_limit: int | None = None,
+        integer_solution_limit: int | None = None,
+        integer_gap: float = 1e-6,
+        time_limit: float | None = None,
+        heuristic_first: bool | str = "auto",
+        close_gap: bool = True,
+        max_gap_columns: int = 2000,
+    ) -> ColumnGenerationResult:
         """Column generation at this complexity cost from the columns generated so far;
         the options are those of :func:`column_generation`."""
         if pricing not in PRICING_METHODS:
@@ -276,17 +335,18 @@ class ColumnGenerator:
         if integer not in ("milp", "greedy"):
             raise ValueError(f"integer must be 'milp' or 'greedy', not {integer!r}")
         if heuristic_first not in ("auto", True, False):
-            raise ValueError(f"heuristic_first must be 'auto', True or False, not "
-                             f"{heuristic_first!r}")
+            raise ValueError(
+                f"heuristic_first must be 'auto', True or False, not {heuristic_first!r}"
+            )
         start = time.perf_counter()
         self.set_costs(clause_cost, term_cost)
         A, y, master, seen = self.A, self.y, self.master, self.seen
         pos_rows, cost_neg = self.pos_rows, self.cost_neg
         history: list[dict] = []
-        hit: dict[str, None] = {}   # the limits that bound, in order (an ordered set)
+        hit: dict[str, None] = {}  # the limits that bound, in order (an ordered set)
         certified, stop = False, "max_rounds"
-        timed_out = False   # an exact search hit its time limit: beam search from then on
-        exact_work = 0.0   # work of the exact searches so far (EXACT_WORK_PER_SECOND)
+        timed_out = False  # an exact search hit its time limit: beam search from then on
+        exact_work = 0.0  # work of the exact searches so far (EXACT_WORK_PER_SECOND)
         budget = None if exact_budget is None else exact_budget * EXACT_WORK_PER_SECOND
         # Lagrangian bound of an exact round: every column costs at least c_min, so an
         # optimal LP solution selects at most z / c_min columns, and the full LP's value is
@@ -295,7 +355,7 @@ class ColumnGenerator:
         bound = None
         mu_pos = np.zeros(y.size)
         options = dict(fixed=clause_cost, per_term=term_cost, max_terms=max_terms)
-        search_work = None   # the last exact search's itemsets x words of searched rows
+        search_work = None  # the last exact search's itemsets x words of searched rows
         for rnd in range(max_rounds):
             value, x, mu = master.solve()
             mu_pos[:] = 0.0
@@ -309,16 +369,36 @@ class ColumnGenerator:
             words = (_searched_rows(mu_pos, cost_neg).size + 63) // 64
             node_work = words + _NODE_OVERHEAD_WORDS
             # the budget limits the exact search only (not a MILP), by its itemset count
-            max_nodes = (MAX_NODES if budget is None else
-                         int(min(max((budget - exact_work) // node_work, 1), MAX_NODES)))
-            found = _price(pricing, A, mu_pos, cost_neg, seen, options, columns_per_round,
-                           screening, beam_width, exact_max_items, pricing_time_limit,
-                           beam_first, timed_out, spent, max_nodes)
+            max_nodes = (
+                MAX_NODES
+                if budget is None
+                else int(min(max((budget - exact_work) // node_work, 1), MAX_NODES))
+            )
+            found = _price(
+                pricing,
+                A,
+                mu_pos,
+                cost_neg,
+                seen,
+                options,
+                columns_per_round,
+                screening,
+                beam_width,
+                exact_max_items,
+                pricing_time_limit,
+                beam_first,
+                timed_out,
+                spent,
+                max_nodes,
+            )
             timed_out = timed_out or (found.method == "exact" and not found.exact)
             if found.method == "exact" and not found.exact:
                 # cut short by its node count (the budget) or else by the clock
-                hit["exact_budget" if found.nodes >= max_nodes and budget is not None
-                    else "pricing_time_limit"] = None
+                hit[
+                    "exact_budget"
+                    if found.nodes >= max_nodes and budget is not None
+                    else "pricing_time_limit"
+                ] = None
             elif found.method == "beam fallback" and (spent or found.note == _CUT_BY_BUDGET):
                 hit["exact_budget"] = None
             elif found.method == "beam fallback" and found.note == _CUT_BY_CLOCK:
@@ -332,18 +412,28 @@ class ColumnGenerator:
                     lagrangian = max(value + value / c_min * min(found.best, 0.0), 0.0)
                     bound = lagrangian if bound is None else max(bound, lagrangian)
                 search_work = found.nodes * words
-            improving = [s for s, r in zip(found.itemsets, found.reduced_costs)
-                         if r < -_TOL and s not in seen]
-            history.append({"round": rnd, "lp_value": value, "n_columns": len(self.pool),
-                            "best_reduced_cost": (min(found.best, 0.0) if improving
-                                                  else found.best),
-                            "pricing": found.method, "exact": found.exact,
-                            "items_searched": found.items_searched, "nodes": found.nodes,
-                            "pricing_seconds": found.seconds, "note": found.note})
+            improving = [
+                s
+                for s, r in zip(found.itemsets, found.reduced_costs)
+                if r < -_TOL and s not in seen
+            ]
+            history.append(
+                {
+                    "round": rnd,
+                    "lp_value": value,
+                    "n_columns": len(self.pool),
+                    "best_reduced_cost": (min(found.best, 0.0) if improving else found.best),
+                    "pricing": found.method,
+                    "exact": found.exact,
+                    "items_searched": found.items_searched,
+                    "nodes": found.nodes,
+                    "pricing_seconds": found.seconds,
+                    "note": found.note,
+                }
+            )
             if not improving:
                 certified = found.exact
-                stop = ("no improving column (proved)" if certified
-                        else "no improving column found")
+                stop = "no improving column (proved)" if certified else "no improving column found"
                 break
             if self.add(improving) == 0:
                 stop = "pricing repeated known columns"
@@ -355,17 +445,21 @@ class ColumnGenerator:
             hit[stop] = None
         # the LP over every column added (a time limit or max_rounds stops right after adding)
         lp_value, x_lp, _ = master.solve()
-        remaining = (None if time_limit is None
-                     else max(time_limit - (time.perf_counter() - start), 1.0))
+        remaining = (
+            None if time_limit is None else max(time_limit - (time.perf_counter() - start), 1.0)
+        )
         limit = _min_limit(integer_time_limit, remaining)
         if integer == "greedy":
             chosen = master.greedy(x_lp)
             objective, status = master.objective(chosen), "greedy"
         else:
-            chosen, objective, status = master.solve_integer(limit, start=master.greedy(x_lp),
-                                                             mip_gap=integer_gap,
-                                                             node_limit=integer_node_limit,
-                                                             solution_limit=integer_solution_limit)
+            chosen, objective, status = master.solve_integer(
+                limit,
+                start=master.greedy(x_lp),
+                mip_gap=integer_gap,
+                node_limit=integer_node_limit,
+                solution_limit=integer_solution_limit,
+            )
             _note_integer(hit, status, integer_time_limit, time_limit)
         proved = False
         lower = lp_value if certified else (None if bound is None else min(bound, lp_value))
@@ -376,43 +470,102 @@ class ColumnGenerator:
                 gap = objective - lp_value
                 # its own allowance of work (the rounds may have spent theirs), counted
                 # per itemset and word of all the rows it may search
-                gap_nodes = (MAX_NODES if budget is None else int(min(
-                    GAP_BUDGET_FACTOR * budget // ((y.size + 63) // 64 + _NODE_OVERHEAD_WORDS),
-                    MAX_NODES)))
-                found = price_exact(A, mu_pos, cost_neg, n_columns=max_gap_columns,
-                                    threshold=gap - 1e-9, screening=True, merge_equal=False,
-                                    positives=y, time_limit=pricing_time_limit,
-                                    max_nodes=gap_nodes, enumerate_all=True, **options)
+                gap_nodes = (
+                    MAX_NODES
+                    if budget is None
+                    else int(
+                        min(
+                            GAP_BUDGET_FACTOR
+                            * budget
+                            // ((y.size + 63) // 64 + _NODE_OVERHEAD_WORDS),
+                            MAX_NODES,
+                        )
+                    )
+                )
+                found = price_exact(
+                    A,
+                    mu_pos,
+                    cost_neg,
+                    n_columns=max_gap_columns,
+                    threshold=gap - 1e-9,
+                    screening=True,
+                    merge_equal=False,
+                    positives=y,
+                    time_limit=pricing_time_limit,
+                    max_nodes=gap_nodes,
+                    enumerate_all=True,
+                    **options,
+                )
                 if not found.exact and len(found.itemsets) < max_gap_columns:
                     # cut short by a limit, not by finding too many columns to enumerate
-                    hit["exact_budget" if found.nodes >= gap_nodes and budget is not None
-                        else "pricing_time_limit"] = None
+                    hit[
+                        "exact_budget"
+                        if found.nodes >= gap_nodes and budget is not None
+                        else "pricing_time_limit"
+                    ] = None
                 if found.exact:
                     self.add(found.itemsets)
-                    remaining = None if time_limit is None else max(
-                        time_limit - (time.perf_counter() - start), 1.0)
+                    remaining = (
+                        None
+                        if time_limit is None
+                        else max(time_limit - (time.perf_counter() - start), 1.0)
+                    )
                     before = chosen.tolist() + [False] * (master.n_columns - chosen.size)
                     chosen, objective, status = master.solve_integer(
-                        _min_limit(integer_time_limit, remaining), start=np.array(before),
-                        mip_gap=integer_gap, node_limit=integer_node_limit,
-                        solution_limit=integer_solution_limit)
+                        _min_limit(integer_time_limit, remaining),
+                        start=np.array(before),
+                        mip_gap=integer_gap,
+                        node_limit=integer_node_limit,
+                        solution_limit=integer_solution_limit,
+                    )
                     _note_integer(hit, status, integer_time_limit, time_limit)
                     proved = status == "optimal"
-                history.append({"round": len(history), "lp_value": lp_value,
-                                "n_columns": len(self.pool), "best_reduced_cost": found.best,
-                                "pricing": "gap enumeration", "exact": found.exact,
-                                "items_searched": found.items_searched, "nodes": found.nodes,
-                                "pricing_seconds": found.seconds,
-                                "note": f"{len(found.itemsets)} columns below the gap {gap:.4g}"})
-        return ColumnGenerationResult(list(self.pool), np.asarray(chosen, bool),
-                                      float(objective), lp_value, lower, proved, history,
-                                      status, stop, time.perf_counter() - start,
-                                      tuple(hit))
+                history.append(
+                    {
+                        "round": len(history),
+                        "lp_value": lp_value,
+                        "n_columns": len(self.pool),
+                        "best_reduced_cost": found.best,
+                        "pricing": "gap enumeration",
+                        "exact": found.exact,
+                        "items_searched": found.items_searched,
+                        "nodes": found.nodes,
+                        "pricing_seconds": found.seconds,
+                        "note": f"{len(found.itemsets)} columns below the gap {gap:.4g}",
+                    }
+                )
+        return ColumnGenerationResult(
+            list(self.pool),
+            np.asarray(chosen, bool),
+            float(objective),
+            lp_value,
+            lower,
+            proved,
+            history,
+            status,
+            stop,
+            time.perf_counter() - start,
+            tuple(hit),
+        )
 
 
-def _price(pricing, A, mu_pos, cost_neg, seen, options, n_columns, screening, beam_width,
-           exact_max_items, time_limit, beam_first, timed_out=False, spent=False,
-           max_nodes=MAX_NODES):
+def _price(
+    pricing,
+    A,
+    mu_pos,
+    cost_neg,
+    seen,
+    options,
+    n_columns,
+    screening,
+    beam_width,
+    exact_max_items,
+    time_limit,
+    beam_first,
+    timed_out=False,
+    spent=False,
+    max_nodes=MAX_NODES,
+):
     """One round's pricing; see :func:`column_generation` for the options. After an exact
     search has hit its time limit (``timed_out``) or the exact budget is ``spent``, the rest
     is priced by beam search."""
@@ -425,19 +578,30 @@ def _price(pricing, A, mu_pos, cost_neg, seen, options, n_columns, screening, be
         found = price_beam(A, mu_pos, cost_neg, **beam)
         found.method = "beam fallback"
         # the budget first: a search it cut short also counts as timed out
-        found.note = ("the exact search's budget is spent" if spent else
-                      "an earlier exact search hit its time limit" if timed_out else
-                      f"{A.shape[1]} items, more than exact_max_items")
+        found.note = (
+            "the exact search's budget is spent"
+            if spent
+            else "an earlier exact search hit its time limit"
+            if timed_out
+            else f"{A.shape[1]} items, more than exact_max_items"
+        )
         return found
     if beam_first:
         # Beam search is cheap; the exact search runs only when it finds nothing new, so
         # the round that ends column generation (the certificate) is always exact.
         found = price_beam(A, mu_pos, cost_neg, **beam)
-        if any(r < -_TOL and s not in seen for s, r in zip(found.itemsets,
-                                                           found.reduced_costs)):
+        if any(r < -_TOL and s not in seen for s, r in zip(found.itemsets, found.reduced_costs)):
             return found
-    found = price_exact(A, mu_pos, cost_neg, n_columns=n_columns, screening=screening,
-                        time_limit=time_limit, max_nodes=max_nodes, **options)
+    found = price_exact(
+        A,
+        mu_pos,
+        cost_neg,
+        n_columns=n_columns,
+        screening=screening,
+        time_limit=time_limit,
+        max_nodes=max_nodes,
+        **options,
+    )
     if not found.exact and found.best >= -_TOL:
         by_nodes = found.nodes >= max_nodes
         found = price_beam(A, mu_pos, cost_neg, **beam)

@@ -14,18 +14,31 @@ from .binarize import CellBinarizer
 from .classifier import CBMClassifier
 from .grafting import GraftResult, graft
 from .wfim import (
-                   ExhaustiveSearch,
-                   Itemsets,
-                   TopKMiner,
-                   TransactionMatrix,
-                   count_itemsets,
-                   expand,
-                   frequent_itemsets,
-                   itemset_keys,
-                   wfim,
-                   wfim_bruteforce,
+    ExhaustiveSearch,
+    Itemsets,
+    TopKMiner,
+    TransactionMatrix,
+    count_itemsets,
+    expand,
+    frequent_itemsets,
+    itemset_keys,
+    wfim,
+    wfim_bruteforce,
 )
 
-__all__ = ["CBMClassifier", "CellBinarizer", "graft", "GraftResult", "wfim", "count_itemsets",
-           "frequent_itemsets", "expand", "TopKMiner", "ExhaustiveSearch", "TransactionMatrix",
-           "Itemsets", "itemset_keys", "wfim_bruteforce"]
+__all__ = [
+    "CBMClassifier",
+    "CellBinarizer",
+    "graft",
+    "GraftResult",
+    "wfim",
+    "count_itemsets",
+    "frequent_itemsets",
+    "expand",
+    "TopKMiner",
+    "ExhaustiveSearch",
+    "TransactionMatrix",
+    "Itemsets",
+    "itemset_keys",
+    "wfim_bruteforce",
+]

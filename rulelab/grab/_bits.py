@@ -16,8 +16,9 @@ from .wfim import TransactionMatrix
 def pack_columns(db: TransactionMatrix) -> np.ndarray:
     """Item columns as bitsets: array (n_items, n_words) of uint64."""
     n_words = (db.n_rows + 63) // 64
-    return pack_bitsets(db.csc.indptr.astype(np.int64), db.csc.indices.astype(np.int64),
-                        db.n_items, n_words)
+    return pack_bitsets(
+        db.csc.indptr.astype(np.int64), db.csc.indices.astype(np.int64), db.n_items, n_words
+    )
 
 
 def flatten(itemsets):
@@ -102,4 +103,4 @@ def append_columns(bits, n_rows, ptr, items, rows, end):
 def columns(bits, n_rows, ptr, items):
     """Row indices of every conjunction, as CSC arrays (col_ptr, rows)."""
     rows, col_ptr = append_columns(bits, n_rows, ptr, items, np.empty(0, dtype=np.int32), 0)
-    return col_ptr, rows[:col_ptr[-1]]
+    return col_ptr, rows[: col_ptr[-1]]

@@ -123,8 +123,9 @@ def free_gradients(ptr, rows, alpha):
 
 def min_norm_subgradient(g, w):
     """Per feature: the norm of the minimum-norm subgradient of G (v_phi of eq. 17)."""
-    return np.where(w > 0, np.abs(g + 1.0),
-                    np.where(w < 0, np.abs(g - 1.0), np.maximum(np.abs(g) - 1.0, 0.0)))
+    return np.where(
+        w > 0, np.abs(g + 1.0), np.where(w < 0, np.abs(g - 1.0), np.maximum(np.abs(g) - 1.0, 0.0))
+    )
 
 
 @njit(cache=True, nogil=True)
@@ -146,8 +147,7 @@ def _first_negative(ptr, rows, n_pos):
 
 
 @njit(cache=True, nogil=True)
-def cd_solve(ptr, rows, w, f, weight, n_pos, C, loss, tol, max_epochs, seed, active,
-             confirm=True):
+def cd_solve(ptr, rows, w, f, weight, n_pos, C, loss, tol, max_epochs, seed, active, confirm=True):
     """Coordinate descent from the given w (warm start); f = Z w is updated in place.
 
     Row i stands for ``weight[i]`` identical training rows (its loss counts that often).
@@ -268,12 +268,13 @@ def cd_solve(ptr, rows, w, f, weight, n_pos, C, loss, tol, max_epochs, seed, act
                 change = abs(wj + step) - abs(wj)
                 acc = 0.0
                 if loss == LOGISTIC:
-                    ep = np.expm1(-step)   # rows with y = +1
-                    en = np.expm1(step)    # rows with y = -1
+                    ep = np.expm1(-step)  # rows with y = +1
+                    en = np.expm1(step)  # rows with y = -1
                     # the loss change is sum_i c_i log1p(s_i x) with x = ep or en; an upper
                     # bound from s's moments certifies the Armijo test without a logarithm
-                    bound = (_log1p_bound(ep, s_pos, s2_pos, s3_pos)
-                             + _log1p_bound(en, s_neg, s2_neg, s3_neg))
+                    bound = _log1p_bound(ep, s_pos, s2_pos, s3_pos) + _log1p_bound(
+                        en, s_neg, s2_neg, s3_neg
+                    )
                     if change + C * bound <= sigma * lam * delta:
                         accepted = True
                         break
@@ -324,6 +325,6 @@ def cd_solve(ptr, rows, w, f, weight, n_pos, C, loss, tol, max_epochs, seed, act
             full_check = False
     if loss == LOGISTIC:
         for i in range(m):
-            moved_by = np.log(e[i]) - log_e0[i]     # y_i times the change of f_i
+            moved_by = np.log(e[i]) - log_e0[i]  # y_i times the change of f_i
             f[i] += moved_by if i < n_pos else -moved_by
     return epoch, vsum

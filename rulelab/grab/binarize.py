@@ -76,12 +76,13 @@ class CellBinarizer(TransformerMixin, BaseEstimator):
                 raise ValueError(f"column {col!r} has missing values: impute or drop them first")
             check_not_dates(col, s)
             check_not_complex(col, s)
-            numeric_codes = (isinstance(s.dtype, pd.CategoricalDtype)
-                             and pd.api.types.is_numeric_dtype(s.cat.categories))
+            numeric_codes = isinstance(
+                s.dtype, pd.CategoricalDtype
+            ) and pd.api.types.is_numeric_dtype(s.cat.categories)
             if not (pd.api.types.is_numeric_dtype(s) or numeric_codes) or s.dtype == bool:
                 # categories, text and booleans: one item per value (one-hot)
                 values = category_values(s)
-                if len(values) < 2:   # an item true on every row says nothing
+                if len(values) < 2:  # an item true on every row says nothing
                     constant.append(col)
                     continue
                 self.specs_.append((col, None, values, "category"))
@@ -104,8 +105,12 @@ class CellBinarizer(TransformerMixin, BaseEstimator):
             # so -inf, +inf and values beyond the training range fall in them
             finite = v[np.isfinite(v)]
             lo, hi = (float(finite.min()), float(finite.max())) if finite.size else (0.0, 0.0)
-            if lo == hi or (self.drop_empty and finite.size == v.size
-                            and np.all(v == np.round(v)) and hi - lo < self.n_bins):
+            if lo == hi or (
+                self.drop_empty
+                and finite.size == v.size
+                and np.all(v == np.round(v))
+                and hi - lo < self.n_bins
+            ):
                 # integer codes: cells under 1 wide hold one value each, so say which; one
                 # finite value besides infinities has no width to cut, so the same
                 self.specs_.append((col, None, uniq, "values"))
@@ -113,16 +118,17 @@ class CellBinarizer(TransformerMixin, BaseEstimator):
                 columns += [(col, "value", _number(u)) for u in uniq]
                 continue
             edges = _equal_width_edges(lo, hi, int(self.n_bins))
-            kept = (np.unique(self._cells(v, edges)) if self.drop_empty
-                    else np.arange(self.n_bins))
+            kept = np.unique(self._cells(v, edges)) if self.drop_empty else np.arange(self.n_bins)
             self.specs_.append((col, edges, kept, "cells"))
             bounds = np.concatenate([[-np.inf], edges, [np.inf]])
             terms += [Term(str(col), "in", (bounds[c], bounds[c + 1])) for c in kept]
             columns += [(col, "cell", int(c)) for c in kept]
         if not terms:
             one = " (X has one sample)" if len(frame) == 1 else ""
-            raise ValueError(f"no column of X gives an item: every column holds a single value "
-                             f"({constant[:10]}){one}; a rule needs a column that varies")
+            raise ValueError(
+                f"no column of X gives an item: every column holds a single value "
+                f"({constant[:10]}){one}; a rule needs a column that varies"
+            )
         self.constant_features_ = np.asarray(constant, dtype=object)
         self.terms_ = terms
         self.feature_names_out_ = np.asarray([str(t) for t in terms], dtype=object)
@@ -141,8 +147,10 @@ class CellBinarizer(TransformerMixin, BaseEstimator):
         frame = check_frame(X)
         absent = [c for c in self.feature_names_in_ if c not in frame.columns]
         if absent:
-            raise ValueError(f"X lacks columns seen in fit: {absent[:5]} (columns are matched "
-                             f"by name; X has {list(frame.columns)[:10]})")
+            raise ValueError(
+                f"X lacks columns seen in fit: {absent[:5]} (columns are matched "
+                f"by name; X has {list(frame.columns)[:10]})"
+            )
         blocks = []
         for col, edges, kept, kind in self.specs_:
             s = frame[col]

@@ -105,7 +105,7 @@ class CBMClassifier(LearnerBase):
     n_iter_, converged_, timed_out_, history_ : how the run went.
     """
 
-    _sparse = True   # sparse designs (bags of words, LIBSVM files) are common here
+    _sparse = True  # sparse designs (bags of words, LIBSVM files) are common here
 
     _parameter_constraints = {
         "max_terms": [Interval(Integral, 0, None, closed="left"), None],
@@ -118,15 +118,29 @@ class CBMClassifier(LearnerBase):
         "n_bins": [Interval(Integral, 1, None, closed="left")],
         "search": [StrOptions({"wfim", "naive", "occurring"})],
         "max_iter": [Interval(Integral, 0, None, closed="left")],
-        "time_limit": [Interval(Real, 0, None, closed="left"), None],   # 0: one iteration
+        "time_limit": [Interval(Real, 0, None, closed="left"), None],  # 0: one iteration
         "random_state": ["random_state"],
         "verbose": ["verbose"],
         "binarize": DEPRECATED_BINARIZE,
     }
 
-    def __init__(self, max_terms=2, C=1.0, loss="logistic", tol=1e-2, top_k=100,
-                 binarizer="auto", n_bins=50, search="wfim", max_iter=10_000, time_limit=None,
-                 random_state=0, verbose=False, binarize=None, degree=DEPRECATED):
+    def __init__(
+        self,
+        max_terms=2,
+        C=1.0,
+        loss="logistic",
+        tol=1e-2,
+        top_k=100,
+        binarizer="auto",
+        n_bins=50,
+        search="wfim",
+        max_iter=10_000,
+        time_limit=None,
+        random_state=0,
+        verbose=False,
+        binarize=None,
+        degree=DEPRECATED,
+    ):
         self.max_terms = max_terms
         self.C = C
         self.loss = loss
@@ -168,31 +182,50 @@ class CBMClassifier(LearnerBase):
         B, terms = self._binary(X, fit=True)
         max_terms = renamed(self, "degree", "max_terms")
         ypm = np.where(self._check_target(y, B.shape[0]) == 1, 1.0, -1.0)
-        seed = (self.random_state if isinstance(self.random_state, (int, np.integer))
-                else int(check_random_state(self.random_state).randint(2**31 - 1)))
+        seed = (
+            self.random_state
+            if isinstance(self.random_state, (int, np.integer))
+            else int(check_random_state(self.random_state).randint(2**31 - 1))
+        )
         db = TransactionMatrix(B)
-        res = graft(db, ypm, C=float(self.C), loss=self.loss,
-                    max_size=None if max_terms is None else int(max_terms),
-                    tol=float(self.tol), top_k=int(self.top_k), search=self.search,
-                    max_iter=int(self.max_iter), time_limit=self.time_limit,
-                    random_state=int(seed), verbose=self.verbose)
+        res = graft(
+            db,
+            ypm,
+            C=float(self.C),
+            loss=self.loss,
+            max_size=None if max_terms is None else int(max_terms),
+            tol=float(self.tol),
+            top_k=int(self.top_k),
+            search=self.search,
+            max_iter=int(self.max_iter),
+            time_limit=self.time_limit,
+            random_state=int(seed),
+            verbose=self.verbose,
+        )
         nz = np.flatnonzero(res.coef)
         order = nz[np.lexsort((np.arange(nz.size), -np.abs(res.coef[nz])))]
         self.itemsets_ = [res.itemsets[i] for i in order]
         self.coef_ = res.coef[order].copy()
         self.terms_ = list(terms)
         self.feature_names_ = np.asarray([str(t) for t in terms], dtype=object)
-        self.intercept_ = float(next((w for p, w in zip(self.itemsets_, self.coef_) if p == ()),
-                                     0.0))
+        self.intercept_ = float(
+            next((w for p, w in zip(self.itemsets_, self.coef_) if p == ()), 0.0)
+        )
         clauses = [Clause(tuple(terms[j] for j in p)) for p in self.itemsets_]
-        self.rules_ = WeightedRuleSet(clauses, self.coef_, then=str(self.classes_[1]),
-                                      loss="logistic" if self.loss == "logistic" else "hinge")
-        self.coef_table_ = pd.DataFrame({
-            "weight": self.coef_,
-            "conjunction": [str(c) if c.terms else "(always)" for c in clauses],
-            "size": [len(p) for p in self.itemsets_],
-            "support": res.supports[order] if res.supports is not None else np.nan,
-        })
+        self.rules_ = WeightedRuleSet(
+            clauses,
+            self.coef_,
+            then=str(self.classes_[1]),
+            loss="logistic" if self.loss == "logistic" else "hinge",
+        )
+        self.coef_table_ = pd.DataFrame(
+            {
+                "weight": self.coef_,
+                "conjunction": [str(c) if c.terms else "(always)" for c in clauses],
+                "size": [len(p) for p in self.itemsets_],
+                "support": res.supports[order] if res.supports is not None else np.nan,
+            }
+        )
         self.objective_ = res.objective
         self.n_iter_ = res.n_iter
         self.converged_ = res.converged
@@ -223,7 +256,7 @@ class CBMClassifier(LearnerBase):
     def predict_proba(self, X):
         """The score through the link its loss declares on ``rules_`` (logistic loss only:
         ``1 / (1 + exp(-f))``, as :meth:`rulelab.rules.WeightedRuleSet.probability`)."""
-        f = self.decision_function(X)   # checks the fit first
+        f = self.decision_function(X)  # checks the fit first
         p = 1.0 / (1.0 + np.exp(-self.rules_.LINK_SCALE[self.rules_.loss] * f))
         return np.column_stack([1.0 - p, p])
 
@@ -231,8 +264,10 @@ class CBMClassifier(LearnerBase):
     def __str__(self):
         if not hasattr(self, "coef_"):
             return repr(self)
-        lines = [f"CBMClassifier(max_terms={self.max_terms}, C={self.C}, loss={self.loss!r}): "
-                 f"{len(self.coef_)} non-zero weights"]
+        lines = [
+            f"CBMClassifier(max_terms={self.max_terms}, C={self.C}, loss={self.loss!r}): "
+            f"{len(self.coef_)} non-zero weights"
+        ]
         for w, words in zip(self.coef_[:10], self.coef_table_["conjunction"][:10]):
             lines.append(f"  {w:+.4f}  {words}")
         if len(self.coef_) > 10:
@@ -243,7 +278,8 @@ class CBMClassifier(LearnerBase):
         """Why each row gets its prediction: the conjunctions that vote, with their weights,
         and the total score (see :meth:`rulelab.rules.WeightedRuleSet.explain`)."""
         check_is_fitted(self, "rules_")
-        pred = self.predict(X)   # checks X as fitted
-        frame = self._named_frame(X, reset=False)   # the names the terms use
-        return pd.DataFrame({"prediction": pred, "reason": self.rules_.explain(frame)},
-                            index=frame.index)
+        pred = self.predict(X)  # checks X as fitted
+        frame = self._named_frame(X, reset=False)  # the names the terms use
+        return pd.DataFrame(
+            {"prediction": pred, "reason": self.rules_.explain(frame)}, index=frame.index
+        )

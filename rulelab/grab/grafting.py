@@ -76,17 +76,17 @@ LOSSES = {"logistic": _cd.LOGISTIC, "l2hinge": _cd.L2HINGE}
 class GraftResult:
     """What a grafting run returns (the classifier keeps it as ``result_``)."""
 
-    itemsets: list          # free features (tuples of column indices; () is the bias T)
-    coef: np.ndarray        # their weights
-    objective: float        # G(w) at the end
-    converged: bool         # the stopping rule V^t < eps V^0 fired
+    itemsets: list  # free features (tuples of column indices; () is the bias T)
+    coef: np.ndarray  # their weights
+    objective: float  # G(w) at the end
+    converged: bool  # the stopping rule V^t < eps V^0 fired
     timed_out: bool
     n_iter: int
     V0: float
     V: float
-    history: list = field(default_factory=list)   # one dict per iteration
-    supports: np.ndarray | None = None            # training rows per free feature
-    margins: np.ndarray | None = None             # f(x_i) on the training rows
+    history: list = field(default_factory=list)  # one dict per iteration
+    supports: np.ndarray | None = None  # training rows per free feature
+    margins: np.ndarray | None = None  # f(x_i) on the training rows
 
 
 def _excess(grads) -> float:
@@ -94,11 +94,25 @@ def _excess(grads) -> float:
     return float(np.maximum(np.abs(grads) - 1.0, 0.0).sum())
 
 
-def graft(X, y, *, C: float = 1.0, loss: str = "logistic", max_size: int | None = 2,
-          tol: float = 1e-2, top_k: int = 10, search: str = "wfim", max_iter: int = 10_000,
-          max_out: int = 100_000, M: int = 10, inner_ratio: float = 0.5,
-          max_epochs: int = 100_000, time_limit: float | None = None, random_state: int = 0,
-          verbose: bool = False) -> GraftResult:
+def graft(
+    X,
+    y,
+    *,
+    C: float = 1.0,
+    loss: str = "logistic",
+    max_size: int | None = 2,
+    tol: float = 1e-2,
+    top_k: int = 10,
+    search: str = "wfim",
+    max_iter: int = 10_000,
+    max_out: int = 100_000,
+    M: int = 10,
+    inner_ratio: float = 0.5,
+    max_epochs: int = 100_000,
+    time_limit: float | None = None,
+    random_state: int = 0,
+    verbose: bool = False,
+) -> GraftResult:
     """Run GRAB (``search="wfim"``), the paper's naive grafting over all of Phi(d, k)
     (``search="naive"``) or grafting over the occurring conjunctions (``"occurring"``).
 
@@ -133,8 +147,9 @@ def graft(X, y, *, C: float = 1.0, loss: str = "logistic", max_size: int | None 
     # identical rows with the same label are one row that counts as often (the loss, its
     # gradient and the line search are sums over rows): binary data repeat rows often, and
     # the coordinate descent and the free columns then never touch the repeats
-    group, first, count = group_rows(csr.indptr, csr.indices, (y > 0).astype(np.int64),
-                                     _item_codes(csr.shape[1]))
+    group, first, count = group_rows(
+        csr.indptr, csr.indices, (y > 0).astype(np.int64), _item_codes(csr.shape[1])
+    )
     # the rows are put in label order, positives first: every column's sorted row list then
     # splits into a positive and a negative run, which the coordinate descent loops over
     # without reading a label (f is returned in the caller's row order)
@@ -150,8 +165,9 @@ def graft(X, y, *, C: float = 1.0, loss: str = "logistic", max_size: int | None 
     if search == "wfim":
         searcher = TopKMiner(db, max_size, top_k, M=M, max_out=max_out)
     elif search == "naive":
-        searcher = PhiScan(db, max_size, top_k, deadline=None if time_limit is None
-                           else t_start + time_limit)
+        searcher = PhiScan(
+            db, max_size, top_k, deadline=None if time_limit is None else t_start + time_limit
+        )
     elif search == "occurring":
         searcher = ExhaustiveSearch(db, max_size, top_k)
     else:
@@ -187,16 +203,28 @@ def graft(X, y, *, C: float = 1.0, loss: str = "logistic", max_size: int | None 
     t_mine = time.perf_counter() - t0
     V0 = _excess(found.values)
     V = V0
-    history.append({"iter": 0, "n_free": 0, "n_nonzero": 0, "V": V0, "V_free": 0.0,
-                    "V_search": V0, "theta": found.theta, "n_found": len(found.values),
-                    "objective": float(_cd.objective(f, y, w, C, lid, cw)), "time_search": t_mine,
-                    "time_opt": 0.0, "time": time.perf_counter() - t_start})
+    history.append(
+        {
+            "iter": 0,
+            "n_free": 0,
+            "n_nonzero": 0,
+            "V": V0,
+            "V_free": 0.0,
+            "V_search": V0,
+            "theta": found.theta,
+            "n_found": len(found.values),
+            "objective": float(_cd.objective(f, y, w, C, lid, cw)),
+            "time_search": t_mine,
+            "time_opt": 0.0,
+            "time": time.perf_counter() - t_start,
+        }
+    )
     converged = len(top) == 0 and found.theta <= 1.0 and found.complete
     timed_out = bool(getattr(searcher, "timed_out", False))
     converged = converged and not timed_out
     stalls = 0
     it = 0
-    g_free = None      # the free features' gradients after the last solve
+    g_free = None  # the free features' gradients after the last solve
     last_lower = np.inf
     if not converged:
         add(top)
@@ -204,7 +232,7 @@ def graft(X, y, *, C: float = 1.0, loss: str = "logistic", max_size: int | None 
         it += 1
         t0 = time.perf_counter()
         inner_tol = inner_ratio * tol * V0
-        rows = row_buf[:col_ptr[-1]]
+        rows = row_buf[: col_ptr[-1]]
         # the solve starts from the features that can move: non-zero weights, the features
         # just added and those whose gradient (measured after the last solve, at the same
         # f) is near the L1 threshold; every free feature is measured again below, so one
@@ -213,8 +241,21 @@ def graft(X, y, *, C: float = 1.0, loss: str = "logistic", max_size: int | None 
         if g_free is not None:
             old = g_free.size
             active[:old] = (w[:old] != 0) | (np.abs(g_free) >= 1.0 - 1e-3)
-        epochs, _ = _cd.cd_solve(col_ptr, rows, w, f, cw, n_pos, C, lid, inner_tol, max_epochs,
-                                 random_state + it, active, False)
+        epochs, _ = _cd.cd_solve(
+            col_ptr,
+            rows,
+            w,
+            f,
+            cw,
+            n_pos,
+            C,
+            lid,
+            inner_tol,
+            max_epochs,
+            random_state + it,
+            active,
+            False,
+        )
         alpha = cw * _cd.sample_grad(f, y, C, lid)
         g_free = _cd.free_gradients(col_ptr, rows, alpha)
         v_free = _cd.min_norm_subgradient(g_free, w)
@@ -247,7 +288,7 @@ def graft(X, y, *, C: float = 1.0, loss: str = "logistic", max_size: int | None 
                 # traversal cost madelon at k = 2 as much again)
                 V_search = top_excess
             elif need <= 0 or lower >= need:
-                V_search, measured = lower, False       # V >= eps V^0 already
+                V_search, measured = lower, False  # V >= eps V^0 already
             else:
                 if not likely:
                     top, reached, total = searcher.top(alpha, keys, target=need)
@@ -264,19 +305,34 @@ def graft(X, y, *, C: float = 1.0, loss: str = "logistic", max_size: int | None 
         V = V_free + V_search
         t_mine = time.perf_counter() - t0
         elapsed = time.perf_counter() - t_start
-        history.append({"iter": it, "n_free": len(w), "n_nonzero": int(np.count_nonzero(w)),
-                        "V": V, "V_free": V_free, "V_search": V_search, "theta": theta,
-                        "n_found": n_found, "V_measured": measured,
-                        "objective": float(_cd.objective(f, y, w, C, lid, cw)),
-                        "time_search": t_mine, "time_opt": t_opt, "epochs": epochs,
-                        "nnz_free": int(col_ptr[-1]), "time": elapsed})
+        history.append(
+            {
+                "iter": it,
+                "n_free": len(w),
+                "n_nonzero": int(np.count_nonzero(w)),
+                "V": V,
+                "V_free": V_free,
+                "V_search": V_search,
+                "theta": theta,
+                "n_found": n_found,
+                "V_measured": measured,
+                "objective": float(_cd.objective(f, y, w, C, lid, cw)),
+                "time_search": t_mine,
+                "time_opt": t_opt,
+                "epochs": epochs,
+                "nnz_free": int(col_ptr[-1]),
+                "time": elapsed,
+            }
+        )
         if verbose:
             h = history[-1]
-            print(f"[graft] it {it:4d}  free {h['n_free']:6d}  nz {h['n_nonzero']:6d}  "
-                  f"V/V0 {V / max(V0, 1e-300):.2e}  theta {theta:g}  "
-                  f"G {h['objective']:.6g}  {elapsed:.1f}s")
+            print(
+                f"[graft] it {it:4d}  free {h['n_free']:6d}  nz {h['n_nonzero']:6d}  "
+                f"V/V0 {V / max(V0, 1e-300):.2e}  theta {theta:g}  "
+                f"G {h['objective']:.6g}  {elapsed:.1f}s"
+            )
         if getattr(searcher, "timed_out", False):
-            timed_out = True                     # a partial scan decides nothing
+            timed_out = True  # a partial scan decides nothing
             break
         if V < tol * V0:
             converged = True
@@ -297,6 +353,16 @@ def graft(X, y, *, C: float = 1.0, loss: str = "logistic", max_size: int | None 
     # a column's sum of row weights is its support among the caller's rows
     supports = np.rint(_cd.free_gradients(col_ptr, row_buf, cw)).astype(np.int64)
     margins = f[position[group]]
-    return GraftResult(itemset_tuples(set_ptr, set_cols), w,
-                       float(_cd.objective(f, y, w, C, lid, cw)), converged, timed_out,
-                       it, V0, V, history, supports, margins)
+    return GraftResult(
+        itemset_tuples(set_ptr, set_cols),
+        w,
+        float(_cd.objective(f, y, w, C, lid, cw)),
+        converged,
+        timed_out,
+        it,
+        V0,
+        V,
+        history,
+        supports,
+        margins,
+    )

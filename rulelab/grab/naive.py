@@ -36,8 +36,9 @@ def phi_size(d: int, k: int | None) -> int:
 
 
 @njit(cache=True)
-def _scan_first(bits, alpha, n_rows, first, k, codes, excl_sorted, out_vals, out_keys,
-                out_cols, n_out):
+def _scan_first(
+    bits, alpha, n_rows, first, k, codes, excl_sorted, out_vals, out_keys, out_cols, n_out
+):
     """Every conjunction whose smallest attribute is ``first`` (size 1..k); appends those
     with |gradient| > 1 not in ``excl_sorted`` to the output arrays (grown when full)."""
     d, n_words = bits.shape
@@ -132,8 +133,9 @@ class PhiScan:
     def search(self, weights, exclude_keys=None):
         wpos, wneg = _weights(self.db, weights)
         alpha = wpos - wneg
-        excl = np.sort(np.asarray(exclude_keys if exclude_keys is not None else [],
-                                  dtype=np.uint64))
+        excl = np.sort(
+            np.asarray(exclude_keys if exclude_keys is not None else [], dtype=np.uint64)
+        )
         self.n_calls += 1
         k = max(self.max_size, 1)
         vals = np.empty(1024, dtype=np.float64)
@@ -142,7 +144,7 @@ class PhiScan:
         n_out = 0
         # the empty conjunction (the bias) covers every row
         g0 = float(alpha.sum())
-        if abs(g0) > 1.0 and not (excl.size and excl[0] == 0):   # key 0 sorts first
+        if abs(g0) > 1.0 and not (excl.size and excl[0] == 0):  # key 0 sorts first
             vals[0], keys[0], n_out = g0, 0, 1
         self.n_visited += 1
         complete = True
@@ -153,18 +155,31 @@ class PhiScan:
                     self.timed_out = True
                     break
                 vals, keys, cols, n_out, visited = _scan_first(
-                    self.bits, alpha, self.db.n_rows, first, self.max_size, self.db.codes,
-                    excl, vals, keys, cols, n_out)
+                    self.bits,
+                    alpha,
+                    self.db.n_rows,
+                    first,
+                    self.max_size,
+                    self.db.codes,
+                    excl,
+                    vals,
+                    keys,
+                    cols,
+                    n_out,
+                )
                 self.n_visited += visited
         vals, keys, cols = vals[:n_out], keys[:n_out], cols[:n_out]
         lens = (cols >= 0).sum(axis=1)
         ptr = np.concatenate([[0], np.cumsum(lens)]).astype(np.int64)
         flat = cols[cols >= 0].astype(np.int64)
         found = Itemsets(None, vals, keys, 1.0, complete, ptr=ptr, cols=flat)
-        sel = np.lexsort((keys, -np.abs(vals)))[:self.top_k]
+        sel = np.lexsort((keys, -np.abs(vals)))[: self.top_k]
         lens_sel = lens[sel]
         top_ptr = np.concatenate([[0], np.cumsum(lens_sel)]).astype(np.int64)
-        top_cols = (np.concatenate([cols[i, :lens[i]] for i in sel]).astype(np.int64)
-                    if len(sel) else np.zeros(0, dtype=np.int64))
+        top_cols = (
+            np.concatenate([cols[i, : lens[i]] for i in sel]).astype(np.int64)
+            if len(sel)
+            else np.zeros(0, dtype=np.int64)
+        )
         top = Itemsets(None, vals[sel], keys[sel], 1.0, complete, ptr=top_ptr, cols=top_cols)
         return found, top

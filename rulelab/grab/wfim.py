@@ -37,15 +37,25 @@ import scipy.sparse as sp
 
 from ..itemsets import COMPLETE, REACHED, THRESHOLD, TOP_K, reduce_db, traverse
 
-__all__ = ["Itemsets", "TransactionMatrix", "wfim", "count_itemsets", "frequent_itemsets",
-           "expand", "TopKMiner", "ExhaustiveSearch", "wfim_bruteforce", "itemset_keys",
-           "itemset_tuples"]
+__all__ = [
+    "Itemsets",
+    "TransactionMatrix",
+    "wfim",
+    "count_itemsets",
+    "frequent_itemsets",
+    "expand",
+    "TopKMiner",
+    "ExhaustiveSearch",
+    "wfim_bruteforce",
+    "itemset_keys",
+    "itemset_tuples",
+]
+
 
 def _item_codes(n_items: int, seed: int = 0x6A5B) -> np.ndarray:
     """Fixed random 64-bit codes per item (Zobrist hashing of itemsets)."""
     rng = np.random.default_rng(seed)  # fixed: keys must agree between calls and objects
-    return rng.integers(1, np.iinfo(np.uint64).max, size=n_items, dtype=np.uint64,
-                        endpoint=True)
+    return rng.integers(1, np.iinfo(np.uint64).max, size=n_items, dtype=np.uint64, endpoint=True)
 
 
 def itemset_keys(itemsets, n_items: int) -> np.ndarray:
@@ -69,13 +79,15 @@ def as_csr(X) -> sp.csr_matrix:
 
 def binary_csr(X) -> sp.csr_matrix:
     """``X`` as a CSR matrix of ones with sorted indices; anything but 0/1 is an error."""
-    A = as_csr(X).copy() if sp.issparse(X) else as_csr(X)   # never sort the caller's matrix
+    A = as_csr(X).copy() if sp.issparse(X) else as_csr(X)  # never sort the caller's matrix
     A.sum_duplicates()
     if A.nnz and not np.all(A.data == 1):
         A.eliminate_zeros()
         if not np.all(A.data == 1):
-            raise ValueError("the transaction matrix must contain only 0/1 values; "
-                             "binarise it first (rulelab.grab.CellBinarizer)")
+            raise ValueError(
+                "the transaction matrix must contain only 0/1 values; "
+                "binarise it first (rulelab.grab.CellBinarizer)"
+            )
     A.data = np.ones_like(A.data, dtype=np.int8)
     A.sort_indices()
     return A
@@ -115,9 +127,9 @@ class TransactionMatrix:
         if len(itemset) == 0:
             return np.arange(self.n_rows, dtype=np.int32)
         order = sorted(itemset, key=lambda j: self.support[j])
-        rows = self.csc.indices[self.csc.indptr[order[0]]:self.csc.indptr[order[0] + 1]]
+        rows = self.csc.indices[self.csc.indptr[order[0]] : self.csc.indptr[order[0] + 1]]
         for j in order[1:]:
-            other = self.csc.indices[self.csc.indptr[j]:self.csc.indptr[j + 1]]
+            other = self.csc.indices[self.csc.indptr[j] : self.csc.indptr[j + 1]]
             rows = np.intersect1d(rows, other, assume_unique=True)
             if rows.size == 0:
                 break
@@ -166,9 +178,15 @@ class Itemsets:
             if names is None:
                 return " AND ".join(map(str, p)) if p else "(always)"
             return " AND ".join(str(names[j]) for j in p) if p else "(always)"
-        return pd.DataFrame({"itemset": self.itemsets, "size": [len(p) for p in self.itemsets],
-                             "conjunction": [words(p) for p in self.itemsets],
-                             "wfrq": self.values})
+
+        return pd.DataFrame(
+            {
+                "itemset": self.itemsets,
+                "size": [len(p) for p in self.itemsets],
+                "conjunction": [words(p) for p in self.itemsets],
+                "wfrq": self.values,
+            }
+        )
 
 
 def _max_size(max_size, db: TransactionMatrix) -> int:
@@ -183,12 +201,33 @@ def _max_size(max_size, db: TransactionMatrix) -> int:
 def _reduce(db: TransactionMatrix, wpos, wneg, theta, mode, merge=True):
     """Drop zero-weight rows and hopeless items, merge identical rows, renumber items."""
     codes = db.codes[db.rank_items]
-    return reduce_db(db.rank_indptr, db.rank_indices, wpos, wneg, db.n_items,
-                           db.rank_items, float(theta), mode, merge, codes)
+    return reduce_db(
+        db.rank_indptr,
+        db.rank_indices,
+        wpos,
+        wneg,
+        db.n_items,
+        db.rank_items,
+        float(theta),
+        mode,
+        merge,
+        codes,
+    )
 
 
-def _run(db, wpos, wneg, theta, max_size, mode, max_out, store, store_occ=False,
-         excl_sorted=None, target=0.0):
+def _run(
+    db,
+    wpos,
+    wneg,
+    theta,
+    max_size,
+    mode,
+    max_out,
+    store,
+    store_occ=False,
+    excl_sorted=None,
+    target=0.0,
+):
     k = _max_size(max_size, db)
     # occurrence lists must refer to the original rows: no merging when they are kept
     indptr, indices, wp, wn, items = _reduce(db, wpos, wneg, theta, mode, merge=not store_occ)
@@ -197,8 +236,23 @@ def _run(db, wpos, wneg, theta, max_size, mode, max_out, store, store_occ=False,
     if excl_sorted is None:
         excl_sorted = np.zeros(0, dtype=np.uint64)
     n_out, status, item_ptr, flat, values, keys, occ_ptr, occ, *_ = traverse(
-        indptr, indices, wp, wn, max(len(items), 1), float(theta), k, mode, THRESHOLD, 0, cap,
-        bool(store), bool(store_occ), codes, excl_sorted, float(target))
+        indptr,
+        indices,
+        wp,
+        wn,
+        max(len(items), 1),
+        float(theta),
+        k,
+        mode,
+        THRESHOLD,
+        0,
+        cap,
+        bool(store),
+        bool(store_occ),
+        codes,
+        excl_sorted,
+        float(target),
+    )
     if not store_occ:
         occ_ptr = occ = None
     return n_out, status, item_ptr, flat, values, keys, occ_ptr, occ, items
@@ -257,8 +311,15 @@ def _weights(db, weights):
     return np.maximum(w, 0.0), np.maximum(-w, 0.0)
 
 
-def wfim(X, weights, theta: float, max_size: int | None = None, *, absolute: bool = False,
-         max_out: int | None = None) -> Itemsets:
+def wfim(
+    X,
+    weights,
+    theta: float,
+    max_size: int | None = None,
+    *,
+    absolute: bool = False,
+    max_out: int | None = None,
+) -> Itemsets:
     """All itemsets p with ``wfrq(p) > theta`` (``|wfrq(p)| > theta`` with ``absolute``).
 
     Parameters
@@ -285,13 +346,20 @@ def wfim(X, weights, theta: float, max_size: int | None = None, *, absolute: boo
         raise ValueError(f"theta must be >= 0, got {theta}")
     wpos, wneg = _weights(db, weights)
     n_out, status, item_ptr, flat, values, keys, _, _, items = _run(
-        db, wpos, wneg, theta, max_size, 1 if absolute else 0, max_out, True)
-    return Itemsets(_split(n_out, item_ptr, flat, items), values[:n_out].copy(),
-                    keys[:n_out].copy(), float(theta), status == COMPLETE)
+        db, wpos, wneg, theta, max_size, 1 if absolute else 0, max_out, True
+    )
+    return Itemsets(
+        _split(n_out, item_ptr, flat, items),
+        values[:n_out].copy(),
+        keys[:n_out].copy(),
+        float(theta),
+        status == COMPLETE,
+    )
 
 
-def count_itemsets(X, max_size: int | None = None, *, min_support: int = 1,
-                   include_empty: bool = True) -> int:
+def count_itemsets(
+    X, max_size: int | None = None, *, min_support: int = 1, include_empty: bool = True
+) -> int:
     """How many itemsets of size <= max_size occur in at least ``min_support`` rows.
 
     With ``min_support=1`` this is the number of conjunctions in Phi(d, k) that are not
@@ -299,15 +367,20 @@ def count_itemsets(X, max_size: int | None = None, *, min_support: int = 1,
     """
     db = TransactionMatrix(X)
     ones = np.ones(db.n_rows)
-    n_out, *_ = _run(db, ones, np.zeros(db.n_rows), min_support - 0.5, max_size, 0, None,
-                     False)
+    n_out, *_ = _run(db, ones, np.zeros(db.n_rows), min_support - 0.5, max_size, 0, None, False)
     if not include_empty and db.n_rows >= min_support:
         n_out -= 1
     return int(n_out)
 
 
-def frequent_itemsets(X, min_support: int = 1, max_size: int | None = None, *,
-                      include_empty: bool = False, occurrences: bool = False) -> Itemsets:
+def frequent_itemsets(
+    X,
+    min_support: int = 1,
+    max_size: int | None = None,
+    *,
+    include_empty: bool = False,
+    occurrences: bool = False,
+) -> Itemsets:
     """Plain frequent itemset mining: itemsets contained in >= ``min_support`` rows.
 
     ``values`` are the frequencies. With ``occurrences`` the row indices of every itemset
@@ -317,8 +390,16 @@ def frequent_itemsets(X, min_support: int = 1, max_size: int | None = None, *,
     db = TransactionMatrix(X)
     ones = np.ones(db.n_rows)
     n_out, status, item_ptr, flat, values, keys, occ_ptr, occ, items = _run(
-        db, ones, np.zeros(db.n_rows), min_support - 0.5, max_size, 0, None, True,
-        store_occ=occurrences)
+        db,
+        ones,
+        np.zeros(db.n_rows),
+        min_support - 0.5,
+        max_size,
+        0,
+        None,
+        True,
+        store_occ=occurrences,
+    )
     # the empty itemset, when it passes, is the first output
     first = 1 if not include_empty and n_out and item_ptr[1] == 0 else 0
     ptr, cols = _gather(n_out, item_ptr, flat, items, np.arange(first, n_out))
@@ -326,13 +407,22 @@ def frequent_itemsets(X, min_support: int = 1, max_size: int | None = None, *,
     if occurrences:
         # views, not copies: an expansion's occurrence lists run to hundreds of millions
         lo = occ_ptr[first]
-        occs = (occ_ptr[first:n_out + 1] - lo, occ[lo:occ_ptr[n_out]])
-    return Itemsets(None, values[first:n_out].copy(), keys[first:n_out].copy(),
-                    float(min_support), status == COMPLETE, occs, ptr=ptr, cols=cols)
+        occs = (occ_ptr[first : n_out + 1] - lo, occ[lo : occ_ptr[n_out]])
+    return Itemsets(
+        None,
+        values[first:n_out].copy(),
+        keys[first:n_out].copy(),
+        float(min_support),
+        status == COMPLETE,
+        occs,
+        ptr=ptr,
+        cols=cols,
+    )
 
 
-def expand(X, max_size: int | None, *, min_support: int = 1, include_empty: bool = True,
-           flat: bool = False):
+def expand(
+    X, max_size: int | None, *, min_support: int = 1, include_empty: bool = True, flat: bool = False
+):
     """The explicit expansion: one 0/1 column per conjunction of size <= max_size that occurs.
 
     Conjunctions that never occur are identically zero and are left out (they can never
@@ -346,8 +436,9 @@ def expand(X, max_size: int | None, *, min_support: int = 1, include_empty: bool
         expansion has millions of columns and a fit needs the words of few of them)
     """
     db = TransactionMatrix(X)
-    res = frequent_itemsets(db, min_support, max_size, include_empty=include_empty,
-                            occurrences=True)
+    res = frequent_itemsets(
+        db, min_support, max_size, include_empty=include_empty, occurrences=True
+    )
     ptr, occ = res.occurrences
     Z = sp.csc_matrix((np.ones(occ.size), occ, ptr), shape=(db.n_rows, len(res)))
     Z.has_sorted_indices = False
@@ -391,14 +482,13 @@ class TopKMiner:
         wpos, wneg = _weights(self.db, weights)
         excl = np.asarray(exclude_keys if exclude_keys is not None else [], dtype=np.uint64)
         while True:
-            theta = float(2.0 ** self.M)
+            theta = float(2.0**self.M)
             self.n_calls += 1
             out = _run(self.db, wpos, wneg, theta, self.max_size, 1, self.max_out, True)
             found, top = _select(out, excl, self.top_k, theta)
             if len(top) >= self.top_k or self.M <= 0:
                 return found, top
             self.M -= 1
-
 
     def reaches(self, weights, exclude_keys, target: float) -> tuple[bool, float]:
         """Does the paper's V over the search reach ``target``?
@@ -410,14 +500,31 @@ class TopKMiner:
         (reached, the sum so far: the full measured sum when not reached). M is untouched.
         """
         wpos, wneg = _weights(self.db, weights)
-        excl = np.sort(np.asarray(exclude_keys if exclude_keys is not None else [],
-                                  dtype=np.uint64))
+        excl = np.sort(
+            np.asarray(exclude_keys if exclude_keys is not None else [], dtype=np.uint64)
+        )
         k = _max_size(self.max_size, self.db)
         indptr, indices, wp, wn, items = _reduce(self.db, wpos, wneg, 1.0, 1)
         codes = self.db.codes[items] if items.size else np.zeros(1, dtype=np.uint64)
         self.n_calls += 1
-        res = traverse(indptr, indices, wp, wn, max(len(items), 1), 1.0, k, 1, THRESHOLD, 0,
-                       self.max_out, False, False, codes, excl, float(max(target, 1e-300)))
+        res = traverse(
+            indptr,
+            indices,
+            wp,
+            wn,
+            max(len(items), 1),
+            1.0,
+            k,
+            1,
+            THRESHOLD,
+            0,
+            self.max_out,
+            False,
+            False,
+            codes,
+            excl,
+            float(max(target, 1e-300)),
+        )
         status, total = res[1], res[9]
         return status == REACHED, float(total)
 
@@ -445,16 +552,32 @@ class TopKMiner:
         reached, total : as :meth:`reaches` (False, 0.0 without a target)
         """
         wpos, wneg = _weights(self.db, weights)
-        excl = np.sort(np.asarray(exclude_keys if exclude_keys is not None else [],
-                                  dtype=np.uint64))
+        excl = np.sort(
+            np.asarray(exclude_keys if exclude_keys is not None else [], dtype=np.uint64)
+        )
         k = _max_size(self.max_size, self.db)
         measure = target > 0
         indptr, indices, wp, wn, items = _reduce(self.db, wpos, wneg, 1.0, 1)
         codes = self.db.codes[items] if items.size else np.zeros(1, dtype=np.uint64)
         self.n_calls += 1
         n, status, item_ptr, flat, values, keys, _, _, self.n_nodes, acc, self.seen = traverse(
-            indptr, indices, wp, wn, max(len(items), 1), 1.0, k, 1, TOP_K, self.top_k,
-            self.max_out, False, False, codes, excl, float(target) if measure else 0.0)
+            indptr,
+            indices,
+            wp,
+            wn,
+            max(len(items), 1),
+            1.0,
+            k,
+            1,
+            TOP_K,
+            self.top_k,
+            self.max_out,
+            False,
+            False,
+            codes,
+            excl,
+            float(target) if measure else 0.0,
+        )
         reached, total = (status == REACHED, float(acc)) if measure else (False, 0.0)
         ptr, cols = _gather(n, item_ptr, flat, items)
         top = Itemsets(None, values, keys, 1.0, True, ptr=ptr, cols=cols)
@@ -499,8 +622,9 @@ def _select(out, excl, top_k, theta):
     return found, top
 
 
-def wfim_bruteforce(X, weights, theta: float, max_size: int | None = None, *,
-                    absolute: bool = False) -> dict:
+def wfim_bruteforce(
+    X, weights, theta: float, max_size: int | None = None, *, absolute: bool = False
+) -> dict:
     """Reference WFIM by checking every subset of size <= max_size (small matrices only)."""
     A = np.asarray(X.toarray() if hasattr(X, "toarray") else X).astype(bool)
     w = np.asarray(weights, dtype=float)

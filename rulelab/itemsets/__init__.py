@@ -31,7 +31,23 @@ from ._cost import lowest_cost_search, measure_items, measure_root, pack_rows, w
 from ._database import group_rows, reduce_db, same_run
 from ._traverse import CAPPED, COMPLETE, REACHED, THRESHOLD, TOP_K, traverse
 
-__all__ = ["traverse", "THRESHOLD", "TOP_K", "COMPLETE", "CAPPED", "REACHED",
-           "lowest_cost_search", "measure_items", "measure_root", "pack_rows",
-           "weighted_layout", "reduce_db", "group_rows", "same_run", "popcount", "ctz",
-           "grow", "pack_bitsets"]
+__all__ = [
+    "traverse",
+    "THRESHOLD",
+    "TOP_K",
+    "COMPLETE",
+    "CAPPED",
+    "REACHED",
+    "lowest_cost_search",
+    "measure_items",
+    "measure_root",
+    "pack_rows",
+    "weighted_layout",
+    "reduce_db",
+    "group_rows",
+    "same_run",
+    "popcount",
+    "ctz",
+    "grow",
+    "pack_bitsets",
+]

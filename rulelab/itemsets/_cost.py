@@ -23,8 +23,7 @@ from numba import njit
 
 from ._bits import popcount
 
-__all__ = ["lowest_cost_search", "measure_items", "measure_root", "pack_rows",
-           "weighted_layout"]
+__all__ = ["lowest_cost_search", "measure_items", "measure_root", "pack_rows", "weighted_layout"]
 
 
 @njit(cache=True, nogil=True)
@@ -101,8 +100,9 @@ def measure_items(bits, layout, opw, onw, cov):
     C = np.zeros(m, dtype=np.int64)
     dummy = np.empty(0, dtype=np.uint64)
     for k in range(m):
-        P[k], N[k], C[k] = _measure(cov, bits[k], dummy, False, blk_lo, blk_hi, blk_w,
-                                    blk_pos, o_lo, o_hi, opw, onw)
+        P[k], N[k], C[k] = _measure(
+            cov, bits[k], dummy, False, blk_lo, blk_hi, blk_w, blk_pos, o_lo, o_hi, opw, onw
+        )
     return P, N, C
 
 
@@ -112,16 +112,33 @@ def measure_root(bits, layout, opw, onw):
     blk_lo, blk_hi, blk_w, blk_pos, o_lo, o_hi = layout
     full = np.full(bits.shape[1], ~np.uint64(0), dtype=np.uint64)
     dummy = np.empty(0, dtype=np.uint64)
-    tP, tN, tC = _measure(full, full, dummy, False, blk_lo, blk_hi, blk_w, blk_pos, o_lo, o_hi,
-                          opw, onw)
+    tP, tN, tC = _measure(
+        full, full, dummy, False, blk_lo, blk_hi, blk_w, blk_pos, o_lo, o_hi, opw, onw
+    )
     P, N, C = measure_items(bits, layout, opw, onw, full)
     return tP, tN, tC, P, N, C
 
 
 @njit(cache=True, nogil=True)
-def lowest_cost_search(bits, layout, opw, onw, root, root_lo, root_hi, max_terms, fixed,
-                       per_term, tau, heap_val, heap_items, heap_size, heap_n, max_nodes,
-                       stop_when_full):
+def lowest_cost_search(
+    bits,
+    layout,
+    opw,
+    onw,
+    root,
+    root_lo,
+    root_hi,
+    max_terms,
+    fixed,
+    per_term,
+    tau,
+    heap_val,
+    heap_items,
+    heap_size,
+    heap_n,
+    max_nodes,
+    stop_when_full,
+):
     """Depth-first search for the itemsets of lowest cost below ``tau``, first item in
     [root_lo, root_hi).
 
@@ -203,8 +220,20 @@ def lowest_cost_search(bits, layout, opw, onw, root, root_lo, root_hi, max_terms
             if child_cost + lb_n - pk >= thr and (leaves or child_cost + per_term - pk >= thr):
                 C[d + 1, k] = 0
                 continue
-            p, q, c = _measure(cov[d + 1], bits[k], dummy, False, blk_lo, blk_hi, blk_w,
-                               blk_pos, o_lo, o_hi, opw, onw)
+            p, q, c = _measure(
+                cov[d + 1],
+                bits[k],
+                dummy,
+                False,
+                blk_lo,
+                blk_hi,
+                blk_w,
+                blk_pos,
+                o_lo,
+                o_hi,
+                opw,
+                onw,
+            )
             nodes += 1
             if leaves:
                 if c == 0 or c == Cj:
@@ -259,12 +288,17 @@ def weighted_layout(rows, mu_pos, cost_neg):
     n_other = (other.size + 63) // 64
     order.append(np.concatenate([other, np.full(n_other * 64 - other.size, -1)]))
     order = np.concatenate(order).astype(np.int64)
-    tail = order[word * 64:]
+    tail = order[word * 64 :]
     opw = np.where(tail >= 0, mu_pos[np.maximum(tail, 0)], 0.0)
     onw = np.where(tail >= 0, cost_neg[np.maximum(tail, 0)], 0.0)
-    layout = (np.array(lo, dtype=np.int64), np.array(hi, dtype=np.int64),
-              np.array(wts, dtype=np.float64), np.array(pos, dtype=np.bool_),
-              word, word + n_other)
+    layout = (
+        np.array(lo, dtype=np.int64),
+        np.array(hi, dtype=np.int64),
+        np.array(wts, dtype=np.float64),
+        np.array(pos, dtype=np.bool_),
+        word,
+        word + n_other,
+    )
     return order, layout, opw, onw
 
 
@@ -286,4 +320,3 @@ def pack_rows(A, order):
             if row[j]:
                 out[j, w] |= bit
     return out
-

@@ -88,8 +88,11 @@ def reduce_db(indptr, indices, wpos, wneg, n_items, rank_items, theta, mode, mer
                 if g < 0:
                     table[slot] = nt
                     break
-                if (hsh[g] == h and out_ptr[g + 1] - out_ptr[g] == w_ - s0
-                        and same_run(out_idx, out_ptr[g], out_idx, s0, w_ - s0)):
+                if (
+                    hsh[g] == h
+                    and out_ptr[g + 1] - out_ptr[g] == w_ - s0
+                    and same_run(out_idx, out_ptr[g], out_idx, s0, w_ - s0)
+                ):
                     found = g
                     break
                 slot = (slot + np.uint64(1)) & mask
@@ -142,8 +145,12 @@ def group_rows(indptr, indices, label, codes):
                 break
             u = first[cand]
             n = indptr[t + 1] - indptr[t]
-            if (hsh[cand] == h and label[u] == label[t] and indptr[u + 1] - indptr[u] == n
-                    and same_run(indices, indptr[u], indices, indptr[t], n)):
+            if (
+                hsh[cand] == h
+                and label[u] == label[t]
+                and indptr[u + 1] - indptr[u] == n
+                and same_run(indices, indptr[u], indices, indptr[t], n)
+            ):
                 g = cand
                 break
             slot = (slot + np.uint64(1)) & mask

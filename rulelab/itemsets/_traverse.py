@@ -54,8 +54,8 @@ __all__ = ["COMPLETE", "CAPPED", "REACHED", "THRESHOLD", "TOP_K", "traverse"]
 
 # status codes returned by the kernel
 COMPLETE = 0
-CAPPED = 1       # stopped after max_out outputs (GRAB's Section 4, "incomplete termination")
-REACHED = 2      # the running sum of |wfrq| - 1 over the outputs reached the target
+CAPPED = 1  # stopped after max_out outputs (GRAB's Section 4, "incomplete termination")
+REACHED = 2  # the running sum of |wfrq| - 1 over the outputs reached the target
 
 # collectors
 THRESHOLD = 0
@@ -82,8 +82,9 @@ def _leaf_may_pass(pj, nj, pi, ni, db_p, db_n, thr):
     """Whether the leaf p + j + i can have ``|wfrq| > thr``, bounded from its parents p + j
     and p + i by inclusion-exclusion over p's database (totals ``db_p``, ``db_n``):
     ``P <= min(P(p+j), P(p+i))`` and ``N >= N(p+j) + N(p+i) - N(p)``, and the same for -wfrq."""
-    return (min(pj, pi) - max(0.0, nj + ni - db_n) > thr
-            or min(nj, ni) - max(0.0, pj + pi - db_p) > thr)
+    return (
+        min(pj, pi) - max(0.0, nj + ni - db_n) > thr or min(nj, ni) - max(0.0, pj + pi - db_p) > thr
+    )
 
 
 @njit(cache=True, nogil=True)
@@ -139,8 +140,25 @@ def _order_by_bound(ch, sp, sn, depth, k_ch):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _project(depth, j, merge, start, cnt, occ_t, occ_p, tp, ti, twp, twn, keep, codes, nh,
-             table, trow, track_rows):
+def _project(
+    depth,
+    j,
+    merge,
+    start,
+    cnt,
+    occ_t,
+    occ_p,
+    tp,
+    ti,
+    twp,
+    twn,
+    keep,
+    codes,
+    nh,
+    table,
+    trow,
+    track_rows,
+):
     """Write the conditional database of the child ``j`` of the node at ``depth``.
 
     The child's transactions are those of the node that contain j, cut to the items after
@@ -177,7 +195,7 @@ def _project(depth, j, merge, start, cnt, occ_t, occ_p, tp, ti, twp, twn, keep, 
                 ti[d1, w_] = i
                 w_ += 1
                 h += codes[i]
-        if w_ == s0:            # empty transactions have no extensions
+        if w_ == s0:  # empty transactions have no extensions
             continue
         if merge:
             slot = h & mask
@@ -187,8 +205,11 @@ def _project(depth, j, merge, start, cnt, occ_t, occ_p, tp, ti, twp, twn, keep, 
                 if g < 0:
                     table[slot] = n_new
                     break
-                if (nh[g] == h and tp[d1, g + 1] - tp[d1, g] == w_ - s0
-                        and same_run(ti[d1], tp[d1, g], ti[d1], s0, w_ - s0)):
+                if (
+                    nh[g] == h
+                    and tp[d1, g + 1] - tp[d1, g] == w_ - s0
+                    and same_run(ti[d1], tp[d1, g], ti[d1], s0, w_ - s0)
+                ):
                     twp[d1, g] += twp[depth, t]
                     twn[d1, g] += twn[depth, t]
                     found = True
@@ -261,10 +282,10 @@ def _hold(hv, hval, hkey, hsz, hit, order, n_held, K, av, v, kj, cur, size, j):
     evicting the smallest when the heap is full. Returns the new number held."""
     filling = n_held < K
     if filling:
-        s = n_held       # a new slot, at heap position n_held
+        s = n_held  # a new slot, at heap position n_held
         n_held += 1
     else:
-        s = order[0]     # evict the smallest
+        s = order[0]  # evict the smallest
     hv[s] = av
     hval[s] = v
     hkey[s] = kj
@@ -286,7 +307,7 @@ def _heap_sorted(hv, hval, hkey, hsz, hit, n_held):
     sel = np.empty(n_held, dtype=np.int64)
     for s in range(n_held):
         sel[s] = s
-    for a in range(1, n_held):          # insertion sort: K is small
+    for a in range(1, n_held):  # insertion sort: K is small
         x = sel[a]
         b = a - 1
         while b >= 0 and (hv[sel[b]] < hv[x] or (hv[sel[b]] == hv[x] and hkey[sel[b]] > hkey[x])):
@@ -314,8 +335,22 @@ def _make_kernel(topk, store_occ):
     counting kernel is otherwise slowed by the top-K code it never runs)."""
 
     @njit(cache=True, nogil=True)
-    def _kernel(indptr, indices, wpos, wneg, n_items, theta, max_size, mode, top_k, max_out,
-                store, codes, excl_sorted, target):
+    def _kernel(
+        indptr,
+        indices,
+        wpos,
+        wneg,
+        n_items,
+        theta,
+        max_size,
+        mode,
+        top_k,
+        max_out,
+        store,
+        codes,
+        excl_sorted,
+        target,
+    ):
         """The search of :func:`traverse`, for one collector (``topk``) and ``store_occ``."""
         m0 = indptr.shape[0] - 1
         nnz0 = indices.shape[0]
@@ -342,20 +377,20 @@ def _make_kernel(topk, store_occ):
         sp = np.zeros((L, n_items), dtype=np.float64)
         sn = np.zeros((L, n_items), dtype=np.float64)
         opened = np.zeros((L, n_items), dtype=np.bool_)
-        alive = np.zeros((L, n_items), dtype=np.bool_)     # may still grow (fixed threshold)
+        alive = np.zeros((L, n_items), dtype=np.bool_)  # may still grow (fixed threshold)
         ch = np.empty((L, n_items), dtype=np.int32)
         nch = np.zeros(L, dtype=np.int64)
         chpos = np.zeros(L, dtype=np.int64)
-        occ_t = np.empty((L, cap_i), dtype=np.int64)   # transaction index
-        occ_p = np.empty((L, cap_i), dtype=np.int64)   # position of the child item in it
+        occ_t = np.empty((L, cap_i), dtype=np.int64)  # transaction index
+        occ_p = np.empty((L, cap_i), dtype=np.int64)  # position of the child item in it
         cur = np.empty(L + 1, dtype=np.int32)
         key = np.zeros(L + 1, dtype=np.uint64)
-        db_p = np.zeros(L + 1)     # per depth: P and N summed over the node's whole database
+        db_p = np.zeros(L + 1)  # per depth: P and N summed over the node's whole database
         db_n = np.zeros(L + 1)
-        viable = np.zeros(n_items, dtype=np.int64)   # == stamp: counted at this leaf parent
+        viable = np.zeros(n_items, dtype=np.int64)  # == stamp: counted at this leaf parent
         stamp = 0
         kept = np.zeros(n_items, dtype=np.bool_)
-        met_in = np.empty(n_items, dtype=np.int64)   # transaction where each child was first met
+        met_in = np.empty(n_items, dtype=np.int64)  # transaction where each child was first met
         nh = np.empty(cap_t, dtype=np.uint64)
         table = np.empty(16, dtype=np.int64)
 
@@ -378,7 +413,7 @@ def _make_kernel(topk, store_occ):
         hit = np.empty((K, L), dtype=np.int32)
         order = np.arange(K)
         n_held = 0
-        thr = theta                     # the heap's threshold
+        thr = theta  # the heap's threshold
         measuring = topk and target > 0
         status = COMPLETE
         stop = False
@@ -419,11 +454,12 @@ def _make_kernel(topk, store_occ):
                     measuring = False
                     status = CAPPED
             if abs(v) > thr and not root_excl:
-                n_held = _hold(hv, hval, hkey, hsz, hit, order, n_held, K, abs(v), v,
-                               np.uint64(0), cur, 0, 0)
+                n_held = _hold(
+                    hv, hval, hkey, hsz, hit, order, n_held, K, abs(v), v, np.uint64(0), cur, 0, 0
+                )
                 if n_held == K:
                     thr = max(theta, hv[order[0]])
-            othr = 1.0 if measuring else thr   # the threshold that opens nodes and keeps items
+            othr = 1.0 if measuring else thr  # the threshold that opens nodes and keeps items
         else:
             othr = theta
             if (v > theta) if mode == 0 else (abs(v) > theta):
@@ -496,7 +532,7 @@ def _make_kernel(topk, store_occ):
                                 sp[depth, j] += a
                                 sn[depth, j] += b
                     if k_ch == 0:
-                        n_nodes -= 1     # no item survived the cut: not a node, as below
+                        n_nodes -= 1  # no item survived the cut: not a node, as below
                 elif topk and depth > 0:
                     # the occurrence lists are delivered in the same sweep as the counts: an
                     # item occurs in this database at most as often as in the parent's (merging
@@ -612,8 +648,22 @@ def _make_kernel(topk, store_occ):
                         if av > thr:
                             kj = key[depth] ^ codes[j]
                             if not _excluded(excl_sorted, kj):
-                                n_held = _hold(hv, hval, hkey, hsz, hit, order, n_held, K, av, v,
-                                               kj, cur, depth + 1, j)
+                                n_held = _hold(
+                                    hv,
+                                    hval,
+                                    hkey,
+                                    hsz,
+                                    hit,
+                                    order,
+                                    n_held,
+                                    K,
+                                    av,
+                                    v,
+                                    kj,
+                                    cur,
+                                    depth + 1,
+                                    j,
+                                )
                                 if n_held == K:
                                     thr = max(theta, hv[order[0]])
                         othr = 1.0 if measuring else thr
@@ -646,11 +696,33 @@ def _make_kernel(topk, store_occ):
                         if target > 0 and not _excluded(excl_sorted, key[depth] ^ codes[j]):
                             acc += av - 1.0
                             if acc >= target:
-                                return (n_out, REACHED, item_ptr, items, values, keys,
-                                        occ_ptr, occ, n_nodes, acc, seen)
+                                return (
+                                    n_out,
+                                    REACHED,
+                                    item_ptr,
+                                    items,
+                                    values,
+                                    keys,
+                                    occ_ptr,
+                                    occ,
+                                    n_nodes,
+                                    acc,
+                                    seen,
+                                )
                         if max_out > 0 and n_out >= max_out:
-                            return (n_out, CAPPED, item_ptr, items, values, keys, occ_ptr,
-                                    occ, n_nodes, acc, seen)
+                            return (
+                                n_out,
+                                CAPPED,
+                                item_ptr,
+                                items,
+                                values,
+                                keys,
+                                occ_ptr,
+                                occ,
+                                n_nodes,
+                                acc,
+                                seen,
+                            )
                     # a top-K threshold may have risen since this node's children were scanned
                     if not opened[depth, j] or (topk and not _may_grow(P, N, othr, mode)):
                         continue
@@ -670,16 +742,32 @@ def _make_kernel(topk, store_occ):
                         keep_n = N > othr
                         for c in range(nch[depth]):
                             i = ch[depth, c]
-                            kept[i] = ((keep_p and sp[depth, i] > othr)
-                                       or (keep_n and sn[depth, i] > othr))
+                            kept[i] = (keep_p and sp[depth, i] > othr) or (
+                                keep_n and sn[depth, i] > othr
+                            )
                         keep = kept
                     else:
-                        keep = alive[depth]     # a fixed threshold: decided once per node
+                        keep = alive[depth]  # a fixed threshold: decided once per node
                     table, n_new, p_sum, n_sum = _project(
-                        depth, j, d1 + 1 < depth_cap and cnt[depth, j] > 1 and not store_occ,
-                        start, cnt, occ_t, occ_p, tp, ti, twp, twn, keep, codes, nh, table, trow,
-                        store_occ)
-                    if topk:        # the leaf bounds need the database's totals
+                        depth,
+                        j,
+                        d1 + 1 < depth_cap and cnt[depth, j] > 1 and not store_occ,
+                        start,
+                        cnt,
+                        occ_t,
+                        occ_p,
+                        tp,
+                        ti,
+                        twp,
+                        twn,
+                        keep,
+                        codes,
+                        nh,
+                        table,
+                        trow,
+                        store_occ,
+                    )
+                    if topk:  # the leaf bounds need the database's totals
                         db_p[d1] = p_sum
                         db_n[d1] = n_sum
                     if n_new == 0:
@@ -700,12 +788,27 @@ def _make_kernel(topk, store_occ):
     return _kernel
 
 
-_KERNELS = {(topk, occ): _make_kernel(topk, occ) for topk in (False, True)
-            for occ in (False, True)}
+_KERNELS = {(topk, occ): _make_kernel(topk, occ) for topk in (False, True) for occ in (False, True)}
 
 
-def traverse(indptr, indices, wpos, wneg, n_items, theta, max_size, mode, collect, top_k,
-             max_out, store, store_occ, codes, excl_sorted, target):
+def traverse(
+    indptr,
+    indices,
+    wpos,
+    wneg,
+    n_items,
+    theta,
+    max_size,
+    mode,
+    collect,
+    top_k,
+    max_out,
+    store,
+    store_occ,
+    codes,
+    excl_sorted,
+    target,
+):
     """Search the itemsets of size <= ``max_size`` and collect those that pass.
 
     Parameters
@@ -752,11 +855,25 @@ def traverse(indptr, indices, wpos, wneg, n_items, theta, max_size, mode, collec
         excluded or not (no key lookups)
     """
     if collect not in (THRESHOLD, TOP_K):
-        raise ValueError(f"collect must be THRESHOLD ({THRESHOLD}) or TOP_K ({TOP_K}), "
-                         f"got {collect!r}")
+        raise ValueError(
+            f"collect must be THRESHOLD ({THRESHOLD}) or TOP_K ({TOP_K}), got {collect!r}"
+        )
     if mode not in (0, 1, 2) or (collect == TOP_K and mode != 1):
         raise ValueError(f"mode must be 0, 1 or 2 (1 with TOP_K), got {mode!r}")
     kernel = _KERNELS[(collect == TOP_K, bool(store_occ) and collect == THRESHOLD)]
-    return kernel(indptr, indices, wpos, wneg, int(n_items), float(theta), int(max_size),
-                  int(mode), int(top_k), int(max_out), bool(store), codes, excl_sorted,
-                  float(target))
+    return kernel(
+        indptr,
+        indices,
+        wpos,
+        wneg,
+        int(n_items),
+        float(theta),
+        int(max_size),
+        int(mode),
+        int(top_k),
+        int(max_out),
+        bool(store),
+        codes,
+        excl_sorted,
+        float(target),
+    )

@@ -16,5 +16,13 @@ from .rules import Rule, RuleList
 from .synthetic import make_rules_first, rule_probability
 from .theory import GreedyRule
 
-__all__ = ["RulesFirstClassifier", "GreedyRule", "BoostRule", "make_rules_first",
-           "rule_probability", "truncate_rules", "Rule", "RuleList"]
+__all__ = [
+    "RulesFirstClassifier",
+    "GreedyRule",
+    "BoostRule",
+    "make_rules_first",
+    "rule_probability",
+    "truncate_rules",
+    "Rule",
+    "RuleList",
+]

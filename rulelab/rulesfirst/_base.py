@@ -15,8 +15,9 @@ from ..rules import Term
 PENALTIES = ("l1", "l2")
 
 
-def make_linear(penalty: str = "l2", C: float = 1.0, random_state=None,
-                max_iter: int = 1000) -> LogisticRegression:
+def make_linear(
+    penalty: str = "l2", C: float = 1.0, random_state=None, max_iter: int = 1000
+) -> LogisticRegression:
     """Regularised logistic regression of Cohen et al. (2019, eq. 9) on the current API.
 
     scikit-learn 1.9 expresses the penalty through ``l1_ratio`` (0 = l2, 1 = l1) rather than
@@ -28,10 +29,12 @@ def make_linear(penalty: str = "l2", C: float = 1.0, random_state=None,
     if not C > 0:
         raise ValueError(f"C must be positive (inverse regularisation strength), got {C!r}")
     if penalty == "l1":
-        return LogisticRegression(C=C, l1_ratio=1.0, solver="liblinear", max_iter=max_iter,
-                                  random_state=random_state)
-    return LogisticRegression(C=C, l1_ratio=0.0, solver="lbfgs", max_iter=max_iter,
-                              random_state=random_state)
+        return LogisticRegression(
+            C=C, l1_ratio=1.0, solver="liblinear", max_iter=max_iter, random_state=random_state
+        )
+    return LogisticRegression(
+        C=C, l1_ratio=0.0, solver="lbfgs", max_iter=max_iter, random_state=random_state
+    )
 
 
 class ConstantModel:
@@ -90,16 +93,19 @@ def check_X(X, estimator, *, reset: bool = False):
     spec = getattr(estimator, "binarizer", "auto")
     if not isinstance(X, pd.DataFrame):
         # scikit-learn's own checks and messages: 1-D, empty, complex, NaN/inf, sparse
-        X = check_array(X, accept_sparse="csr", dtype=np.float64,
-                        ensure_all_finite=isinstance(spec, str))
-    X = estimator._check_names(X, reset=reset)   # empty frames refused there
+        X = check_array(
+            X, accept_sparse="csr", dtype=np.float64, ensure_all_finite=isinstance(spec, str)
+        )
+    X = estimator._check_names(X, reset=reset)  # empty frames refused there
     if not isinstance(spec, str):
         frame = X if isinstance(X, pd.DataFrame) else check_frame(X)
         if reset:
             fit_binarizer(estimator, spec, frame)
         terms = estimator.binarizer_.terms_
-        return (np.asarray(estimator.binarizer_.transform(frame), dtype=np.float64),
-                [str(t) for t in terms])
+        return (
+            np.asarray(estimator.binarizer_.transform(frame), dtype=np.float64),
+            [str(t) for t in terms],
+        )
     if reset:
         estimator.binarizer_ = None
     if isinstance(X, pd.DataFrame):
@@ -117,34 +123,48 @@ def _check_magnitude(X, names) -> None:
     values = X.data if hasattr(X, "toarray") else X
     if values.size == 0 or np.abs(values).max() <= LARGEST_VALUE:
         return
-    peak = np.asarray(abs(X).max(axis=0).todense() if hasattr(X, "toarray")
-                      else np.abs(X).max(axis=0)).ravel()
+    peak = np.asarray(
+        abs(X).max(axis=0).todense() if hasattr(X, "toarray") else np.abs(X).max(axis=0)
+    ).ravel()
     bad = [names[j] if names else f"x{j}" for j in np.flatnonzero(peak > LARGEST_VALUE)]
-    raise ValueError(f"columns {bad[:5]} hold values beyond {LARGEST_VALUE:.0e} in size, which "
-                     "overflow the linear model's arithmetic: rescale them (e.g. divide by "
-                     "their largest value, or take a logarithm)")
+    raise ValueError(
+        f"columns {bad[:5]} hold values beyond {LARGEST_VALUE:.0e} in size, which "
+        "overflow the linear model's arithmetic: rescale them (e.g. divide by "
+        "their largest value, or take a logarithm)"
+    )
 
 
 def _numeric_features(estimator, X: pd.DataFrame, spec, reset: bool):
     """A DataFrame's columns as a float matrix and their names (categories one-hot)."""
     if spec == "passthrough":
-        bad = [c for c in X.columns if not (pd.api.types.is_numeric_dtype(X[c])
-                                              or pd.api.types.is_bool_dtype(X[c]))]
+        bad = [
+            c
+            for c in X.columns
+            if not (pd.api.types.is_numeric_dtype(X[c]) or pd.api.types.is_bool_dtype(X[c]))
+        ]
         if bad:
-            raise ValueError(f"binarizer='passthrough' takes numeric columns, and "
-                             f"{bad[:5]} are not: binarizer='auto' one-hot encodes them")
+            raise ValueError(
+                f"binarizer='passthrough' takes numeric columns, and "
+                f"{bad[:5]} are not: binarizer='auto' one-hot encodes them"
+            )
     X = _encode_categories(estimator, X, reset)
-    bad = [c for c in X.columns if not (pd.api.types.is_numeric_dtype(X[c])
-                                          or pd.api.types.is_bool_dtype(X[c]))]
+    bad = [
+        c
+        for c in X.columns
+        if not (pd.api.types.is_numeric_dtype(X[c]) or pd.api.types.is_bool_dtype(X[c]))
+    ]
     if bad:
-        raise ValueError(f"X has non-numeric columns {bad[:5]}: rules-first learners need "
-                         "numeric features (binarise or vectorise text first)")
+        raise ValueError(
+            f"X has non-numeric columns {bad[:5]}: rules-first learners need "
+            "numeric features (binarise or vectorise text first)"
+        )
     names = [str(c) for c in X.columns]
     X = X.to_numpy(dtype=np.float64)
     if not np.isfinite(X).all():
         bad = [names[j] for j in np.flatnonzero(~np.isfinite(X).all(axis=0))]
-        raise ValueError(f"X contains NaN or infinity (columns {bad[:5]}): impute or drop "
-                         "those values first")
+        raise ValueError(
+            f"X contains NaN or infinity (columns {bad[:5]}): impute or drop those values first"
+        )
     return X, names
 
 
@@ -158,8 +178,9 @@ def _encode_categories(estimator, X: pd.DataFrame, reset: bool) -> pd.DataFrame:
             check_not_dates(col, s)
             if not (pd.api.types.is_numeric_dtype(s) or pd.api.types.is_bool_dtype(s)):
                 if s.isna().any():
-                    raise ValueError(f"column {col!r} has missing values: impute or drop them "
-                                     "first")
+                    raise ValueError(
+                        f"column {col!r} has missing values: impute or drop them first"
+                    )
                 categories[col] = category_values(s)
         estimator.categories_ = categories
     categories = estimator.categories_
@@ -183,8 +204,11 @@ def feature_terms(estimator, names) -> list[Term]:
     if getattr(estimator, "binarizer_", None) is not None:
         return list(estimator.binarizer_.terms_)
     categories = getattr(estimator, "categories_", None) or {}
-    encoded = {f"{col} = {v}": Term(str(col), "==", v)
-               for col, values in categories.items() for v in values}
+    encoded = {
+        f"{col} = {v}": Term(str(col), "==", v)
+        for col, values in categories.items()
+        for v in values
+    }
     return [encoded.get(name, Term(name, ">", 0)) for name in names]
 
 
@@ -203,7 +227,9 @@ def per_label(value, classes, name: str) -> list:
     if isinstance(value, dict):
         unknown = set(value) - set(classes.tolist())
         if unknown:
-            raise ValueError(f"{name} names labels {sorted(map(str, unknown))} that are not "
-                             f"classes of y ({list(classes)})")
+            raise ValueError(
+                f"{name} names labels {sorted(map(str, unknown))} that are not "
+                f"classes of y ({list(classes)})"
+            )
         return [value.get(c) for c in classes.tolist()]
     return [value] * len(classes)

@@ -65,8 +65,9 @@ class _State:
             if sel.any():
                 hit = (BT @ (free * (self.y == c)))[cand.feature[sel]]
                 miss = newly[sel] - hit
-                after = (hit * _rule_loss(True, q[sel], k, log)
-                         + miss * _rule_loss(False, q[sel], k, log))
+                after = hit * _rule_loss(True, q[sel], k, log) + miss * _rule_loss(
+                    False, q[sel], k, log
+                )
                 delta[sel] = after - now[sel]
         return delta, np.rint(newly).astype(np.int64)
 
@@ -88,8 +89,11 @@ def _warm_init(current, keep_now: np.ndarray, keep: np.ndarray):
     """The current base's coefficients on the columns ``keep`` (a subset of ``keep_now``,
     the columns it was fitted on), to start a refit from; None where that is not possible
     (no logistic regression, or liblinear, which cannot warm-start)."""
-    if (not isinstance(current, LogisticRegression) or current.solver == "liblinear"
-            or not hasattr(current, "coef_")):
+    if (
+        not isinstance(current, LogisticRegression)
+        or current.solver == "liblinear"
+        or not hasattr(current, "coef_")
+    ):
         return None
     pos = np.searchsorted(keep_now, keep)
     return current.classes_, current.coef_[:, pos], current.intercept_

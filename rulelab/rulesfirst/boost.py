@@ -48,14 +48,25 @@ class BoostRule(LearnerBase):
         sample (the list's ``otherwise`` says so).
     """
 
-    _sparse = True   # sparse designs (bags of words, LIBSVM files) are common here
+    _sparse = True  # sparse designs (bags of words, LIBSVM files) are common here
     # GreedyRule's parameters (its rounds' learner) and the number of rounds
-    _parameter_constraints = {**GreedyRule._parameter_constraints,
-                              "n_estimators": [Interval(Integral, 1, None, closed="left")]}
+    _parameter_constraints = {
+        **GreedyRule._parameter_constraints,
+        "n_estimators": [Interval(Integral, 1, None, closed="left")],
+    }
 
-    def __init__(self, k=20, B=1.0, n_estimators=10, threshold_scale=100.0, fit_intercept=False,
-                 solver=None, feature_names=None, condition="{feature} > 0",
-                 binarizer="auto"):
+    def __init__(
+        self,
+        k=20,
+        B=1.0,
+        n_estimators=10,
+        threshold_scale=100.0,
+        fit_intercept=False,
+        solver=None,
+        feature_names=None,
+        condition="{feature} > 0",
+        binarizer="auto",
+    ):
         self.k = k
         self.B = B
         self.n_estimators = n_estimators
@@ -77,9 +88,15 @@ class BoostRule(LearnerBase):
         weights = np.full(n, 1.0 / n)
         self.estimators_, alphas, errors = [], [], []
         for _ in range(self.n_estimators):
-            weak = GreedyRule(k=self.k, B=self.B, threshold_scale=self.threshold_scale,
-                              fit_intercept=self.fit_intercept, solver=self.solver,
-                              feature_names=names, condition=self.condition)
+            weak = GreedyRule(
+                k=self.k,
+                B=self.B,
+                threshold_scale=self.threshold_scale,
+                fit_intercept=self.fit_intercept,
+                solver=self.solver,
+                feature_names=names,
+                condition=self.condition,
+            )
             weak.fit(X, yi, sample_weight=weights)
             h = np.where(weak.predict(X) == 1, 1.0, -1.0)
             err = float(weights[h != sign].sum())
@@ -106,12 +123,16 @@ class BoostRule(LearnerBase):
                     rules.append(r)
         terms = feature_terms(self, names or [f"x{j}" for j in range(X.shape[1])])
         for r_i, r in enumerate(rules):  # labels in the caller's classes
-            rules[r_i] = type(r)(r.feature, self.classes_[1], r.name, r.support, r.purity,
-                                 terms[r.feature])
-        self.rules_ = RuleList(rules, self.condition,
-                               otherwise="(not a decision list: each rule is a +1 vote of its "
-                                         "rounds, and the weighted vote of the rounds decides "
-                                         "every sample)")
+            rules[r_i] = type(r)(
+                r.feature, self.classes_[1], r.name, r.support, r.purity, terms[r.feature]
+            )
+        self.rules_ = RuleList(
+            rules,
+            self.condition,
+            otherwise="(not a decision list: each rule is a +1 vote of its "
+            "rounds, and the weighted vote of the rounds decides "
+            "every sample)",
+        )
         return self
 
     def decision_function(self, X) -> np.ndarray:
@@ -125,5 +146,5 @@ class BoostRule(LearnerBase):
 
     def predict(self, X) -> np.ndarray:
         """Sign of the weighted vote."""
-        score = self.decision_function(X)   # checks the fit first
+        score = self.decision_function(X)  # checks the fit first
         return self.classes_[(score > 0).astype(int)]

@@ -58,9 +58,18 @@ def rule_scores(B: sp.spmatrix, y: np.ndarray, n_classes: int = 2):
     return support, purity
 
 
-def select_candidates(B: sp.spmatrix, y: np.ndarray, labels, *, min_support, min_purity,
-                      threshold, n_classes: int = 2, max_candidates: int | None = None,
-                      exclude=()) -> Candidates:
+def select_candidates(
+    B: sp.spmatrix,
+    y: np.ndarray,
+    labels,
+    *,
+    min_support,
+    min_purity,
+    threshold,
+    n_classes: int = 2,
+    max_candidates: int | None = None,
+    exclude=(),
+) -> Candidates:
     """Candidate (feature, label) pairs that pass the support, purity and score thresholds.
 
     ``min_support``, ``min_purity`` and ``threshold`` are sequences indexed by class index
@@ -90,5 +99,6 @@ def select_candidates(B: sp.spmatrix, y: np.ndarray, labels, *, min_support, min
     order = np.lexsort((feature, label, -score))
     if max_candidates is not None:
         order = order[:max_candidates]
-    return Candidates(feature[order], label[order], sup[order].astype(np.int64), pur[order],
-                      score[order])
+    return Candidates(
+        feature[order], label[order], sup[order].astype(np.int64), pur[order], score[order]
+    )

@@ -146,8 +146,8 @@ class RulesFirstClassifier(LearnerBase):
     True
     """
 
-    _multiclass = True   # rules may predict any of several labels
-    _sparse = True       # sparse designs (bags of words) are common here
+    _multiclass = True  # rules may predict any of several labels
+    _sparse = True  # sparse designs (bags of words) are common here
     _parameter_constraints = {
         "penalty": [StrOptions(set(PENALTIES))],
         "C": [Interval(Real, 0, None, closed="neither")],
@@ -172,12 +172,30 @@ class RulesFirstClassifier(LearnerBase):
         "binarizer": BINARIZER,
     }
 
-    def __init__(self, penalty="l2", C=1.0, base_estimator=None, max_rules=20,
-                 eval_fraction=1 / 3, rule_labels=None, min_support=1, min_purity=1.0,
-                 candidate_threshold=None, max_candidates=None, early_stopping=True,
-                 selection="greedy", eval_loss="error", search="exact", warm_start=True,
-                 base_rows="uncovered", refit_every=1, feature_names=None, condition="{feature} > 0",
-                 random_state=None, binarizer="auto"):
+    def __init__(
+        self,
+        penalty="l2",
+        C=1.0,
+        base_estimator=None,
+        max_rules=20,
+        eval_fraction=1 / 3,
+        rule_labels=None,
+        min_support=1,
+        min_purity=1.0,
+        candidate_threshold=None,
+        max_candidates=None,
+        early_stopping=True,
+        selection="greedy",
+        eval_loss="error",
+        search="exact",
+        warm_start=True,
+        base_rows="uncovered",
+        refit_every=1,
+        feature_names=None,
+        condition="{feature} > 0",
+        random_state=None,
+        binarizer="auto",
+    ):
         self.penalty = penalty
         self.C = C
         self.base_estimator = base_estimator
@@ -233,8 +251,9 @@ class RulesFirstClassifier(LearnerBase):
         n, d = X.shape
         if self.feature_names is not None:
             if len(self.feature_names) != d:
-                raise ValueError(f"feature_names has {len(self.feature_names)} names for {d} "
-                                 "features")
+                raise ValueError(
+                    f"feature_names has {len(self.feature_names)} names for {d} features"
+                )
             names = [str(f) for f in self.feature_names]
         self.feature_names_ = names or [f"x{j}" for j in range(d)]
         template = self._template()
@@ -257,27 +276,50 @@ class RulesFirstClassifier(LearnerBase):
         for j, c in chosen:
             col = np.asarray(B[:, j].toarray()).ravel() > 0
             sup = int(col.sum())
-            rules.append(Rule(int(j), self.classes_[c], self.feature_names_[j], sup,
-                              float((yi[col] == c).mean()) if sup else float("nan"), terms[j]))
-        self.rules_ = RuleList(rules, self.condition,
-                               otherwise=f"{type(template).__name__} on the other features")
+            rules.append(
+                Rule(
+                    int(j),
+                    self.classes_[c],
+                    self.feature_names_[j],
+                    sup,
+                    float((yi[col] == c).mean()) if sup else float("nan"),
+                    terms[j],
+                )
+            )
+        self.rules_ = RuleList(
+            rules, self.condition, otherwise=f"{type(template).__name__} on the other features"
+        )
         rows = _base_rows(self.base_rows, self.rules_.apply(X) >= 0)
         self.keep_ = _keep(d, [j for j, _ in chosen])
-        self.base_estimator_ = fit_base(template, X[rows][:, self.keep_], yi[rows],
-                                        self._default_)
+        self.base_estimator_ = fit_base(template, X[rows][:, self.keep_], yi[rows], self._default_)
         return self
 
     def _search(self, Xtr, ytr, Xev, yev, template):
         """The greedy loop; returns [(feature, class index), ...] in the order chosen."""
         k = len(self.classes_)
-        labels = (range(k) if self.rule_labels is None
-                  else [_label_index(self.classes_, c) for c in self.rule_labels])
-        sup = [1 if v is None else v for v in per_label(self.min_support, self.classes_, "min_support")]
-        pur = [1.0 if v is None else v for v in per_label(self.min_purity, self.classes_, "min_purity")]
+        labels = (
+            range(k)
+            if self.rule_labels is None
+            else [_label_index(self.classes_, c) for c in self.rule_labels]
+        )
+        sup = [
+            1 if v is None else v for v in per_label(self.min_support, self.classes_, "min_support")
+        ]
+        pur = [
+            1.0 if v is None else v for v in per_label(self.min_purity, self.classes_, "min_purity")
+        ]
         thr = per_label(self.candidate_threshold, self.classes_, "candidate_threshold")
         Btr, Bev = coverage_matrix(Xtr), coverage_matrix(Xev)
-        cand = select_candidates(Btr, ytr, labels, min_support=sup, min_purity=pur,
-                                 threshold=thr, n_classes=k, max_candidates=self.max_candidates)
+        cand = select_candidates(
+            Btr,
+            ytr,
+            labels,
+            min_support=sup,
+            min_purity=pur,
+            threshold=thr,
+            n_classes=k,
+            max_candidates=self.max_candidates,
+        )
         self.n_candidates_ = len(cand)
         self.history_ = []
         self.eval_error_ = float("nan")
@@ -313,8 +355,9 @@ class RulesFirstClassifier(LearnerBase):
                 d_ev, new_ev = split["ev"].fast_deltas(cand, q, k, log)
                 new = new_tr + new_ev
             else:
-                d_ev, d_tr, new = self._exact_deltas(cand, q, alive, split, chosen, template,
-                                                     log, current["base"])
+                d_ev, d_tr, new = self._exact_deltas(
+                    cand, q, alive, split, chosen, template, log, current["base"]
+                )
             alive &= new > 0  # a rule that covers nothing new changes nothing
             if not alive.any():
                 break
@@ -322,14 +365,16 @@ class RulesFirstClassifier(LearnerBase):
             # Lowest evaluation loss, then lowest training loss, then exact rules before
             # near-rules, then the best score.
             r_ev, r_tr = np.round(d_ev, 9), np.round(d_tr, 9)
-            best = idx[np.lexsort((idx, -cand.score[idx], -cand.purity[idx], r_tr[idx],
-                                   r_ev[idx]))[0]]
+            best = idx[
+                np.lexsort((idx, -cand.score[idx], -cand.purity[idx], r_tr[idx], r_ev[idx]))[0]
+            ]
             tie = (r_ev[best], r_tr[best]) == (0, 0)
             # Stop when no candidate lowers the evaluation loss (at a tie, the training
             # loss). An exact rule that changes neither is still taken, as GreedyRule of
             # Fig. 1 takes every exact rule: it covers samples neither split has decided.
-            if self.early_stopping and ((r_ev[best], r_tr[best]) > (0, 0)
-                                        or (tie and cand.purity[best] < 1)):
+            if self.early_stopping and (
+                (r_ev[best], r_tr[best]) > (0, 0) or (tie and cand.purity[best] < 1)
+            ):
                 break
             j, c = int(cand.feature[best]), int(cand.label[best])
             chosen.append((j, c))
@@ -339,12 +384,16 @@ class RulesFirstClassifier(LearnerBase):
             if self.refit_every and len(chosen) % self.refit_every == 0:
                 refit()
             ev = split["ev"]
-            self.history_.append({
-                "step": len(chosen), "feature": self.feature_names_[j],
-                "label": self.classes_[c], "delta_eval_loss": float(d_ev[best]),
-                "delta_train_loss": float(d_tr[best]),
-                "eval_error": float(np.mean(ev.pred != ev.y)),
-            })
+            self.history_.append(
+                {
+                    "step": len(chosen),
+                    "feature": self.feature_names_[j],
+                    "label": self.classes_[c],
+                    "delta_eval_loss": float(d_ev[best]),
+                    "delta_train_loss": float(d_tr[best]),
+                    "eval_error": float(np.mean(ev.pred != ev.y)),
+                }
+            )
         if not self.refit_every or len(chosen) % self.refit_every:
             refit()  # the base the search ends with, trained on the final rule set
         self.eval_error_ = float(np.mean(split["ev"].pred != split["ev"].y))
@@ -388,7 +437,7 @@ class RulesFirstClassifier(LearnerBase):
             if not n_new:
                 continue
             if np.round(lower[members].min(), 9) > np.round(best, 9):
-                d_ev[members] = lower[members]   # a bound above the best: never chosen
+                d_ev[members] = lower[members]  # a bound above the best: never chosen
                 d_tr[members] = np.inf
                 continue
             keep = _keep(d, [f for f, _ in chosen] + [int(j)])
@@ -403,8 +452,11 @@ class RulesFirstClassifier(LearnerBase):
                 if free.any():
                     proba = base_proba(base, st.X[free][:, keep], k)
                     p_true = proba[np.arange(len(proba)), st.y[free]]
-                    after[free] = (-np.log(np.clip(p_true, 1e-12, 1.0)) if log
-                                   else proba.argmax(axis=1) != st.y[free])
+                    after[free] = (
+                        -np.log(np.clip(p_true, 1e-12, 1.0))
+                        if log
+                        else proba.argmax(axis=1) != st.y[free]
+                    )
                 rest = after[~hit[name]].sum()
                 y_hit = st.y[hit[name]]
                 for i in members:
@@ -438,7 +490,7 @@ class RulesFirstClassifier(LearnerBase):
 
     def predict(self, X) -> np.ndarray:
         """Rules first: the first firing rule's label, otherwise the base classifier's."""
-        proba = self.predict_proba(X)   # checks the fit first
+        proba = self.predict_proba(X)  # checks the fit first
         return self.classes_[proba.argmax(axis=1)]
 
     def __str__(self) -> str:
@@ -463,8 +515,9 @@ def truncate_rules(model: RulesFirstClassifier, n_rules: int, X, y) -> RulesFirs
     rows = _base_rows(model.base_rows, out.rules_.apply(X) >= 0)
     out.keep_ = _keep(X.shape[1], out.rules_.feature_indices)
     yi = np.searchsorted(model.classes_, classes)[yi]
-    out.base_estimator_ = fit_base(model._template(), X[rows][:, out.keep_], yi[rows],
-                                   model._default_)
+    out.base_estimator_ = fit_base(
+        model._template(), X[rows][:, out.keep_], yi[rows], model._default_
+    )
     return out
 
 

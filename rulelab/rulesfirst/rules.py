@@ -75,12 +75,16 @@ class RuleList(DecisionList):
         What decides the samples no rule covers, in words.
     """
 
-    def __init__(self, rules=(), condition: str = DEFAULT_CONDITION,
-                 otherwise: str = "the base classifier"):
+    def __init__(
+        self, rules=(), condition: str = DEFAULT_CONDITION, otherwise: str = "the base classifier"
+    ):
         self.rules = list(rules)
         self.condition = condition
-        super().__init__([Clause((r.test,)) for r in self.rules],
-                         [r.label for r in self.rules], otherwise=otherwise)
+        super().__init__(
+            [Clause((r.test,)) for r in self.rules],
+            [r.label for r in self.rules],
+            otherwise=otherwise,
+        )
 
     def __iter__(self) -> Iterator[Rule]:
         return iter(self.rules)
@@ -110,15 +114,17 @@ class RuleList(DecisionList):
 
     def to_frame(self) -> pd.DataFrame:
         """One row per rule: order, feature name and index, label, support, purity, text."""
-        return pd.DataFrame({
-            "order": range(1, len(self.rules) + 1),
-            "feature": [r.name for r in self.rules],
-            "index": [r.feature for r in self.rules],
-            "label": [r.label for r in self.rules],
-            "support": [r.support for r in self.rules],
-            "purity": [r.purity for r in self.rules],
-            "rule": [r.describe(self.condition) for r in self.rules],
-        })
+        return pd.DataFrame(
+            {
+                "order": range(1, len(self.rules) + 1),
+                "feature": [r.name for r in self.rules],
+                "index": [r.feature for r in self.rules],
+                "label": [r.label for r in self.rules],
+                "support": [r.support for r in self.rules],
+                "purity": [r.purity for r in self.rules],
+                "rule": [r.describe(self.condition) for r in self.rules],
+            }
+        )
 
     def apply(self, X) -> np.ndarray:
         """Index of the first rule that fires on each row of ``X``, -1 where none does: by

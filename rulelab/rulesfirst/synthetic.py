@@ -8,8 +8,9 @@ from sklearn.utils import check_random_state
 __all__ = ["make_rules_first", "rule_probability"]
 
 
-def make_rules_first(m: int, d: int = 400, k: int = 20, p: float = 1 / 60, mu: float = -0.02,
-                     random_state=None):
+def make_rules_first(
+    m: int, d: int = 400, k: int = 20, p: float = 1 / 60, mu: float = -0.02, random_state=None
+):
     """Samples whose label is set by k rule features first and by a halfspace otherwise.
 
     ``d`` standard features ~ N(mu, 1) and ``k`` rule features ~ Bernoulli(p); y = 1 when

@@ -52,7 +52,7 @@ class GreedyRule(LearnerBase):
         The coverage threshold used, in samples.
     """
 
-    _sparse = True   # sparse designs (bags of words, LIBSVM files) are common here
+    _sparse = True  # sparse designs (bags of words, LIBSVM files) are common here
 
     _parameter_constraints = {
         "k": [Interval(Real, 1, None, closed="left")],
@@ -65,9 +65,17 @@ class GreedyRule(LearnerBase):
         "binarizer": BINARIZER,
     }
 
-    def __init__(self, k=20, B=1.0, threshold_scale=100.0, fit_intercept=False, solver=None,
-                 feature_names=None, condition="{feature} > 0",
-                 binarizer="auto"):
+    def __init__(
+        self,
+        k=20,
+        B=1.0,
+        threshold_scale=100.0,
+        fit_intercept=False,
+        solver=None,
+        feature_names=None,
+        condition="{feature} > 0",
+        binarizer="auto",
+    ):
         self.k = k
         self.B = B
         self.threshold_scale = threshold_scale
@@ -113,16 +121,19 @@ class GreedyRule(LearnerBase):
             if mass[j] <= self.threshold_:
                 break
             col = np.asarray(Bm[:, j].toarray()).ravel() > 0
-            rules.append(Rule(j, self.classes_[1], self.feature_names_[j], int(col.sum()), 1.0,
-                              terms[j]))
+            rules.append(
+                Rule(j, self.classes_[1], self.feature_names_[j], int(col.sum()), 1.0, terms[j])
+            )
             covered |= col
             pure[j] = False  # never pick it again
-        self.rules_ = RuleList(rules, self.condition,
-                               otherwise="the halfspace <w, x> + b > 0 (coef_, intercept_)")
+        self.rules_ = RuleList(
+            rules, self.condition, otherwise="the halfspace <w, x> + b > 0 (coef_, intercept_)"
+        )
         free = ~covered
         ys = np.where(yi[free] == 1, 1.0, -1.0)
-        self.coef_, self.intercept_ = hinge_ball(X[free], ys, self.B, sw[free],
-                                                 self.fit_intercept, self.solver)
+        self.coef_, self.intercept_ = hinge_ball(
+            X[free], ys, self.B, sw[free], self.fit_intercept, self.solver
+        )
         return self
 
     def decision_function(self, X) -> np.ndarray:
@@ -135,7 +146,7 @@ class GreedyRule(LearnerBase):
 
     def predict(self, X) -> np.ndarray:
         """Rules first (``classes_[1]``), otherwise the sign of the halfspace."""
-        score = self.decision_function(X)   # checks the fit first
+        score = self.decision_function(X)  # checks the fit first
         return self.classes_[(score > 0).astype(int)]
 
 
@@ -159,9 +170,11 @@ def hinge_ball(X, y, B: float, sample_weight=None, fit_intercept: bool = False, 
         problem.solve(solver=solver or cp.CLARABEL, verbose=False)
     except cp.error.SolverError as err:
         largest = float(abs(X).max()) if n else 0.0
-        raise ValueError(f"the hinge-loss problem with ||w|| <= B = {B} could not be solved "
-                         f"({err}); the features reach {largest:.3g} in size: rescale them "
-                         "(e.g. sklearn's StandardScaler) or pass another cvxpy solver") from err
+        raise ValueError(
+            f"the hinge-loss problem with ||w|| <= B = {B} could not be solved "
+            f"({err}); the features reach {largest:.3g} in size: rescale them "
+            "(e.g. sklearn's StandardScaler) or pass another cvxpy solver"
+        ) from err
     if w.value is None:
         raise ValueError(f"the hinge-loss problem was not solved (status {problem.status})")
     return np.asarray(w.value).ravel(), float(b.value) if fit_intercept else 0.0

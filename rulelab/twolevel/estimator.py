@@ -109,9 +109,19 @@ class TwoLevelRules(_RuleSetBase):
     """
 
     _parameter_constraints = {
-        **{k: LP_PARAMETERS[k] for k in ("n_thresholds", "binarizer", "binarize", "exact",
-                                         "solver", "lp_time_limit", "time_limit",
-                                         "random_state")},
+        **{
+            k: LP_PARAMETERS[k]
+            for k in (
+                "n_thresholds",
+                "binarizer",
+                "binarize",
+                "exact",
+                "solver",
+                "lp_time_limit",
+                "time_limit",
+                "random_state",
+            )
+        },
         "form": [StrOptions({"dnf", "cnf"})],
         "method": [StrOptions({"bcd", "am"})],
         "max_rules": [Interval(Integral, 1, None, closed="left")],
@@ -125,13 +135,28 @@ class TwoLevelRules(_RuleSetBase):
         "n_jobs": [Integral, None],
     }
 
-    def __init__(self, form: str = "dnf", method: str = "bcd", max_rules: int = 10,
-                 complexity: float = 1.0, max_iter: int = 20, init: str = "setcover",
-                 update: str = "greedy", disable_cost: float = 0.0, n_thresholds: int = 10,
-                 binarizer="auto", exact: bool = False, solver: str = "highs",
-                 lp_time_limit: float | None = None, n_jobs: int | None = None,
-                 random_state=None, binarize=None, max_clauses=None, theta=DEPRECATED,
-                 time_limit=DEPRECATED):
+    def __init__(
+        self,
+        form: str = "dnf",
+        method: str = "bcd",
+        max_rules: int = 10,
+        complexity: float = 1.0,
+        max_iter: int = 20,
+        init: str = "setcover",
+        update: str = "greedy",
+        disable_cost: float = 0.0,
+        n_thresholds: int = 10,
+        binarizer="auto",
+        exact: bool = False,
+        solver: str = "highs",
+        lp_time_limit: float | None = None,
+        n_jobs: int | None = None,
+        random_state=None,
+        binarize=None,
+        max_clauses=None,
+        theta=DEPRECATED,
+        time_limit=DEPRECATED,
+    ):
         self.form = form
         self.method = method
         self.max_rules = max_rules
@@ -164,15 +189,36 @@ class TwoLevelRules(_RuleSetBase):
         Xa = augment(A)
         cost = clause_costs(A.shape[1], renamed(self, "theta", "complexity"), self.disable_cost)
         rng = np.random.default_rng(self.random_state)
-        options = lp_kwargs(exact=self.exact, solver=self.solver,
-                            time_limit=renamed(self, "time_limit", "lp_time_limit"))
-        W0, n_init = init_weights(Xa, y01, int(renamed(self, "max_clauses", "max_rules")), cost, self.init, options, rng)
+        options = lp_kwargs(
+            exact=self.exact,
+            solver=self.solver,
+            time_limit=renamed(self, "time_limit", "lp_time_limit"),
+        )
+        W0, n_init = init_weights(
+            Xa, y01, int(renamed(self, "max_clauses", "max_rules")), cost, self.init, options, rng
+        )
         if self.method == "bcd":
-            res = bcd(Xa, y01, W0, cost, max_iter=int(self.max_iter), update=self.update,
-                      lp_options=options, rng=rng, n_jobs=self.n_jobs)
+            res = bcd(
+                Xa,
+                y01,
+                W0,
+                cost,
+                max_iter=int(self.max_iter),
+                update=self.update,
+                lp_options=options,
+                rng=rng,
+                n_jobs=self.n_jobs,
+            )
         else:
-            res = am(Xa, y01, W0, cost, max_iter=int(self.max_iter), lp_options=options,
-                     n_jobs=self.n_jobs)
+            res = am(
+                Xa,
+                y01,
+                W0,
+                cost,
+                max_iter=int(self.max_iter),
+                lp_options=options,
+                n_jobs=self.n_jobs,
+            )
         self.weights_ = res.W
         self.active_ = ~res.W[:, 0]
         self.objective_path_ = [float(v) for v in res.objective_path]
@@ -181,8 +227,10 @@ class TwoLevelRules(_RuleSetBase):
         self.converged_ = res.converged
         self.n_lp_ = res.n_lp + n_init
         op = "and" if self.form == "dnf" else "or"
-        clauses = [Clause(tuple(self.terms_[j - 1] for j in np.flatnonzero(w[1:]) + 1), op)
-                   for w in res.W[self.active_]]
+        clauses = [
+            Clause(tuple(self.terms_[j - 1] for j in np.flatnonzero(w[1:]) + 1), op)
+            for w in res.W[self.active_]
+        ]
         wrapper = DNF if self.form == "dnf" else CNF
         self.rules_ = wrapper(clauses, then=self.positive_label_).simplified()
         self.clauses_ = list(self.rules_.clauses)
@@ -228,8 +276,9 @@ def format_rule(rule, names: dict | None = None, then: str | None = None) -> str
     for k, clause in enumerate(clauses, start=1):
         lead = "IF " if k == 1 else f" {outer}" if len(outer) == 2 else outer
         number = f"{k}.".ljust(width + 1)
-        terms = [_term_text(t, names) for t in clause.terms] or \
-            ["TRUE" if clause.op == "and" else "FALSE"]
+        terms = [_term_text(t, names) for t in clause.terms] or [
+            "TRUE" if clause.op == "and" else "FALSE"
+        ]
         pad = " " * (len(lead) + 1 + len(number) + 1)
         first = f"{lead} {number} {terms[0]}"
         rest = [f"{pad}{t}" for t in terms[1:]]

@@ -44,8 +44,9 @@ def clause_sums(Xa: np.ndarray, W: np.ndarray) -> np.ndarray:
     return Xa.astype(np.int32) @ np.asarray(W, dtype=np.int32).T
 
 
-def hamming_objective(Xa: np.ndarray, y: np.ndarray, W: np.ndarray, cost: np.ndarray,
-                      S: np.ndarray | None = None) -> float:
+def hamming_objective(
+    Xa: np.ndarray, y: np.ndarray, W: np.ndarray, cost: np.ndarray, S: np.ndarray | None = None
+) -> float:
     """The objective F(W) of eqs. (3)-(5) (see the module docstring)."""
     W = np.asarray(W, dtype=bool)
     if S is None:
@@ -59,8 +60,9 @@ def hamming_objective(Xa: np.ndarray, y: np.ndarray, W: np.ndarray, cost: np.nda
     return float(loss_pos + loss_neg + (W.astype(float) @ cost).sum())
 
 
-def clause_subobjective(Xa_rows: np.ndarray, y_rows: np.ndarray, w: np.ndarray,
-                        cost: np.ndarray) -> float:
+def clause_subobjective(
+    Xa_rows: np.ndarray, y_rows: np.ndarray, w: np.ndarray, cost: np.ndarray
+) -> float:
     """One clause's share of (3) on the samples it is fitted to (ideal outputs fixed):
     positives cost ``max(0, 1 - s_i)``, the negatives kept (ideal output 0) cost ``s_i``.
     This is the one-level objective of Malioutov & Varshney (2013, eq. 10) with

@@ -33,8 +33,15 @@ from joblib import Parallel, delayed
 from ..lp import learn_clause, solve_or_lp
 from .objective import clause_subobjective, clause_sums, hamming_objective
 
-__all__ = ["TwoLevelResult", "clause_candidates", "fit_clause", "init_weights", "bcd", "am",
-           "assign_negatives"]
+__all__ = [
+    "TwoLevelResult",
+    "clause_candidates",
+    "fit_clause",
+    "init_weights",
+    "bcd",
+    "am",
+    "assign_negatives",
+]
 
 _TOL = 1e-6
 _SCREENING = "screening" in inspect.signature(solve_or_lp).parameters
@@ -51,8 +58,9 @@ class TwoLevelResult:
     n_lp: int = 0
 
 
-def lp_kwargs(exact: bool = False, solver: str = "highs", time_limit=None,
-              screening: str | None = "basic") -> dict:
+def lp_kwargs(
+    exact: bool = False, solver: str = "highs", time_limit=None, screening: str | None = "basic"
+) -> dict:
     """Keyword arguments for every clause LP. ``screening`` (paper 3's safe column tests,
     ``"basic"``/``"enhanced"``/None) is passed only when :mod:`rulelab.lp` supports it, so
     the clause LPs fall back to the unscreened problem on an older ``lp``."""
@@ -75,17 +83,18 @@ def _best_prefix(A: np.ndarray, pos: np.ndarray, w: np.ndarray, cost: np.ndarray
     # A positive is covered by prefix m once its first firing column is among the first m.
     first = np.where(M.any(axis=1), M.argmax(axis=1), k)
     counts = np.bincount(first, minlength=k + 1)
-    uncovered = counts[::-1].cumsum()[::-1]           # uncovered[m] = #(first >= m)
+    uncovered = counts[::-1].cumsum()[::-1]  # uncovered[m] = #(first >= m)
     neg_hits = np.concatenate([[0], A[~pos][:, order].sum(axis=0).cumsum()])
     spent = np.concatenate([[0.0], cost[order].cumsum()])
-    values = uncovered + neg_hits + spent              # m = 0 .. k
-    m = int(np.argmin(values[1:])) + 1                 # the empty clause is the caller's fallback
+    values = uncovered + neg_hits + spent  # m = 0 .. k
+    m = int(np.argmin(values[1:])) + 1  # the empty clause is the caller's fallback
     out[order[:m]] = True
     return out
 
 
-def _rounded(A: np.ndarray, yy: np.ndarray, cost: np.ndarray,
-             lp_options: dict) -> tuple[list[np.ndarray], np.ndarray | None]:
+def _rounded(
+    A: np.ndarray, yy: np.ndarray, cost: np.ndarray, lp_options: dict
+) -> tuple[list[np.ndarray], np.ndarray | None]:
     """The clause LP on (A, yy) rounded by threshold and by best prefix, and the LP's
     weights (([], None) if the LP failed)."""
     lp = learn_clause(A, yy, form="or", lam=1.0, column_cost=cost, **lp_options)
@@ -96,8 +105,14 @@ def _rounded(A: np.ndarray, yy: np.ndarray, cost: np.ndarray,
     return [thr, _best_prefix(A, yy, lp.w, cost)], lp.w
 
 
-def clause_candidates(Xa: np.ndarray, y: np.ndarray, rows: np.ndarray, w_current: np.ndarray,
-                      cost: np.ndarray, lp_options: dict) -> tuple[list[np.ndarray], int]:
+def clause_candidates(
+    Xa: np.ndarray,
+    y: np.ndarray,
+    rows: np.ndarray,
+    w_current: np.ndarray,
+    cost: np.ndarray,
+    lp_options: dict,
+) -> tuple[list[np.ndarray], int]:
     """Candidate refits of one OR-clause on ``rows``; returns (candidates, LPs solved).
 
     The candidates are the current clause (first), the disabled clause, the always-false
@@ -148,8 +163,14 @@ def _with_fixed(w_current, fitted) -> list[np.ndarray]:
     return out
 
 
-def fit_clause(Xa: np.ndarray, y: np.ndarray, rows: np.ndarray, w_current: np.ndarray,
-               cost: np.ndarray, lp_options: dict) -> tuple[np.ndarray, int]:
+def fit_clause(
+    Xa: np.ndarray,
+    y: np.ndarray,
+    rows: np.ndarray,
+    w_current: np.ndarray,
+    cost: np.ndarray,
+    lp_options: dict,
+) -> tuple[np.ndarray, int]:
     """Refit one OR-clause on ``rows``; return (new weights, LPs solved): the best of
     :func:`clause_candidates` on the clause's subproblem, the current clause on ties, so
     the subproblem objective never increases."""
@@ -161,7 +182,7 @@ def _best_on_subproblem(Xa, y, rows, candidates, cost) -> np.ndarray:
     """The candidate with the lowest subproblem objective, the first on ties."""
     A, yy = Xa[rows], np.asarray(y)[rows].astype(bool)
     values = [clause_subobjective(A, yy, w, cost) for w in candidates]
-    return candidates[int(np.argmin(values))].copy()    # argmin keeps the first on ties
+    return candidates[int(np.argmin(values))].copy()  # argmin keeps the first on ties
 
 
 def canonical(w: np.ndarray) -> np.ndarray:
@@ -180,7 +201,9 @@ def _others_reject(S: np.ndarray, r: int) -> np.ndarray:
     return (np.delete(S, r, axis=1) == 0).any(axis=1)
 
 
-def init_weights(Xa, y, n_clauses: int, cost, how: str, lp_options: dict, rng) -> tuple[np.ndarray, int]:
+def init_weights(
+    Xa, y, n_clauses: int, cost, how: str, lp_options: dict, rng
+) -> tuple[np.ndarray, int]:
     """Initial weights: ``"setcover"``, ``"random"`` or ``"empty"``; returns (W, LPs solved).
 
     ``"setcover"`` is the set-covering baseline itself (Su et al. initialise BCD and AM
@@ -209,12 +232,16 @@ def init_weights(Xa, y, n_clauses: int, cost, how: str, lp_options: dict, rng) -
     W[:, 0] = True
     dual_y = 1 - np.asarray(y).astype(np.uint8)
     if dual_y.min() == dual_y.max():
-        return W, 0                         # one class: SC has nothing to cover
-    sc = SetCoverRules(complexity=theta if theta > 0 else 1e-12, max_rules=n_clauses,
-                       binarizer="passthrough", exact=lp_options.get("exact", False),
-                       solver=lp_options.get("solver", "highs"),
-                       lp_time_limit=lp_options.get("time_limit"),
-                       screening=lp_options.get("screening"))
+        return W, 0  # one class: SC has nothing to cover
+    sc = SetCoverRules(
+        complexity=theta if theta > 0 else 1e-12,
+        max_rules=n_clauses,
+        binarizer="passthrough",
+        exact=lp_options.get("exact", False),
+        solver=lp_options.get("solver", "highs"),
+        lp_time_limit=lp_options.get("time_limit"),
+        screening=lp_options.get("screening"),
+    )
     sc.fit(1 - Xa[:, 1:], dual_y)
     for r, lp in enumerate(sc.lps_):
         W[r] = False
@@ -237,8 +264,19 @@ def _parallel(n_jobs):
     return Parallel(n_jobs=n_jobs, prefer="threads")
 
 
-def bcd(Xa, y, W0, cost, *, max_iter: int = 20, update: str = "greedy", lp_options: dict,
-        rng=None, n_jobs=None, reuse_lps: bool = True) -> TwoLevelResult:
+def bcd(
+    Xa,
+    y,
+    W0,
+    cost,
+    *,
+    max_iter: int = 20,
+    update: str = "greedy",
+    lp_options: dict,
+    rng=None,
+    n_jobs=None,
+    reuse_lps: bool = True,
+) -> TwoLevelResult:
     """Block coordinate descent (section 3.1): update one clause at a time, others fixed.
 
     For clause r, the negatives some other clause already rejects are don't-cares; the
@@ -265,7 +303,7 @@ def bcd(Xa, y, W0, cost, *, max_iter: int = 20, update: str = "greedy", lp_optio
     S = clause_sums(Xa, W)
     F = hamming_objective(Xa, y, W, cost, S)
     result = TwoLevelResult(W, [F])
-    cache: dict = {}   # subproblem -> its LP candidates (or, reference path, a refit)
+    cache: dict = {}  # subproblem -> its LP candidates (or, reference path, a refit)
     stale = 0
     for it in range(max_iter):
         if update == "greedy":
@@ -287,8 +325,10 @@ def bcd(Xa, y, W0, cost, *, max_iter: int = 20, update: str = "greedy", lp_optio
         if reuse_lps:
             jobs = (delayed(_lp_candidates)(Xa, y, rows, cost, lp_options) for _, rows, _ in todo)
         else:
-            jobs = (delayed(clause_candidates)(Xa, y, rows, W[r], cost, lp_options)
-                    for _, rows, r in todo)
+            jobs = (
+                delayed(clause_candidates)(Xa, y, rows, W[r], cost, lp_options)
+                for _, rows, r in todo
+            )
         fitted = _parallel(n_jobs if len(todo) > 1 else None)(jobs)
         for (key, _, _), (cands, k) in zip(todo, fitted):
             cache[key] = cands
@@ -297,7 +337,7 @@ def bcd(Xa, y, W0, cost, *, max_iter: int = 20, update: str = "greedy", lp_optio
         # that is what lets BCD enable a clause the subproblem's LP would leave disabled.
         best_F, best_r, best_w = F, None, None
         for r, key in zip(blocks, keys):
-            for w in (_with_fixed(W[r], cache[key]) if reuse_lps else cache[key]):
+            for w in _with_fixed(W[r], cache[key]) if reuse_lps else cache[key]:
                 if np.array_equal(w, W[r]):
                     continue
                 value = _objective_with(Xa, y, W, S, r, w, cost)
@@ -344,8 +384,9 @@ def assign_negatives(S_neg: np.ndarray, X_neg: np.ndarray) -> np.ndarray:
     return assign
 
 
-def am(Xa, y, W0, cost, *, max_iter: int = 20, lp_options: dict, n_jobs=None,
-       reuse_lps: bool = True) -> TwoLevelResult:
+def am(
+    Xa, y, W0, cost, *, max_iter: int = 20, lp_options: dict, n_jobs=None, reuse_lps: bool = True
+) -> TwoLevelResult:
     """Alternating minimisation (section 3.2): (a) with W fixed, set the ideal outputs
     (positives 1 everywhere; each negative 0 on its clause from :func:`assign_negatives`,
     don't-care elsewhere); (b) with them fixed, refit all R clauses independently, in
@@ -358,7 +399,7 @@ def am(Xa, y, W0, cost, *, max_iter: int = 20, lp_options: dict, n_jobs=None,
     F = hamming_objective(Xa, y, W, cost, S)
     result = TwoLevelResult(W, [F])
     neg_idx = np.flatnonzero(~pos)
-    cache: dict = {}   # subproblem rows -> its LP candidates
+    cache: dict = {}  # subproblem rows -> its LP candidates
     for it in range(max_iter):
         assign = assign_negatives(S[neg_idx], Xa[neg_idx])
         subproblems = []
@@ -368,16 +409,21 @@ def am(Xa, y, W0, cost, *, max_iter: int = 20, lp_options: dict, n_jobs=None,
             subproblems.append((rows, np.packbits(rows).tobytes()))
         if reuse_lps:
             todo = list({key: rows for rows, key in subproblems if key not in cache}.items())
-            solved = _parallel(n_jobs)(delayed(_lp_candidates)(Xa, y, rows, cost, lp_options)
-                                       for _, rows in todo)
+            solved = _parallel(n_jobs)(
+                delayed(_lp_candidates)(Xa, y, rows, cost, lp_options) for _, rows in todo
+            )
             for (key, _), (cands, k) in zip(todo, solved):
                 cache[key] = cands
                 result.n_lp += k
-            new = [_best_on_subproblem(Xa, y, rows, _with_fixed(W[r], cache[key]), cost)
-                   for r, (rows, key) in enumerate(subproblems)]
+            new = [
+                _best_on_subproblem(Xa, y, rows, _with_fixed(W[r], cache[key]), cost)
+                for r, (rows, key) in enumerate(subproblems)
+            ]
         else:
-            fitted = _parallel(n_jobs)(delayed(fit_clause)(Xa, y, rows, W[r], cost, lp_options)
-                                       for r, (rows, _) in enumerate(subproblems))
+            fitted = _parallel(n_jobs)(
+                delayed(fit_clause)(Xa, y, rows, W[r], cost, lp_options)
+                for r, (rows, _) in enumerate(subproblems)
+            )
             new = [w for w, _ in fitted]
             result.n_lp += sum(k for _, k in fitted)
         W_new = np.array(new, dtype=bool).reshape(W.shape)
