@@ -67,8 +67,9 @@ bench: setup
 figures: setup
 	$(PY) -m repro.figures $(if $(STYLE),--style "$(STYLE)")
 
-# JupyterLab from .venv with RULELAB_DATA exported as above (a notebook run there with
-# QUICK = True writes under runs/quick; with QUICK = False it is a FULL run).
+# JupyterLab from .venv with RULELAB_DATA exported as above. A notebook run there writes
+# under runs/<its non-default parameters>/ (runs/quick for QUICK = True); only a FULL run
+# with the defaults (or INTO_COMMITTED = True) writes the committed results/ and figures/.
 lab: setup
 	$(VENV)/bin/jupyter lab --notebook-dir=notebooks
 
