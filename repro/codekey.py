@@ -16,10 +16,10 @@ import hashlib
 import importlib.util
 from pathlib import Path
 
-__all__ = ["source_key", "module_closure"]
+__all__ = ["source_key", "module_closure", "PACKAGES"]
 
 # The library and the reproductions: a result depends on the code of both.
-_PACKAGES = ("rulelab", "repro")
+PACKAGES = ("rulelab", "repro")
 
 
 def _module_file(name: str) -> Path | None:
@@ -52,7 +52,7 @@ def _imports(name: str, path: Path) -> set[str]:
             continue
         for target in targets:
             # A package's own __init__ imports everything; it is never a dependency.
-            if target.split(".")[0] in _PACKAGES and target not in _PACKAGES:
+            if target.split(".")[0] in PACKAGES and target not in PACKAGES:
                 found.add(target)
     return found
 
@@ -83,7 +83,7 @@ def _modules_of(obj) -> set[str]:
         module = getattr(item, "__module__", None) or getattr(type(item), "__module__", "")
         if isinstance(item, str):
             module = item
-        if module.split(".")[0] in _PACKAGES:
+        if module.split(".")[0] in PACKAGES:
             out.add(module)
         if hasattr(item, "get_params") and not isinstance(item, type):
             todo.extend(

@@ -17,11 +17,9 @@ import importlib.util
 import json
 from pathlib import Path
 
-from repro.codekey import module_closure
+from repro.codekey import PACKAGES, module_closure
 
 __all__ = ["notebook_modules", "notebook_fingerprint", "stale_notebooks"]
-
-_PACKAGES = ("rulelab", "repro")
 
 
 def _code_cells(path: Path) -> list[str]:
@@ -49,7 +47,7 @@ def _defining_module(package_attr: str) -> str | None:
     except (ImportError, AttributeError):
         return None
     module = getattr(obj, "__module__", None)
-    return module if module and module.split(".")[0] in _PACKAGES else None
+    return module if module and module.split(".")[0] in PACKAGES else None
 
 
 def notebook_modules(path: Path) -> frozenset[str]:
@@ -74,7 +72,7 @@ def notebook_modules(path: Path) -> frozenset[str]:
             else:
                 continue
             for name in names:
-                if name.split(".")[0] in _PACKAGES and name not in _PACKAGES:
+                if name.split(".")[0] in PACKAGES and name not in PACKAGES:
                     module = _defining_module(name)
                     if module:
                         direct.add(module)

@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils._param_validation import HasMethods, StrOptions
-from sklearn.utils.validation import check_is_fitted, validate_data
+from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
 from ._validation import (
     check_frame,
@@ -280,15 +280,10 @@ class RuleClassifierBase(LearnerBase):
     def _as_frame(self, X, reset: bool) -> pd.DataFrame:
         """X as a DataFrame with the fitted column names; numeric arrays go through
         scikit-learn's own validation (shape, sparse, complex, 1-D and empty input)."""
-        if isinstance(X, pd.DataFrame):
-            return self._check_names(X, reset)
-        arr = validate_data(self, X, reset=reset, ensure_all_finite="allow-nan")
-        if reset:
-            self._column_names = [f"x{i}" for i in range(arr.shape[1])]
-            self._fitted_on_frame = False
-            self._note_constant(pd.DataFrame(arr))
+        if not isinstance(X, pd.DataFrame):
+            X = check_array(X, ensure_all_finite="allow-nan", input_name="X", estimator=self)
         # an array after a fit on a DataFrame is read in the fitted order (scikit-learn warns)
-        return pd.DataFrame(arr, columns=self._column_names)
+        return self._named_frame(X, reset)
 
     def _check_X(self, X) -> pd.DataFrame:
         check_is_fitted(self, "rules_")

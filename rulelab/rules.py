@@ -693,14 +693,18 @@ class WeightedRuleSet(_ClauseCollection):
         """Whether the vote's loss gives it a probability (not for a hinge loss)."""
         return self.LINK_SCALE[self.loss] is not None
 
-    def probability(self, X: pd.DataFrame) -> np.ndarray:
-        """``P(y = 1)`` on every row: the vote through the link of its loss."""
+    def link(self, score: np.ndarray) -> np.ndarray:
+        """``P(y = 1)`` from the vote ``score``, through the link of the vote's loss."""
         if not self.has_probability:
             raise ValueError(
                 f"a vote fitted with the {self.loss} loss has no probability "
                 "scale: use score() (or fit with the logistic loss)"
             )
-        return 1.0 / (1.0 + np.exp(-self.LINK_SCALE[self.loss] * self.score(X)))
+        return 1.0 / (1.0 + np.exp(-self.LINK_SCALE[self.loss] * np.asarray(score)))
+
+    def probability(self, X: pd.DataFrame) -> np.ndarray:
+        """``P(y = 1)`` on every row: the vote through the link of its loss."""
+        return self.link(self.score(X))
 
     def score(self, X: pd.DataFrame) -> np.ndarray:
         """The weighted vote ``sum_t C_t [clause_t(x)]`` on every row of ``X``."""

@@ -232,12 +232,9 @@ class _RuleSetBase(RuleClassifierBase):
         tags.input_tags.sparse = False
         return tags
 
-    def _lp_options(self) -> dict:
-        return lp_options(self)
-
     def _learn_and_clause(self, A, y01, sample_weight=None):
         lp = learn_clause(
-            A, y01, "and", lp_lambda(self), sample_weight=sample_weight, **self._lp_options()
+            A, y01, "and", lp_lambda(self), sample_weight=sample_weight, **lp_options(self)
         )
         # An interior-point solver may stop a little short of its tolerances: its answer is
         # still a valid clause (rounding makes it 0/1), so only a failed solve is an error.

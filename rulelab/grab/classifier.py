@@ -255,9 +255,9 @@ class CBMClassifier(LearnerBase):
     @available_if(_is_logistic)
     def predict_proba(self, X):
         """The score through the link its loss declares on ``rules_`` (logistic loss only:
-        ``1 / (1 + exp(-f))``, as :meth:`rulelab.rules.WeightedRuleSet.probability`)."""
-        f = self.decision_function(X)  # checks the fit first
-        p = 1.0 / (1.0 + np.exp(-self.rules_.LINK_SCALE[self.rules_.loss] * f))
+        ``1 / (1 + exp(-f))``, :meth:`rulelab.rules.WeightedRuleSet.link`)."""
+        score = self.decision_function(X)  # checks the fit before rules_ is read
+        p = self.rules_.link(score)
         return np.column_stack([1.0 - p, p])
 
     # ------------------------------------------------------------------ words
