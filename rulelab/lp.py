@@ -209,12 +209,19 @@ def _build(A, y, lam, d, c, formulation):
     raise ValueError(f"formulation must be 'reduced' or 'full', not {formulation!r}")
 
 
-def _solve_highs(cost, M, row_lo, row_hi, col_lo, col_hi, integer_cols, time_limit):
+def _solve_highs(
+    cost, M, row_lo, row_hi, col_lo, col_hi, integer_cols, time_limit, presolve: bool = False
+):
     import highspy
 
     h = quiet_highs()
     if time_limit is not None:
         h.setOptionValue("time_limit", float(time_limit))
+    if not (integer_cols or presolve):
+        # The clause LP has merged duplicate rows and screened columns already: presolve
+        # finds almost nothing left to remove in these dense covering problems but spends
+        # about as long looking as the simplex takes to solve them (benchmarks/bench_lp.py).
+        h.setOptionValue("presolve", "off")
     n_col, n_row = M.shape[1], M.shape[0]
     integrality = np.zeros(n_col, dtype=np.int32)  # 0 = continuous
     integrality[:integer_cols] = int(highspy.HighsVarType.kInteger.value)
