@@ -26,11 +26,13 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 from repro.fingerprint import notebook_fingerprint, stale_notebooks
 from repro.report import ROOT, results_dir, update_readme, write_report
+from repro.runner import TALLY_ENV
 
 NOTEBOOKS = ROOT / "notebooks"
 
@@ -260,6 +262,10 @@ def run(
         out = out_dir / nb.name
         print(f"[rulelab] {nb.name} ({mode}): {plan.describe()}", flush=True)
         fingerprint = notebook_fingerprint(nb)  # the code this run's outputs come from
+        # the kernel adds a line here for every result it reads from the cache: a run that
+        # read none is a cold run, and its time is what a fresh clone would take
+        tally = Path(tempfile.mkstemp(prefix="rulelab-cache-reads-")[1])
+        os.environ[TALLY_ENV] = str(tally)
         t = time.time()
         try:
             pm.execute_notebook(
@@ -277,11 +283,15 @@ def run(
             status = f"failed: {type(err).__name__}"
             print(f"[rulelab] {nb.name} failed: {err}", file=sys.stderr, flush=True)
         seconds = round(time.time() - t, 1)
+        cache_reads = len(tally.read_text(encoding="utf-8").splitlines())
+        tally.unlink(missing_ok=True)
+        os.environ.pop(TALLY_ENV, None)
         logs.setdefault(plan.root, []).append(
             {
                 "notebook": nb.stem,
                 "status": status,
                 "seconds": seconds,
+                "cache_reads": cache_reads,
                 "jobs": jobs,
                 "params": ", ".join(f"{k}={v}" for k, v in (params or {}).items()),
                 "code": code,
@@ -290,7 +300,8 @@ def run(
                 "finished": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
             }
         )
-        print(f"[rulelab] {nb.name}: {status} in {seconds:.0f} s", flush=True)
+        how = "cold" if cache_reads == 0 else f"{cache_reads} results read from the cache"
+        print(f"[rulelab] {nb.name}: {status} in {seconds:.0f} s ({how})", flush=True)
     ran = sum(len(entries) for entries in logs.values())
     failed = sum(e["status"] != "ok" for entries in logs.values() for e in entries)
     for root, entries in logs.items():

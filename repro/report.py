@@ -65,6 +65,24 @@ def _environments(runs: pd.DataFrame) -> list[str]:
     return lines + [""]
 
 
+def _cold_sentence(runs: pd.DataFrame) -> str:
+    """What the recorded times say about a cold run: ``cache_reads`` counts the results a
+    notebook's run read from the cache (0: a cold run, as on a fresh clone)."""
+    if "cache_reads" not in runs:
+        return "These runs did not record whether they read earlier results from the cache."
+    reads = pd.to_numeric(runs["cache_reads"], errors="coerce")
+    cold = reads == 0
+    text = (
+        f"{int(cold.sum())} of {len(runs)} notebooks ran cold (`cache_reads` 0: nothing "
+        f"read from the cache), in {runs.loc[cold, 'seconds'].astype(float).sum() / 60:.1f} "
+        "minutes"
+    )
+    unknown = int(reads.isna().sum())
+    if unknown:
+        text += f"; {unknown} runs predate the count"
+    return text + "."
+
+
 def write_report(path: Path | None = None, run_log: Path | None = None) -> Path:
     """Write ``REPORT.md`` from the recorded claims, the run log and the figures."""
     path = path or output_root() / "REPORT.md"
@@ -79,6 +97,7 @@ def write_report(path: Path | None = None, run_log: Path | None = None) -> Path:
                 "notebook",
                 "status",
                 "seconds",
+                "cache_reads",
                 "jobs",
                 "params",
                 "code",
@@ -89,8 +108,8 @@ def write_report(path: Path | None = None, run_log: Path | None = None) -> Path:
         ]
         parts += [
             f"Mode: **{log['mode']}**. The last run of each notebook (below, with its "
-            f"parallel jobs) took {runs['seconds'].sum() / 60:.1f} minutes in all; a "
-            "notebook whose experiments were cached by an earlier run is faster.",
+            f"parallel jobs) took {runs['seconds'].sum() / 60:.1f} minutes in all. "
+            + _cold_sentence(runs),
             "",
             "## Notebooks",
             "",

@@ -80,6 +80,21 @@ def _jsonable_number(value):
     return value.item() if isinstance(value, np.generic) else float(value)
 
 
+#: A file the pipeline names for one notebook run: every result read from the cache adds a
+#: line to it, so the run log can tell a cold run (nothing read) from one that reused work.
+TALLY_ENV = "RULELAB_CACHE_TALLY"
+
+
+def read_cached(path: Path):
+    """A cached result, counted in the pipeline's tally (:data:`TALLY_ENV`) when one is set."""
+    record = json.loads(path.read_text())
+    tally = os.environ.get(TALLY_ENV)
+    if tally:
+        with open(tally, "a", encoding="utf-8") as out:
+            out.write(f"{path.parent.name}\n")
+    return record
+
+
 def cached(kind: str, key: dict, compute: Callable[[], object], *, code, cache: bool = True):
     """``compute()``'s JSON-able result, kept under :func:`cache_path` and reused from there.
 
@@ -90,7 +105,7 @@ def cached(kind: str, key: dict, compute: Callable[[], object], *, code, cache: 
         return json.loads(json.dumps(compute(), default=_jsonable_number))
     path = cache_path(kind, key, code)
     if path.is_file():
-        return json.loads(path.read_text())
+        return read_cached(path)
     write_record(path, compute())
     return json.loads(path.read_text())
 
@@ -210,7 +225,7 @@ def cross_validate(
                     }
                     path = cache_path("cv", key, estimator)
                     if path.is_file():
-                        records.append({**json.loads(path.read_text()), "cached": True})
+                        records.append({**read_cached(path), "cached": True})
                         continue
                 tasks.append(
                     delayed(_run_task)(dataset, method, estimator, fold, train, test, X, y, path)
@@ -264,7 +279,7 @@ def run_units(
     for i, task in enumerate(tasks):
         path = cache_path(kind, {"func": func.__qualname__, **task}, func) if cache else None
         if path is not None and path.is_file():
-            results[i] = json.loads(path.read_text())
+            results[i] = read_cached(path)
         else:
             todo.append((i, task, path))
     if todo:

@@ -51,6 +51,27 @@ def test_cross_validate_caches_folds_and_resumes(tmp_path, monkeypatch):
     assert second["fit_time"][kept].tolist() == first["fit_time"][kept].tolist()
 
 
+def test_every_result_read_from_the_cache_is_counted_so_a_cold_run_can_be_told(
+    tmp_path, monkeypatch
+):
+    """The pipeline names a tally file for each notebook run; a run that read nothing from
+    the cache (an empty tally) is a cold run, and its time is a fresh clone's."""
+    from repro.runner import TALLY_ENV, cached
+
+    monkeypatch.setenv("RULELAB_CACHE", str(tmp_path / "cache"))
+    tally = tmp_path / "tally"
+    tally.touch()
+    monkeypatch.setenv(TALLY_ENV, str(tally))
+    X, y = toy()
+    loader = lambda name: (X, y)  # noqa: E731
+    cross_validate({"RuSC": SetCoverRules()}, ["toy"], n_splits=3, loader=loader, progress=False)
+    assert cached("unit", {"a": 1}, lambda: {"v": 1}, code=toy) == {"v": 1}
+    assert tally.read_text() == ""  # everything computed: cold
+    cross_validate({"RuSC": SetCoverRules()}, ["toy"], n_splits=3, loader=loader, progress=False)
+    assert cached("unit", {"a": 1}, lambda: {"v": 2}, code=toy) == {"v": 1}
+    assert tally.read_text().split() == ["cv"] * 3 + ["unit"]
+
+
 def test_merge_runs_keeps_only_the_other_datasets_of_an_earlier_run(tmp_path):
     def rows(ds, err):
         return pd.DataFrame({"dataset": ds, "method": "m", "fold": [0, 1], "error": err})
