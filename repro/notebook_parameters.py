@@ -178,6 +178,12 @@ NOTEBOOK_PARAMETERS: dict[str, dict[str, tuple[str, object]]] = {
             "dict[str, Union[str, float]]",
             {"error_of": "RuleFit", "max_rules": 5.0, "wins": 6, "speedup": 20.0},
         ),
+        "CUT_DATASETS": ("Optional[list[str]]", None),
+        "MULTICLASS_SETS": ("list[str]", ["iris", "wine", "digits", "gas"]),
+        "MULTICLASS_QUICK_SETS": ("list[str]", ["iris", "wine"]),
+        "MULTICLASS_MAX_ROWS": ("dict[str, int]", {}),
+        "MULTICLASS_CART_DEPTH": ("int", 5),
+        "MULTICLASS_SHOW": ("str", "iris"),
     },
     "08_column_generation": {
         "QUICK": ("bool", False),

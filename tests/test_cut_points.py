@@ -1,0 +1,83 @@
+"""Notebook 07's grid-against-refined comparison (repro.cut_points)."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from repro import cut_points
+from repro.cut_points import GRID, REFINED, cut_methods, cut_table, cut_verdict
+
+
+def _records(dataset: str, refined: list[float], grid: list[float]) -> pd.DataFrame:
+    rows = []
+    for method, errors, rules in ((REFINED, refined, 3.0), (GRID, grid, 4.0)):
+        for fold, error in enumerate(errors):
+            rows.append(
+                {
+                    "dataset": dataset,
+                    "method": method,
+                    "fold": fold,
+                    "error": error,
+                    "n_rules": rules,
+                    "n_terms": 2 * rules,
+                    "fit_time": 1.0,
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def test_the_two_learners_differ_only_in_refine_cuts():
+    methods = cut_methods(random_state=3)
+    refined, grid = methods[REFINED].get_params(), methods[GRID].get_params()
+    assert refined.pop("refine_cuts") is True and grid.pop("refine_cuts") is False
+    assert refined == grid and refined["random_state"] == 3
+
+
+def test_the_table_pairs_the_folds_and_calls_a_gap_within_its_se_a_tie():
+    folds = pd.concat(
+        [
+            _records("better", refined=[0.1, 0.1, 0.1], grid=[0.2, 0.3, 0.2]),
+            _records("tied", refined=[0.1, 0.2, 0.1], grid=[0.2, 0.1, 0.1]),
+        ]
+    )
+    table = cut_table(folds).set_index("dataset")
+    assert list(table["verdict"]) == ["holds", "tie"]
+    assert (
+        table.loc["better", "gain"] == pytest.approx(0.4 / 3)
+        and table.loc["better", "refined_rules"] == 3
+    )
+    claim = cut_verdict(table.reset_index())
+    assert claim["verdict"] == "holds"
+    assert claim["evidence"].startswith(
+        "refined against grid, paired over folds: 1 better, 1 within 1 SE, 0 worse on 2 "
+        "data sets; better on better; mean error 0.1167 refined"
+    )
+
+
+def test_one_data_set_worse_beyond_its_se_breaks_the_claim():
+    table = cut_table(_records("sonar", refined=[0.3, 0.4, 0.3], grid=[0.2, 0.2, 0.2]))
+    assert cut_verdict(table)["verdict"] == "does not hold"
+    assert "worse on sonar" in cut_verdict(table)["evidence"]
+
+
+def test_the_benchmark_s_cg_folds_are_reused_and_only_the_grid_is_fitted(monkeypatch):
+    calls = []
+
+    def fake_cross_validate(methods, datasets, **kw):
+        calls.append((list(methods), list(datasets)))
+        frame = pd.concat(_records(d, [0.1] * 2, [0.2] * 2) for d in datasets)
+        return frame[frame["method"].isin(methods)]
+
+    monkeypatch.setattr(cut_points, "cross_validate", fake_cross_validate)
+    reuse = _records("pima", [0.25, 0.25], [0.0, 0.0])
+    reuse = reuse[reuse["method"] == REFINED]
+    folds = cut_points.run_cut_comparison(["pima", "sonar"], max_folds=2, reuse=reuse)
+    assert calls == [([GRID], ["pima", "sonar"]), ([REFINED], ["sonar"])]
+    pima = folds[(folds.dataset == "pima") & (folds.method == REFINED)]
+    assert list(pima["error"]) == [0.25, 0.25]  # the benchmark's rows, not refitted
+
+
+def test_no_data_set_is_not_testable():
+    table = cut_table(cut_points.run_cut_comparison([]))
+    assert table.empty and cut_verdict(table)["verdict"] == "not testable"
