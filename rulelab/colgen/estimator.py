@@ -213,6 +213,9 @@ class ColumnGenerationRules(_RuleSetBase):
         the grid (to the noise floor) and, on average, on notebook 07's eleven data sets,
         with no more terms (``benchmarks/bench_cuts.py`` prints both). ``False`` keeps the
         binariser's cut points, e.g. domain cuts given as ``FeatureBinarizer(thresholds=...)``.
+        Binary problems only: a rule list for more than two classes keeps the binariser's
+        cuts (each rule is learned against the classes after it, so a cut cannot be moved
+        under one class's objective alone).
 
     Attributes
     ----------

@@ -71,8 +71,14 @@ def _fit_one_class(
     if n_neg == 0 or not negatives > 0:
         # every row left is of this class: one rule that always fires decides them
         return _ClassFit([()], {**summary, "note": "only rows of the class left"})
+    # refine_cuts off: the class's design is 0/1 items, on which there is no cut to move
     model = clone(template).set_params(
-        form="dnf", binarizer="passthrough", binarize=None, time_limit=time_limit, cv=cv
+        form="dnf",
+        binarizer="passthrough",
+        binarize=None,
+        time_limit=time_limit,
+        cv=cv,
+        refine_cuts=False,
     )
     stratified = isinstance(cv, (str, Integral))
     if template.complexity == "auto" and (
