@@ -306,7 +306,7 @@ class RuleClassifierBase(LearnerBase):
         a decision list the rule that decided, or the default (or fallback model).
         """
         rows = self._check_X(X)
-        index = rows.index if isinstance(rows, pd.DataFrame) else None
+        index = X.index if isinstance(X, pd.DataFrame) else None  # the caller's rows, named
         if isinstance(self.rules_, DecisionList):
             prediction = self.classes_[self.rules_.class_index(rows, self.classes_)]
         else:

@@ -299,6 +299,18 @@ def test_predictions_come_from_the_rule_list_and_the_link_its_fallback_declares(
     assert np.allclose(boosted.predict_proba(X)[:, 1], 1 / (1 + np.exp(-2 * F)))
 
 
+def test_explain_names_the_deciding_rule_or_the_fallback_on_the_callers_rows(small_planted):
+    X, y = small_planted
+    frame = pd.DataFrame(X, columns=[f"x{j}" for j in range(X.shape[1])], index=range(7, 307))
+    for model in (RulesFirstClassifier(random_state=0), GreedyRule(k=2)):
+        why = model.fit(frame, y).explain(frame)
+        assert list(why.index) == list(frame.index)
+        assert np.array_equal(why.prediction, model.predict(frame))
+        covered = model.apply_rules(frame) >= 0
+        assert why.reason[covered].str.startswith("rule 1: IF x4 > 0").any()
+        assert why.reason[~covered].str.startswith("no rule fires:").all()
+
+
 def test_json_keeps_the_rules_and_names_the_fitted_fallback(small_planted):
     from rulelab.rules import rule_from_dict
 
