@@ -141,8 +141,9 @@ class LearnerBase(ClassifierMixin, BaseEstimator):
     * ``y``: class labels, binary unless the learner says otherwise; missing, mixed-type
       and continuous labels are refused with a message that names the problem.
     * ``rules_``: the learned model in :mod:`rulelab.rules` types (a DNF, CNF, weighted rule
-      set or decision list), so ``explain``, the JSON, SQL and pandas exports, ``n_rules``
-      and ``n_terms`` work alike for every learner.
+      set, decision list with a default or a fitted fallback model, or a vote of such lists),
+      so ``explain``, the JSON, SQL and pandas exports, ``n_rules`` and ``n_terms`` work
+      alike for every learner.
     * ``decision_function(X)``, where a binary learner has one, is a score that is positive
       exactly where ``predict`` gives ``classes_[1]`` and larger where the model is surer
       of it (scikit-learn's convention); each learner documents its scale.

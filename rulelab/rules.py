@@ -5,6 +5,10 @@ A :class:`Term` is one Boolean test on one feature (``petal width (cm) <= 1.70``
 OR of AND-clauses, a :class:`CNF` an AND of OR-clauses. Every rule evaluates on a pandas
 DataFrame, prints in plain words, counts its terms, round-trips through a dict/JSON, and
 converts to a ``DataFrame.query`` string that selects exactly the rows it predicts 1 for.
+The models built from them: :class:`WeightedRuleSet` (a weighted vote of clauses),
+:class:`DecisionList` (ordered rules, then a default label or a fitted fallback model) and
+:class:`WeightedVote` (a weighted vote of such lists); each declares the link from what it
+evaluates to a probability, which the learners' ``predict_proba`` reads.
 
 Missing values: every comparison with a missing value is False (``x <= t`` and ``x > t``
 alike); the terms ``is missing`` / ``is not missing`` test for them explicitly.
