@@ -14,7 +14,7 @@ from .binarize import FeatureBinarizer
 from .colgen import ColumnGenerationRules
 from .data import list_datasets, load_csv, load_dataset
 from .grab import CBMClassifier, CellBinarizer, count_itemsets, expand, wfim
-from .rules import CNF, DNF, Clause, Term, WeightedRuleSet
+from .rules import CNF, DNF, Clause, Term, WeightedRuleSet, WeightedVote
 from .rulesets import BoostedLPRules, OneRule, SetCoverRules
 from .rulesfirst import BoostRule, GreedyRule, RulesFirstClassifier, make_rules_first
 from .screening import screen
@@ -51,6 +51,7 @@ __all__ = [
     "DNF",
     "CNF",
     "WeightedRuleSet",
+    "WeightedVote",
     "OneRule",
     "SetCoverRules",
     "BoostedLPRules",

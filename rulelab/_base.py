@@ -15,6 +15,7 @@ import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.utils._param_validation import HasMethods, StrOptions
+from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
 from ._validation import (
@@ -129,11 +130,6 @@ def fit_context(fit):
     return checked_fit
 
 
-def _plain(label):
-    """A label as a Python value, so that numpy and Python labels look each other up."""
-    return label.item() if isinstance(label, np.generic) else label
-
-
 class LearnerBase(ClassifierMixin, BaseEstimator):
     """The input contract every rulelab learner shares (not used directly).
 
@@ -145,8 +141,9 @@ class LearnerBase(ClassifierMixin, BaseEstimator):
     * ``y``: class labels, binary unless the learner says otherwise; missing, mixed-type
       and continuous labels are refused with a message that names the problem.
     * ``rules_``: the learned model in :mod:`rulelab.rules` types (a DNF, CNF, weighted rule
-      set or decision list), so ``explain``, the JSON, SQL and pandas exports, ``n_rules``
-      and ``n_terms`` work alike for every learner.
+      set, decision list with a default or a fitted fallback model, or a vote of such lists),
+      so ``explain``, the JSON, SQL and pandas exports, ``n_rules`` and ``n_terms`` work
+      alike for every learner.
     * ``decision_function(X)``, where a binary learner has one, is a score that is positive
       exactly where ``predict`` gives ``classes_[1]`` and larger where the model is surer
       of it (scikit-learn's convention); each learner documents its scale.
@@ -285,27 +282,20 @@ class RuleClassifierBase(LearnerBase):
         # an array after a fit on a DataFrame is read in the fitted order (scikit-learn warns)
         return self._named_frame(X, reset)
 
-    def _check_X(self, X) -> pd.DataFrame:
+    def _check_X(self, X):
+        """The rows ``rules_`` reads: X as a DataFrame with the fitted column names (a
+        learner whose rules read another design of its own says so here, once)."""
         check_is_fitted(self, "rules_")
         return self._as_frame(X, reset=False)
 
     def predict(self, X) -> np.ndarray:
-        """The positive class where the printed rule holds, the other class elsewhere."""
-        frame = self._check_X(X)
+        """The positive class where the printed rule holds, the other class elsewhere; for
+        a decision list, the first firing rule's label, else its default or fallback's."""
+        rows = self._check_X(X)
         if isinstance(self.rules_, DecisionList):
-            return self.classes_[self._decided_class(frame)]
-        fired = self.rules_.evaluate(frame)
+            return self.classes_[self.rules_.class_index(rows, self.classes_)]
+        fired = self.rules_.evaluate(rows)
         return self.classes_[fired.astype(int)]
-
-    def _decided_class(self, frame: pd.DataFrame) -> np.ndarray:
-        """The class index a list with a default gives each row (its rules' labels are
-        classes of ``classes_``, its last entry the default's)."""
-        index = {label: k for k, label in enumerate(self.classes_.tolist())}
-        lookup = np.array(
-            [index[_plain(label)] for label in (*self.rules_.labels, self.rules_.default)],
-            dtype=np.int64,
-        )
-        return lookup[self.rules_.apply(frame)]  # -1 (no rule fires) picks the default
 
     # ---- explanations and probabilities -------------------------------------------------
     def explain(self, X) -> pd.DataFrame:
@@ -314,28 +304,37 @@ class RuleClassifierBase(LearnerBase):
         Returns a DataFrame with the ``prediction`` and the ``reason``: for a DNF (an OR of
         AND-clauses) the clauses that fired, for a CNF the clauses that failed, for a
         weighted rule set the clauses that voted with their weights and the total score, for
-        a decision list (more than two classes) the rule that decided, or the default.
+        a decision list the rule that decided, or the default (or fallback model).
         """
-        frame = self._check_X(X)
+        rows = self._check_X(X)
+        index = X.index if isinstance(X, pd.DataFrame) else None  # the caller's rows, named
         if isinstance(self.rules_, DecisionList):
-            return pd.DataFrame(
-                {
-                    "prediction": self.classes_[self._decided_class(frame)],
-                    "reason": self.rules_.explain(frame),
-                },
-                index=frame.index,
-            )
-        fired = self.rules_.evaluate(frame)
+            prediction = self.classes_[self.rules_.class_index(rows, self.classes_)]
+        else:
+            prediction = self.classes_[self.rules_.evaluate(rows).astype(int)]
         return pd.DataFrame(
-            {"prediction": self.classes_[fired.astype(int)], "reason": self.rules_.explain(frame)},
-            index=frame.index,
+            {"prediction": prediction, "reason": self.rules_.explain(rows)}, index=index
         )
 
+    #: Whether an unfitted learner offers ``predict_proba`` (once fitted, ``rules_`` says).
+    _probabilistic = True
+
+    def _has_probability(self) -> bool:
+        rules = getattr(self, "rules_", None)
+        if rules is None:
+            return self._probabilistic
+        return getattr(rules, "has_probability", True)
+
+    @available_if(_has_probability)
     def predict_proba(self, X) -> np.ndarray:
         """Class probabilities with an honest, documented meaning.
 
-        * A weighted rule set (boosting): the margin ``F`` through the logistic link of
-          boosting, ``P(y=1) = 1 / (1 + exp(-2F))`` (Friedman, Hastie & Tibshirani 2000).
+        Offered where the rule type declares a link to probabilities (not for a vote fitted
+        with a hinge loss, nor a list whose fallback model has only a score).
+
+        * A weighted rule set or vote (boosting): the margin ``F`` through the link of the
+          loss it declares, e.g. ``P(y=1) = 1 / (1 + exp(-2F))`` for the exponential loss
+          (Friedman, Hastie & Tibshirani 2000).
         * An OR of AND-clauses (DNF, one clause included): where clauses fire, the training
           precision of the most precise clause that fired; where none fires, the share of
           positives among the training rows no clause covered. A CNF: the training
@@ -346,17 +345,22 @@ class RuleClassifierBase(LearnerBase):
         training data, so they are optimistic on new data for a rule with many terms; and a
         clause whose training precision is below 1/2 still predicts positive (``predict``
         follows the printed rule), where these probabilities say otherwise.
-        * A decision list (more than two classes), shape ``(n_samples, n_classes)``: the
-          class frequencies among the training rows the rule that decides the row decided
-          (the first rule that fired on them), or, for the default, among the training rows
-          no rule covers; Laplace-smoothed, ``(rows of the class + 1) / (rows + n_classes)``.
+        * A decision list with a default (more than two classes), shape ``(n_samples,
+          n_classes)``: the class frequencies among the training rows the rule that decides
+          the row decided (the first rule that fired on them), or, for the default, among
+          the training rows no rule covers; Laplace-smoothed, ``(rows of the class + 1) /
+          (rows + n_classes)``.
+        * A decision list with a fallback model (rules first): 1 for the label of the rule
+          that decides the row, the fallback model's probabilities where no rule fires.
         """
-        frame = self._check_X(X)
+        rows = self._check_X(X)
         if isinstance(self.rules_, DecisionList):
+            if self.rules_.has_fallback_model:
+                return self.rules_.probability(rows, self.classes_)
             counts = self.training_stats_["rule_class_weight"]
             smoothed = (counts + 1.0) / (counts.sum(axis=1, keepdims=True) + counts.shape[1])
-            return smoothed[self.rules_.apply(frame)]  # -1: the default's row, the last
-        p1 = self._positive_probability(frame)
+            return smoothed[self.rules_.apply(rows)]  # -1: the default's row, the last
+        p1 = self._positive_probability(rows)
         return np.column_stack([1 - p1, p1])
 
     def _positive_probability(self, frame: pd.DataFrame) -> np.ndarray:
@@ -374,25 +378,30 @@ class RuleClassifierBase(LearnerBase):
         """A score that is positive exactly where :meth:`predict` gives ``classes_[1]``.
 
         On more than two classes (a decision list), scikit-learn's multiclass shape
-        ``(n_samples, n_classes)``: 1 for the class the deciding rule (or the default)
-        names, 0 for the others. A list decides by its first firing rule and has no graded
-        score beyond that; :meth:`predict_proba` gives the rules' class frequencies.
+        ``(n_samples, n_classes)``: 1 for the class the deciding rule (or the default or
+        fallback model) names, 0 for the others. A list decides by its first firing rule and
+        has no graded score beyond that; :meth:`predict_proba` gives the probabilities.
 
-        * A weighted rule set (boosting): the vote ``F`` (``predict_proba`` is its logistic
-          link ``1 / (1 + exp(-2F))``).
+        * A weighted rule set or vote (boosting): the vote ``F`` (``predict_proba`` is its
+          link, ``1 / (1 + exp(-2F))`` for the exponential loss).
+        * A two-class decision list with a fallback model (rules first): +-inf where a rule
+          decides (it is certain), elsewhere the fallback's own score, or the signed
+          log-odds of its probabilities (:meth:`rulelab.rules.DecisionList.score`).
         * A Boolean rule (DNF, CNF, one clause): the log-odds of :meth:`predict_proba`, with
           the rule's sign: positive where the rule holds, negative where it fails, and at
           least 1e-6 in size. The two differ only where a clause whose training precision
           is below 1/2 fires: ``predict`` (and this sign) follow the printed rule.
         """
-        frame = self._check_X(X)
+        rows = self._check_X(X)
         if isinstance(self.rules_, DecisionList):
-            return np.eye(self.classes_.size)[self._decided_class(frame)]
+            if self.rules_.has_fallback_model and self.classes_.size == 2:
+                return self.rules_.score(rows, self.classes_)
+            return np.eye(self.classes_.size)[self.rules_.class_index(rows, self.classes_)]
         if hasattr(self.rules_, "weights"):
-            return self.rules_.score(frame)
-        p1 = np.clip(self._positive_probability(frame), 1e-12, 1 - 1e-12)
+            return self.rules_.score(rows)
+        p1 = np.clip(self._positive_probability(rows), 1e-12, 1 - 1e-12)
         size = np.maximum(np.abs(np.log(p1 / (1 - p1))), 1e-6)
-        return np.where(self.rules_.evaluate(frame), size, -size)
+        return np.where(self.rules_.evaluate(rows), size, -size)
 
     def _after_fit(self) -> None:
         self._record_training()

@@ -5,6 +5,10 @@ A :class:`Term` is one Boolean test on one feature (``petal width (cm) <= 1.70``
 OR of AND-clauses, a :class:`CNF` an AND of OR-clauses. Every rule evaluates on a pandas
 DataFrame, prints in plain words, counts its terms, round-trips through a dict/JSON, and
 converts to a ``DataFrame.query`` string that selects exactly the rows it predicts 1 for.
+The models built from them: :class:`WeightedRuleSet` (a weighted vote of clauses),
+:class:`DecisionList` (ordered rules, then a default label or a fitted fallback model) and
+:class:`WeightedVote` (a weighted vote of such lists); each declares the link from what it
+evaluates to a probability, which the learners' ``predict_proba`` reads.
 
 Missing values: every comparison with a missing value is False (``x <= t`` and ``x > t``
 alike); the terms ``is missing`` / ``is not missing`` test for them explicitly.
@@ -630,8 +634,9 @@ def _clause(d: dict) -> Clause:
 
 
 def rule_from_dict(d: dict | str):
-    """Rebuild a :class:`Clause`, :class:`DNF`, :class:`CNF`, :class:`WeightedRuleSet` or
-    :class:`DecisionList` from ``to_dict()``/``to_json()``."""
+    """Rebuild a :class:`Clause`, :class:`DNF`, :class:`CNF`, :class:`WeightedRuleSet`,
+    :class:`DecisionList` or :class:`WeightedVote` from ``to_dict()``/``to_json()`` (a
+    fallback model, which JSON does not hold, is named by ``otherwise`` only)."""
     if isinstance(d, str):
         d = json.loads(d)
     kind = d.get("type")
@@ -642,6 +647,14 @@ def rule_from_dict(d: dict | str):
         return cls([_clause(c) for c in d["clauses"]], then=d.get("then", "1"))
     if kind == "weighted":
         return weighted_from_dict(d)
+    if kind == "vote":
+        return WeightedVote(
+            [rule_from_dict(m) for m in d["members"]],
+            [float(w) for w in d["weights"]],
+            positive=d.get("positive", 1),
+            then=d.get("then"),
+            loss=d.get("loss", "exponential"),
+        )
     if kind == "decision_list":
         return DecisionList(
             [_clause(c) for c in d["clauses"]],
@@ -652,7 +665,48 @@ def rule_from_dict(d: dict | str):
     raise ValueError(f"not a rulelab rule: type {kind!r}")
 
 
-class WeightedRuleSet(_ClauseCollection):
+class _VoteLink:
+    """What a vote's loss says its score means: ``P(y = 1) = 1 / (1 + exp(-scale F))``.
+
+    Shared by :class:`WeightedRuleSet` and :class:`WeightedVote`, so that every weighted
+    vote states its probability the same way: the link follows from the loss the weights
+    minimise, and a hinge loss declares none.
+    """
+
+    #: Each loss's link from the vote ``F`` to ``P(y = 1)``: ``1 / (1 + exp(-scale F))``.
+    LINK_SCALE = {"exponential": 2.0, "logistic": 1.0, "hinge": None}
+
+    loss: str
+
+    def _check_loss(self, loss: str) -> str:
+        if loss not in self.LINK_SCALE:
+            raise ValueError(f"loss must be one of {sorted(self.LINK_SCALE)}, got {loss!r}")
+        return loss
+
+    @property
+    def has_probability(self) -> bool:
+        """Whether the vote's loss gives it a probability (not for a hinge loss)."""
+        return self.LINK_SCALE[self.loss] is not None
+
+    def link(self, score: np.ndarray) -> np.ndarray:
+        """``P(y = 1)`` from the vote ``score``, through the link of the vote's loss."""
+        if not self.has_probability:
+            raise ValueError(
+                f"a vote fitted with the {self.loss} loss has no probability "
+                "scale: use score() (or fit with the logistic loss)"
+            )
+        return 1.0 / (1.0 + np.exp(-self.LINK_SCALE[self.loss] * np.asarray(score)))
+
+    def probability(self, X) -> np.ndarray:
+        """``P(y = 1)`` on every row: the vote through the link of its loss."""
+        return self.link(self.score(X))
+
+    def evaluate(self, X) -> np.ndarray:
+        """Boolean array: the vote is strictly positive (ties go to the negative class)."""
+        return self.score(X) > 0
+
+
+class WeightedRuleSet(_VoteLink, _ClauseCollection):
     """A weighted vote of AND-clauses: predict 1 where ``sum_t C_t [clause_t(x)] > 0``.
 
     The output of confidence-rated boosting (Cohen & Singer 1999; Malioutov & Varshney
@@ -674,37 +728,14 @@ class WeightedRuleSet(_ClauseCollection):
         a hinge loss none.
     """
 
-    #: Each loss's link from the vote ``F`` to ``P(y = 1)``: ``1 / (1 + exp(-scale F))``.
-    LINK_SCALE = {"exponential": 2.0, "logistic": 1.0, "hinge": None}
-
     def __init__(self, clauses=(), weights=(), *, then: str = "1", loss: str = "exponential"):
         clauses, weights = _and_clauses_with(
             clauses, (float(w) for w in weights), "weight", "WeightedRuleSet"
         )
-        if loss not in self.LINK_SCALE:
-            raise ValueError(f"loss must be one of {sorted(self.LINK_SCALE)}, got {loss!r}")
         self.clauses = clauses
         self.weights = weights
         self.then = then
-        self.loss = loss
-
-    @property
-    def has_probability(self) -> bool:
-        """Whether the vote's loss gives it a probability (not for a hinge loss)."""
-        return self.LINK_SCALE[self.loss] is not None
-
-    def link(self, score: np.ndarray) -> np.ndarray:
-        """``P(y = 1)`` from the vote ``score``, through the link of the vote's loss."""
-        if not self.has_probability:
-            raise ValueError(
-                f"a vote fitted with the {self.loss} loss has no probability "
-                "scale: use score() (or fit with the logistic loss)"
-            )
-        return 1.0 / (1.0 + np.exp(-self.LINK_SCALE[self.loss] * np.asarray(score)))
-
-    def probability(self, X: pd.DataFrame) -> np.ndarray:
-        """``P(y = 1)`` on every row: the vote through the link of its loss."""
-        return self.link(self.score(X))
+        self.loss = self._check_loss(loss)
 
     def score(self, X: pd.DataFrame) -> np.ndarray:
         """The weighted vote ``sum_t C_t [clause_t(x)]`` on every row of ``X``."""
@@ -712,10 +743,6 @@ class WeightedRuleSet(_ClauseCollection):
         for clause, weight in zip(self.clauses, self.weights):
             out += weight * clause.evaluate(X)
         return out
-
-    def evaluate(self, X: pd.DataFrame) -> np.ndarray:
-        """Boolean array: the vote is strictly positive (ties go to the negative class)."""
-        return self.score(X) > 0
 
     def simplified(self) -> WeightedRuleSet:
         """The same vote with every clause :meth:`Clause.simplified` (same weights, same
@@ -828,9 +855,19 @@ class DecisionList(_ClauseCollection):
     Two kinds of list share this type. With ``default`` a label, the list is a complete
     classifier: the rows no rule covers get ``default`` (RIPPER's ordered rule sets, and
     :class:`~rulelab.ColumnGenerationRules` on more than two classes). Without it, rows no
-    rule covers are decided by ``otherwise``, a model the list does not hold (the rules of
-    a rules-first classifier, Cohen et al. 2019, say a logistic regression on the other
-    features), which is why :meth:`evaluate` returns ``None`` for them.
+    rule covers are decided by ``otherwise``, a fitted model (the rules of a rules-first
+    classifier, Cohen et al. 2019, say a logistic regression on the other features):
+    :meth:`evaluate` gives the rules' part (``None`` on those rows), :meth:`class_index`,
+    :meth:`probability` and :meth:`score` the whole model when the list holds the model
+    as ``fallback``.
+
+    The fallback declares its link, which is then the list's: a rule decides its rows for
+    certain (probability 1 for its label, score +-inf) and the fallback the others, by
+    ``link = "probability"`` (``predict_proba``: the most probable class, the signed
+    log-odds as score) or ``link = "score"`` (``decision_function``, a score positive for
+    ``classes_[1]``, as a hinge-loss halfspace, with no probability). JSON, SQL and query
+    strings hold the rules only, the fallback named by ``otherwise``: a fitted model has
+    no portable text form here.
 
     Parameters
     ----------
@@ -842,14 +879,141 @@ class DecisionList(_ClauseCollection):
         What decides the rows no rule covers, in words (unused when ``default`` is given).
     default : label, optional
         The label of the rows no rule covers.
+    fallback : fitted model, optional
+        The model ``otherwise`` names: ``classes_`` (its labels), ``link`` and, by its
+        link, ``predict_proba`` (columns in ``classes_`` order) or ``decision_function``;
+        it reads the rows no rule covers in the form the list is given them.
     """
 
-    def __init__(self, clauses=(), labels=(), *, otherwise: str = "the base model", default=None):
+    def __init__(
+        self,
+        clauses=(),
+        labels=(),
+        *,
+        otherwise: str = "the base model",
+        default=None,
+        fallback=None,
+    ):
         clauses, labels = _and_clauses_with(clauses, labels, "label", "DecisionList")
+        if fallback is not None and getattr(fallback, "link", None) not in FALLBACK_LINKS:
+            raise ValueError(
+                f"a fallback model declares its link, one of {FALLBACK_LINKS}: "
+                f"{type(fallback).__name__} has link {getattr(fallback, 'link', None)!r}"
+            )
         self.clauses = clauses
         self.labels = labels
         self.otherwise = otherwise
         self.default = default
+        self.fallback = fallback
+
+    @property
+    def has_fallback_model(self) -> bool:
+        """Whether a fitted model (``fallback``) decides the rows no rule covers."""
+        return self.fallback is not None
+
+    @property
+    def has_probability(self) -> bool:
+        """Whether the list gives class probabilities: by its fallback's link (a score
+        alone gives none); a list with a default by its rules' class frequencies."""
+        return self.fallback is None or self.fallback.link == "probability"
+
+    def _lookup(self, classes) -> tuple[dict, np.ndarray]:
+        """The index of each class label, and of each rule's label (-1 at the end)."""
+        index = {_py(label): k for k, label in enumerate(np.asarray(classes).tolist())}
+        try:
+            rules = [index[_py(label)] for label in self.labels]
+        except KeyError as error:
+            raise ValueError(
+                f"rule label {error.args[0]!r} is not one of the classes {list(classes)}"
+            ) from None
+        return index, np.array(rules + [-1], dtype=np.int64)
+
+    def _fallback_rows(self, X, rest: np.ndarray):
+        """The rows no rule decides, for the fallback, or a clear error without one."""
+        if self.fallback is None:
+            raise ValueError(
+                f"no rule fires on {int(rest.sum())} rows and the list holds neither a "
+                f"default nor its fallback model ({self.otherwise}): a list read back "
+                "from JSON keeps only the rules (evaluate() gives their labels)"
+            )
+        return X.iloc[np.flatnonzero(rest)] if isinstance(X, pd.DataFrame) else X[rest]
+
+    def class_index(self, X, classes) -> np.ndarray:
+        """Index into ``classes`` of the class each row gets: the first firing rule's
+        label; where none fires, the default, or the fallback's class (its most probable
+        one, or ``classes[1]`` where its score is positive)."""
+        if self.fallback is not None and self.fallback.link == "probability":
+            return self.probability(X, classes).argmax(axis=1)
+        if self.fallback is not None:
+            return (self.score(X, classes) > 0).astype(np.int64)
+        index, lookup = self._lookup(classes)
+        out = lookup[self.apply(X)]
+        rest = out < 0
+        if rest.any():
+            if self.default is None:
+                self._fallback_rows(X, rest)  # raises: nothing decides these rows
+            out[rest] = index[_py(self.default)]
+        return out
+
+    def decide(self, X) -> np.ndarray:
+        """Object array: the label every row gets (the rules, then the default or the
+        fallback model)."""
+        if self.fallback is None:
+            rest = self.apply(X) < 0
+            if self.default is None and rest.any():
+                self._fallback_rows(X, rest)  # raises: nothing decides these rows
+            return self.evaluate(X)
+        classes = np.asarray(self.fallback.classes_, dtype=object)
+        return classes[self.class_index(X, classes)]
+
+    def probability(self, X, classes) -> np.ndarray:
+        """Class probabilities, shape ``(n_rows, len(classes))``, of a list with a
+        fallback model: 1 for the deciding rule's label; the fallback's ``predict_proba``
+        where no rule fires."""
+        if not self.has_fallback_model or not self.has_probability:
+            raise ValueError(
+                "probabilities need a fallback model with link 'probability' "
+                f"(this list's rows no rule covers go to {self.otherwise!r})"
+            )
+        index, lookup = self._lookup(classes)
+        first = self.apply(X)
+        proba = np.zeros((first.size, len(index)))
+        rest = first < 0
+        if rest.any():
+            cols = [index[_py(c)] for c in np.asarray(self.fallback.classes_).tolist()]
+            part = np.zeros((int(rest.sum()), len(index)))
+            part[:, cols] = self.fallback.predict_proba(self._fallback_rows(X, rest))
+            proba[rest] = part
+        hit = np.flatnonzero(~rest)
+        proba[hit, lookup[first[hit]]] = 1.0
+        return proba
+
+    def score(self, X, classes) -> np.ndarray:
+        """A two-class score, positive exactly where the list gives ``classes[1]``: +-inf
+        where a rule decides (it is certain); where none fires, the fallback's
+        ``decision_function`` (link "score") or the signed log-odds of its probabilities
+        (link "probability", at least 1e-6 in size so the sign is never lost)."""
+        if len(classes) != 2:
+            raise ValueError(f"a score needs two classes, got {len(classes)}")
+        _, lookup = self._lookup(classes)
+        first = self.apply(X)
+        out = np.where(lookup[first] == 1, np.inf, -np.inf)
+        rest = first < 0
+        if not rest.any():
+            return out
+        rows = self._fallback_rows(X, rest)
+        if self.fallback.link == "score":
+            # scored on every row and then picked: a matrix product over a subset of the
+            # rows can differ in the last bit, and a score should not depend on its batch
+            score = np.asarray(self.fallback.decision_function(X), dtype=float).ravel()
+            out[rest] = score[rest]
+            return out
+        proba = self.probability(rows, classes)
+        with np.errstate(divide="ignore"):
+            size = np.abs(np.log(proba[:, 1]) - np.log(proba[:, 0]))
+        size = np.maximum(np.nan_to_num(size, nan=0.0), 1e-6)
+        out[rest] = np.where(proba.argmax(axis=1) == 1, size, -size)
+        return out
 
     def apply(self, X: pd.DataFrame) -> np.ndarray:
         """Index of the first rule that fires on each row of ``X``, -1 where none does."""
@@ -874,6 +1038,7 @@ class DecisionList(_ClauseCollection):
             self.labels,
             otherwise=self.otherwise,
             default=self.default,
+            fallback=self.fallback,
         )
 
     def __eq__(self, other) -> bool:
@@ -968,7 +1133,154 @@ class DecisionList(_ClauseCollection):
         ]
 
 
-__all__ += ["DecisionList"]
+#: How a decision list's fallback model declares what its output means (see DecisionList).
+FALLBACK_LINKS = ("probability", "score")
+
+__all__ += ["DecisionList", "FALLBACK_LINKS"]
+
+
+class WeightedVote(_VoteLink, _ClauseCollection):
+    """A weighted vote of rule lists, each voting +1 or -1 on every row: predict ``then``
+    where ``F(x) = sum_t w_t h_t(x) > 0``.
+
+    Discrete AdaBoost (Freund & Schapire 1997) over learners that are rules themselves
+    (:class:`~rulelab.rulesfirst.BoostRule`: each round a rules-first list, Cohen et al.
+    2019, Theorem 3): ``h_t(x) = +1`` where member ``t`` gives ``positive``, ``-1``
+    elsewhere. Unlike a :class:`WeightedRuleSet`, whose clauses vote only where they hold,
+    every member votes on every row. Its rules (``clauses``, ``n_rules``, ``n_terms``) are
+    the distinct rules of the members, in order of first use.
+
+    Parameters
+    ----------
+    members : sequence of DecisionList
+        One list per round, each deciding every row (a default or a fallback model).
+    weights : sequence of float
+        The weight ``w_t`` of each round.
+    positive : label, default=1
+        The label a member votes +1 for.
+    then : str, optional
+        What the vote predicts when it is positive, in words (default ``positive``).
+    loss : {"exponential", "logistic", "hinge"}, default="exponential"
+        The loss the weights minimise, which fixes the link to a probability, as in
+        :class:`WeightedRuleSet` (AdaBoost's exponential loss: ``1 / (1 + exp(-2F))``).
+    """
+
+    def __init__(self, members=(), weights=(), *, positive=1, then=None, loss="exponential"):
+        members, weights = tuple(members), tuple(float(w) for w in weights)
+        if len(members) != len(weights):
+            raise ValueError(
+                f"{len(members)} members but {len(weights)} weights: one weight per member"
+            )
+        for m in members:
+            if not isinstance(m, DecisionList):
+                raise ValueError(f"a WeightedVote holds decision lists, not {type(m).__name__}")
+        self.members = members
+        self.weights = weights
+        self.positive = positive
+        self.then = str(positive) if then is None else then
+        self.loss = self._check_loss(loss)
+
+    @property
+    def has_fallback_model(self) -> bool:
+        """Whether a member leaves rows to a fitted model (then there is no SQL or query
+        form, and JSON keeps the rules with the model named)."""
+        return any(m.has_fallback_model for m in self.members)
+
+    @property
+    def clauses(self) -> tuple:
+        """The members' distinct rules, in order of first use."""
+        return tuple(dict.fromkeys(c for m in self.members for c in m.clauses))
+
+    def votes(self, X) -> np.ndarray:
+        """Each member's vote, +1 or -1, shape ``(n_rows, n_members)``."""
+        if not self.members:
+            return np.zeros((X.shape[0], 0))
+        return np.column_stack(
+            [np.where(m.decide(X) == self.positive, 1.0, -1.0) for m in self.members]
+        )
+
+    def score(self, X) -> np.ndarray:
+        """The weighted vote ``sum_t w_t h_t(x)`` on every row of ``X``."""
+        out = np.zeros(X.shape[0])
+        for member, weight in zip(self.members, self.weights):
+            out += weight * np.where(member.decide(X) == self.positive, 1.0, -1.0)
+        return out
+
+    def simplified(self) -> WeightedVote:
+        """The vote itself: its members' rules are read as learned."""
+        return self
+
+    def __eq__(self, other) -> bool:
+        return (
+            type(self) is type(other)
+            and self.members == other.members
+            and np.allclose(self.weights, other.weights)
+            and self.positive == other.positive
+        )
+
+    def __hash__(self) -> int:
+        return hash((type(self).__name__, self.members))
+
+    def __str__(self) -> str:
+        lines = [
+            f"IF score > 0 THEN {self.then}, where score adds each round's vote: its "
+            f"weight where its list gives {self.positive}, minus its weight elsewhere"
+        ]
+        for t, (member, weight) in enumerate(zip(self.members, self.weights)):
+            lines.append(f"round {t + 1}, weight {weight:+.3f}:")
+            lines.extend("  " + line for line in str(member).splitlines())
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"WeightedVote({len(self.members)} members, {self.n_rules} rules)"
+
+    def to_dict(self) -> dict:
+        """The members' rules and the weights; a member's fallback model is named by its
+        ``otherwise`` only (a vote read back gives its rules, not its scores)."""
+        return {
+            "type": "vote",
+            "then": self.then,
+            "positive": _py(self.positive),
+            "loss": self.loss,
+            "weights": [_nonfinite(w) or w for w in self.weights],
+            "members": [m.to_dict() for m in self.members],
+        }
+
+    def _no_text_form(self, what: str):
+        raise ValueError(
+            f"a vote of rule lists has no {what}: each round's list leaves the rows no rule "
+            f"covers to a fitted model ({self.members[0].otherwise if self.members else ''}); "
+            f"export a round's rules with members[t].to_sql() or members[t].to_query()"
+        )
+
+    def to_sql(self, table: str | None = None, *, dialect: str = "standard") -> str:
+        """Refused with a clear error: the members' fallback models have no SQL form."""
+        self._no_text_form("SQL form")
+
+    def to_query(self) -> str:
+        """Refused with a clear error: the members' fallback models have no query form."""
+        self._no_text_form("pandas query form")
+
+    def to_pandas_query(self) -> str:
+        """Alias of :meth:`to_query`."""
+        return self.to_query()
+
+    def explain(self, X) -> list[str]:
+        """For each row, each round's vote with the rule (or the fallback) behind it."""
+        score = self.score(X)
+        votes = self.votes(X)
+        reasons = [m.explain(X) for m in self.members]
+        return [
+            f"score {score[i]:+.3f} = "
+            + " ".join(
+                f"{v * w:+.3f} (round {t + 1}: {reasons[t][i]})"
+                for t, (v, w) in enumerate(zip(votes[i], self.weights))
+            )
+            for i in range(len(score))
+        ]
+
+
+__all__ += ["WeightedVote"]
 
 
 def simplify_clause(clause: Clause) -> Clause:

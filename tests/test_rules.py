@@ -21,6 +21,7 @@ from rulelab.rules import (
     DecisionList,
     Term,
     WeightedRuleSet,
+    WeightedVote,
     evaluate_terms,
     format_value,
     rule_from_dict,
@@ -313,6 +314,63 @@ def test_decision_list_reads_first_rule_wins_and_exports_alike():
     assert decided == rules.evaluate(AWKWARD).tolist()
     assert rule_from_dict(rules.to_json()) == rules
     assert rules.explain(AWKWARD)[4] == "no rule fires: LogisticRegression decides"
+
+
+class _Prior:
+    """A fallback model that gives every row the same probabilities (link "probability")."""
+
+    link = "probability"
+    classes_ = np.array(["neg", "pos"])
+
+    def predict_proba(self, X):
+        return np.tile([0.3, 0.7], (len(X), 1))
+
+
+class _Sign:
+    """A fallback model scoring ``x - 2`` (link "score")."""
+
+    link = "score"
+    classes_ = np.array(["neg", "pos"])
+
+    def decision_function(self, X):
+        return X["x"].to_numpy() - 2.0
+
+
+def test_a_list_with_a_fallback_model_decides_every_row_by_the_link_it_declares():
+    frame = pd.DataFrame({"x": [0.0, 1.0, 3.0, 5.0], "r": [1, 0, 0, 0]})
+    clauses, labels = [Clause((Term("r", "==", 1),))], ["neg"]
+    classes = np.array(["neg", "pos"])
+    soft = DecisionList(clauses, labels, otherwise="the prior", fallback=_Prior())
+    assert soft.probability(frame, classes).tolist() == [[1, 0]] + [[0.3, 0.7]] * 3
+    assert soft.class_index(frame, classes).tolist() == [0, 1, 1, 1]
+    assert soft.score(frame, classes)[0] == -np.inf
+    assert np.allclose(soft.score(frame, classes)[1:], np.log(0.7 / 0.3))
+    hard = DecisionList(clauses, labels, otherwise="x > 2", fallback=_Sign())
+    assert not hard.has_probability
+    assert hard.score(frame, classes).tolist() == [-np.inf, -1.0, 1.0, 3.0]
+    assert hard.decide(frame).tolist() == ["neg", "neg", "pos", "pos"]
+    assert hard.evaluate(frame).tolist() == ["neg", None, None, None]  # the rules' part
+    again = rule_from_dict(hard.to_json())  # the rules, the model named by otherwise
+    assert again == hard and again.otherwise == "x > 2" and not again.has_fallback_model
+    with pytest.raises(ValueError, match="neither a default nor its fallback model"):
+        again.decide(frame)
+    with pytest.raises(ValueError, match="declares its link"):
+        DecisionList(clauses, labels, fallback=object())
+
+
+def test_a_vote_of_lists_scores_each_member_plus_or_minus_its_weight():
+    frame = pd.DataFrame({"x": [0.0, 1.0, 3.0, 5.0], "r": [1, 0, 0, 0]})
+    member = DecisionList([Clause((Term("r", "==", 1),))], ["pos"], fallback=_Sign())
+    vote = WeightedVote([member, member], [0.5, -0.25], positive="pos")
+    assert vote.score(frame).tolist() == [0.25, -0.25, 0.25, 0.25]
+    assert vote.evaluate(frame).tolist() == [True, False, True, True]
+    assert np.allclose(vote.probability(frame), 1 / (1 + np.exp(-2 * vote.score(frame))))
+    assert vote.n_rules == 1 and vote.has_fallback_model
+    assert vote.explain(frame)[1].startswith("score -0.250 = -0.500 (round 1: no rule fires")
+    again = rule_from_dict(vote.to_json())
+    assert again.members == vote.members and again.weights == vote.weights
+    with pytest.raises(ValueError, match="no SQL form"):
+        vote.to_sql()
 
 
 @pytest.mark.parametrize("seed", range(5))

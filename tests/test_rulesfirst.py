@@ -4,6 +4,7 @@ import itertools
 import warnings
 
 import numpy as np
+import pandas as pd
 import pytest
 import scipy.sparse as sp
 from sklearn.model_selection import GridSearchCV
@@ -231,7 +232,102 @@ def test_greedy_rule_of_fig1_recovers_planted_rules_and_boostrule_improves_on_it
     assert np.linalg.norm(weak.coef_) <= 1.0 + 1e-6
     boosted = BoostRule(k=6, B=1.0, n_estimators=5).fit(X, y)
     assert boosted.score(Xt, yt) >= weak.score(Xt, yt) - 0.01
-    assert str(boosted.rules_).startswith("IF x3")
+    # round 1 sees uniform weights: it is GreedyRule itself, printed as the vote's first list
+    assert boosted.rules_.members[0].feature_indices == weak.rules_.feature_indices
+    assert str(boosted).splitlines()[2] == "  " + str(weak).splitlines()[0]
+
+
+@pytest.fixture(scope="module")
+def small_planted():
+    X, y, planted = make_rules_first(300, d=4, k=2, p=0.1, mu=0.0, random_state=0)
+    assert list(planted) == [4, 5]
+    return X, y
+
+
+HALF = "the halfspace <w, x> + b > 0 (coef_, intercept_)"
+
+
+def test_printouts_are_the_learned_rules_in_words(small_planted):
+    X, y = small_planted
+    models = [
+        RulesFirstClassifier(random_state=0),
+        GreedyRule(k=2),
+        BoostRule(k=2, n_estimators=2),
+    ]
+    for model in models:
+        model.fit(X, y)
+        assert str(model) == str(model.rules_)
+    assert str(models[0]) == "IF x4 > 0 THEN 1\nELSE LogisticRegression on the other features"
+    assert str(models[1]) == f"IF x4 > 0 THEN 1\nELSE IF x5 > 0 THEN 1\nELSE {HALF}"
+    assert str(models[2]) == (
+        "IF score > 0 THEN 1, where score adds each round's vote: its weight where its "
+        "list gives 1, minus its weight elsewhere\n"
+        "round 1, weight +1.799:\n"
+        f"  IF x4 > 0 THEN 1\n  ELSE IF x5 > 0 THEN 1\n  ELSE {HALF}\n"
+        "round 2, weight +1.132:\n"
+        f"  IF x4 > 0 THEN 1\n  ELSE IF x5 > 0 THEN 1\n  ELSE {HALF}"
+    )
+
+
+def test_predictions_come_from_the_rule_list_and_the_link_its_fallback_declares(small_planted):
+    X, y = small_planted
+    model = RulesFirstClassifier(random_state=0).fit(X, y)
+    first = model.apply_rules(X)
+    proba = model.predict_proba(X)
+    base = model.base_estimator_.predict_proba(X[first < 0][:, model.keep_])
+    assert np.array_equal(proba[first >= 0, 1], np.ones((first >= 0).sum()))
+    assert np.array_equal(proba[first < 0], base)
+    assert np.array_equal(model.predict(X), model.classes_[proba.argmax(axis=1)])
+    score = model.decision_function(X)
+    assert np.isinf(score[first >= 0]).all()
+    assert np.array_equal(score > 0, model.predict(X) == 1)
+
+    weak = GreedyRule(k=2).fit(X, y)
+    assert not hasattr(weak, "predict_proba")  # a hinge-loss halfspace has no probability
+    score = weak.decision_function(X)
+    covered = weak.apply_rules(X) >= 0
+    assert np.isinf(score[covered]).all()
+    assert np.array_equal(score[~covered], (X @ weak.coef_ + weak.intercept_)[~covered])
+
+    boosted = BoostRule(k=2, n_estimators=2).fit(X, y)
+    F = boosted.decision_function(X)
+    votes = sum(
+        a * np.where(est.predict(X) == 1, 1.0, -1.0)
+        for a, est in zip(boosted.estimator_weights_, boosted.estimators_)
+    )
+    assert np.array_equal(F, votes)
+    assert np.allclose(boosted.predict_proba(X)[:, 1], 1 / (1 + np.exp(-2 * F)))
+
+
+def test_explain_names_the_deciding_rule_or_the_fallback_on_the_callers_rows(small_planted):
+    X, y = small_planted
+    frame = pd.DataFrame(X, columns=[f"x{j}" for j in range(X.shape[1])], index=range(7, 307))
+    for model in (RulesFirstClassifier(random_state=0), GreedyRule(k=2)):
+        why = model.fit(frame, y).explain(frame)
+        assert list(why.index) == list(frame.index)
+        assert np.array_equal(why.prediction, model.predict(frame))
+        covered = model.apply_rules(frame) >= 0
+        assert why.reason[covered].str.startswith("rule 1: IF x4 > 0").any()
+        assert why.reason[~covered].str.startswith("no rule fires:").all()
+
+
+def test_json_keeps_the_rules_and_names_the_fitted_fallback(small_planted):
+    from rulelab.rules import rule_from_dict
+
+    X, y = small_planted
+    model = RulesFirstClassifier(random_state=0).fit(X, y)
+    again = rule_from_dict(model.rules_.to_json())
+    assert again.clauses == model.rules_.clauses and not again.has_fallback_model
+    assert again.otherwise == "LogisticRegression on the other features"
+    frame = pd.DataFrame(X, columns=[f"x{j}" for j in range(X.shape[1])])
+    assert np.array_equal(again.apply(frame), model.rules_.apply(X))
+    with pytest.raises(ValueError, match="neither a default nor its fallback model"):
+        again.decide(frame)
+    boosted = BoostRule(k=2, n_estimators=2).fit(X, y)
+    vote = rule_from_dict(boosted.rules_.to_json())
+    assert vote.clauses == boosted.rules_.clauses and vote.weights == boosted.rules_.weights
+    with pytest.raises(ValueError, match="no SQL form.*fitted model"):
+        boosted.rules_.to_sql()
 
 
 def test_text_cleaning_drops_links_and_special_characters_then_stems():

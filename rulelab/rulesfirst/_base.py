@@ -1,4 +1,12 @@
-"""The base classifier of a rules-first model and input checks shared by its learners."""
+"""The base classifier of a rules-first model, its learners' shared base and input checks.
+
+A rules-first model is a :class:`~rulelab.rules.DecisionList` whose fallback is a fitted
+model: :class:`BaseModel` (a base classifier, link "probability") or :class:`Halfspace`
+(GreedyRule's norm-bounded halfspace, link "score"). The learners' ``predict``,
+``predict_proba``, ``decision_function``, ``explain`` and printout all come from that list
+through :class:`~rulelab._base.RuleClassifierBase`; :class:`RulesFirstBase` only says which
+rows the list reads: the learner's numeric design (:func:`check_X`).
+"""
 
 from __future__ import annotations
 
@@ -7,8 +15,9 @@ import pandas as pd
 from sklearn.base import clone
 from sklearn.linear_model import LogisticRegression
 from sklearn.utils import check_array
+from sklearn.utils.validation import check_is_fitted
 
-from .._base import fit_binarizer
+from .._base import RuleClassifierBase, fit_binarizer
 from .._validation import category_values, check_frame, check_not_dates, check_target
 from ..rules import Term
 
@@ -77,6 +86,98 @@ def base_proba(model, X, n_classes: int) -> np.ndarray:
     else:  # a base classifier without probabilities: one-hot of its prediction
         out[np.arange(X.shape[0]), np.asarray(model.predict(X), dtype=np.int64)] = 1.0
     return out
+
+
+class RulesFirstBase(RuleClassifierBase):
+    """Base of the rules-first learners (not used directly).
+
+    ``rules_`` is a :class:`~rulelab.rulesfirst.RuleList` (or a vote of them) whose
+    fallback model reads the learner's numeric design: numeric columns as they are,
+    categories one-hot, or a binariser's terms (:func:`check_X`). That design is what the
+    shared ``predict``, ``predict_proba``, ``decision_function`` and ``explain`` hand to
+    ``rules_``; the rules read it by column index, so a sparse bag of words stays sparse.
+    """
+
+    _sparse = True  # sparse designs (bags of words, LIBSVM files) are common here
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = False  # only a binariser takes missing values
+        return tags
+
+    def _check_X(self, X):
+        check_is_fitted(self, "rules_")
+        return check_X(X, self)[0]
+
+    def apply_rules(self, X) -> np.ndarray:
+        """Index (into ``rules_``) of the first rule that fires on each sample, -1 if none."""
+        return self.rules_.apply(self._check_X(X))
+
+
+class _Fallback:
+    """A fitted model deciding the rows a rules-first list leaves: it reads the learner's
+    design, and a table through the learner's own encoding (:func:`check_X`)."""
+
+    link: str
+    learner = None
+
+    def _design(self, X):
+        if not isinstance(X, pd.DataFrame):
+            return X
+        if self.learner is None:
+            raise TypeError(
+                f"this {type(self).__name__} reads a numeric design, not a table: pass the "
+                "matrix the learner was fitted on"
+            )
+        return check_X(X, self.learner)[0]
+
+
+class BaseModel(_Fallback):
+    """The base classifier of a rules-first model as its list's fallback (link
+    "probability"): fitted on the samples no rule covers, without the rule features.
+
+    Parameters
+    ----------
+    model : fitted classifier
+        Fitted on class indices (:func:`fit_base`).
+    keep : ndarray of int
+        The design's columns it reads (all but the rule features).
+    classes : ndarray
+        The learner's classes; the probability columns follow them.
+    learner : estimator, optional
+        The learner whose encoding turns a table into the design.
+    """
+
+    link = "probability"
+
+    def __init__(self, model, keep, classes, learner=None):
+        self.model = model
+        self.keep = np.asarray(keep)
+        self.classes_ = np.asarray(classes)
+        self.learner = learner
+
+    def predict_proba(self, X) -> np.ndarray:
+        """The base classifier's probabilities on all the classes (:func:`base_proba`)."""
+        X = self._design(X)
+        return base_proba(self.model, X[:, self.keep], len(self.classes_))
+
+
+class Halfspace(_Fallback):
+    """``<w, x> + b``, positive for ``classes[1]`` (link "score"): GreedyRule's fallback,
+    fitted by a hinge loss, which gives it no probability."""
+
+    link = "score"
+
+    def __init__(self, coef, intercept: float, classes, learner=None):
+        self.coef = np.asarray(coef)
+        self.intercept = intercept
+        self.classes_ = np.asarray(classes)
+        self.learner = learner
+
+    def decision_function(self, X) -> np.ndarray:
+        """``<w, x> + b`` on every row of the design."""
+        X = self._design(X)
+        return np.asarray(X @ self.coef).ravel() + self.intercept
 
 
 def check_X(X, estimator, *, reset: bool = False):

@@ -6,17 +6,17 @@ from numbers import Integral
 
 import numpy as np
 from sklearn.utils._param_validation import Interval
-from sklearn.utils.validation import check_is_fitted
 
-from .._base import LearnerBase, fit_context
-from ._base import check_X, feature_terms
+from .._base import fit_context
+from ..rules import WeightedVote
+from ._base import Halfspace, RulesFirstBase, check_X, feature_terms
 from .rules import RuleList
-from .theory import GreedyRule
+from .theory import HALFSPACE, GreedyRule
 
 __all__ = ["BoostRule"]
 
 
-class BoostRule(LearnerBase):
+class BoostRule(RulesFirstBase):
     """Boosted GreedyRule: a weighted vote of rules-first weak learners.
 
     Theorem 3: boosting turns GreedyRule (error <= 1/4 with Omega~(kB + B^2) samples) into a
@@ -41,14 +41,15 @@ class BoostRule(LearnerBase):
         AdaBoost weights alpha_t = 0.5 log((1 - err_t) / err_t).
     estimator_errors_ : ndarray
         Weighted training error of each round.
-    rules_ : RuleList
-        Every distinct rule used by some round, in order of first use. Unlike the other
-        rules-first learners, these rules do not decide alone: a firing rule is its rounds'
-        +1 vote in the weighted vote of :meth:`decision_function`, which decides every
-        sample (the list's ``otherwise`` says so).
+    rules_ : WeightedVote
+        The vote ``F(x) = sum_t alpha_t h_t(x)``, a :class:`rulelab.rules.WeightedVote` of
+        the rounds' rule lists (each with its halfspace as fallback): ``h_t`` is +1 where
+        round t's list gives ``classes_[1]``, -1 elsewhere. ``decision_function`` is ``F``,
+        ``predict`` its sign, ``predict_proba`` AdaBoost's link ``1 / (1 + exp(-2F))``
+        (Friedman, Hastie & Tibshirani 2000). ``rules_.clauses`` are the distinct rules of
+        the rounds, in order of first use.
     """
 
-    _sparse = True  # sparse designs (bags of words, LIBSVM files) are common here
     # GreedyRule's parameters (its rounds' learner) and the number of rounds
     _parameter_constraints = {
         **GreedyRule._parameter_constraints,
@@ -115,36 +116,22 @@ class BoostRule(LearnerBase):
             weights /= weights.sum()
         self.estimator_weights_ = np.asarray(alphas)
         self.estimator_errors_ = np.asarray(errors)
-        seen, rules = set(), []
-        for est in self.estimators_:
-            for r in est.rules_:
-                if r.feature not in seen:
-                    seen.add(r.feature)
-                    rules.append(r)
         terms = feature_terms(self, names or [f"x{j}" for j in range(X.shape[1])])
-        for r_i, r in enumerate(rules):  # labels in the caller's classes
-            rules[r_i] = type(r)(
-                r.feature, self.classes_[1], r.name, r.support, r.purity, terms[r.feature]
+        members = []
+        for est in self.estimators_:  # each round's list in the caller's classes and terms
+            rules = [
+                type(r)(r.feature, self.classes_[1], r.name, r.support, r.purity, terms[r.feature])
+                for r in est.rules_
+            ]
+            members.append(
+                RuleList(
+                    rules,
+                    self.condition,
+                    HALFSPACE,
+                    fallback=Halfspace(est.coef_, est.intercept_, self.classes_, self),
+                )
             )
-        self.rules_ = RuleList(
-            rules,
-            self.condition,
-            otherwise="(not a decision list: each rule is a +1 vote of its "
-            "rounds, and the weighted vote of the rounds decides "
-            "every sample)",
+        self.rules_ = WeightedVote(
+            members, self.estimator_weights_, positive=self.classes_[1], loss="exponential"
         )
         return self
-
-    def decision_function(self, X) -> np.ndarray:
-        """Weighted vote sum_t alpha_t h_t(x) with h_t in {-1, +1}."""
-        check_is_fitted(self, "estimators_")
-        X, _ = check_X(X, self)
-        votes = np.zeros(X.shape[0])
-        for alpha, est in zip(self.estimator_weights_, self.estimators_):
-            votes += alpha * np.where(est.predict(X) == 1, 1.0, -1.0)
-        return votes
-
-    def predict(self, X) -> np.ndarray:
-        """Sign of the weighted vote."""
-        score = self.decision_function(X)  # checks the fit first
-        return self.classes_[(score > 0).astype(int)]

@@ -18,8 +18,18 @@ from sklearn.utils import check_random_state
 from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
-from .._base import BINARIZER, LearnerBase, fit_context
-from ._base import PENALTIES, check_X, check_y, feature_terms, fit_base, make_linear, per_label
+from .._base import BINARIZER, fit_context
+from ._base import (
+    PENALTIES,
+    BaseModel,
+    RulesFirstBase,
+    check_X,
+    check_y,
+    feature_terms,
+    fit_base,
+    make_linear,
+    per_label,
+)
 from ._search import _col, _rule_loss, _State, _warm_init, base_proba, fit_warm
 from .candidates import select_candidates
 from .rules import Rule, RuleList, coverage_matrix
@@ -29,7 +39,7 @@ __all__ = ["RulesFirstClassifier", "truncate_rules"]
 SEARCH_TOL = 1e-6  # gradient tolerance of the default lbfgs logistic regression
 
 
-class RulesFirstClassifier(LearnerBase):
+class RulesFirstClassifier(RulesFirstBase):
     """Rules-first classifier: single-feature rules first, a regularised classifier after.
 
     The rules are chosen greedily on an evaluation split (``eval_fraction`` of the data,
@@ -119,12 +129,15 @@ class RulesFirstClassifier(LearnerBase):
     classes_ : ndarray
         The class labels.
     rules_ : RuleList
-        The chosen rules in order, a :class:`rulelab.rules.DecisionList` whose ``otherwise``
-        is the base classifier; ``print(model.rules_)`` prints them in words, and
+        The chosen rules in order, a :class:`rulelab.rules.DecisionList` whose fallback is
+        the base classifier (:class:`~rulelab.rulesfirst._base.BaseModel`, link
+        "probability"); ``print(model.rules_)`` prints them in words, and
         ``rules_.evaluate(X)`` gives the label each rule decides (``None`` where the base
-        classifier decides).
+        classifier decides). ``predict_proba`` is 1 for the deciding rule's label and the
+        base classifier's probabilities where no rule fires; ``decision_function`` (two
+        classes) is +-inf where a rule decides, the signed log-odds elsewhere.
     base_estimator_ : classifier
-        The base classifier fitted on the samples no rule covers.
+        The base classifier fitted on the samples no rule covers (``rules_.fallback.model``).
     history_ : list of dict
         One entry per greedy step: the rule, the change in evaluation and training errors
         it was chosen on, and the evaluation error after it.
@@ -147,7 +160,6 @@ class RulesFirstClassifier(LearnerBase):
     """
 
     _multiclass = True  # rules may predict any of several labels
-    _sparse = True  # sparse designs (bags of words) are common here
     _parameter_constraints = {
         "penalty": [StrOptions(set(PENALTIES))],
         "C": [Interval(Real, 0, None, closed="neither")],
@@ -286,12 +298,16 @@ class RulesFirstClassifier(LearnerBase):
                     terms[j],
                 )
             )
-        self.rules_ = RuleList(
-            rules, self.condition, otherwise=f"{type(template).__name__} on the other features"
-        )
-        rows = _base_rows(self.base_rows, self.rules_.apply(X) >= 0)
+        otherwise = f"{type(template).__name__} on the other features"
+        rows = _base_rows(self.base_rows, RuleList(rules).apply(X) >= 0)
         self.keep_ = _keep(d, [j for j, _ in chosen])
         self.base_estimator_ = fit_base(template, X[rows][:, self.keep_], yi[rows], self._default_)
+        self.rules_ = RuleList(
+            rules,
+            self.condition,
+            otherwise,
+            fallback=BaseModel(self.base_estimator_, self.keep_, self.classes_, self),
+        )
         return self
 
     def _search(self, Xtr, ytr, Xev, yev, template):
@@ -467,37 +483,6 @@ class RulesFirstClassifier(LearnerBase):
             best = min(best, d_ev[members].min())
         return d_ev, d_tr, new
 
-    # --------------------------------------------------------------- prediction
-    def apply_rules(self, X) -> np.ndarray:
-        """Index (into ``rules_``) of the first rule that fires on each sample, -1 if none."""
-        check_is_fitted(self, "rules_")
-        X, _ = check_X(X, self)
-        return self.rules_.apply(X)
-
-    def predict_proba(self, X) -> np.ndarray:
-        """Class probabilities: one-hot on the rule's label where a rule fires, else the base's."""
-        check_is_fitted(self, "rules_")
-        X, _ = check_X(X, self)
-        first = self.rules_.apply(X)
-        k = len(self.classes_)
-        proba = np.zeros((X.shape[0], k))
-        free = first < 0
-        proba[free] = base_proba(self.base_estimator_, X[free][:, self.keep_], k)
-        labels = np.array([_label_index(self.classes_, r.label) for r in self.rules_], np.int64)
-        hit = np.flatnonzero(~free)
-        proba[hit, labels[first[hit]]] = 1.0
-        return proba
-
-    def predict(self, X) -> np.ndarray:
-        """Rules first: the first firing rule's label, otherwise the base classifier's."""
-        proba = self.predict_proba(X)  # checks the fit first
-        return self.classes_[proba.argmax(axis=1)]
-
-    def __str__(self) -> str:
-        if not hasattr(self, "rules_"):
-            return repr(self)
-        return str(self.rules_)
-
 
 def truncate_rules(model: RulesFirstClassifier, n_rules: int, X, y) -> RulesFirstClassifier:
     """A fitted copy of ``model`` keeping its first ``n_rules`` rules, base refitted on (X, y).
@@ -510,13 +495,19 @@ def truncate_rules(model: RulesFirstClassifier, n_rules: int, X, y) -> RulesFirs
     X, _ = check_X(X, model)
     classes, yi = check_y(y, X.shape[0])
     out = copy.copy(model)
-    out.rules_ = model.rules_[:n_rules]
+    kept = model.rules_[:n_rules]
     out.max_rules = n_rules
-    rows = _base_rows(model.base_rows, out.rules_.apply(X) >= 0)
-    out.keep_ = _keep(X.shape[1], out.rules_.feature_indices)
+    rows = _base_rows(model.base_rows, kept.apply(X) >= 0)
+    out.keep_ = _keep(X.shape[1], kept.feature_indices)
     yi = np.searchsorted(model.classes_, classes)[yi]
     out.base_estimator_ = fit_base(
         model._template(), X[rows][:, out.keep_], yi[rows], model._default_
+    )
+    out.rules_ = RuleList(
+        kept.rules,
+        kept.condition,
+        kept.otherwise,
+        fallback=BaseModel(out.base_estimator_, out.keep_, model.classes_, out),
     )
     return out
 

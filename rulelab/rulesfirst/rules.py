@@ -73,10 +73,19 @@ class RuleList(DecisionList):
         (e.g. ``'"{feature}" in tweet'``); the default prints the rule's term.
     otherwise : str
         What decides the samples no rule covers, in words.
+    fallback : fitted model, optional
+        That model (:class:`~rulelab.rulesfirst._base.BaseModel`, a base classifier, or
+        :class:`~rulelab.rulesfirst._base.Halfspace`), with its declared link; the learner's
+        ``predict``, ``predict_proba`` and ``decision_function`` come from it and the rules.
     """
 
     def __init__(
-        self, rules=(), condition: str = DEFAULT_CONDITION, otherwise: str = "the base classifier"
+        self,
+        rules=(),
+        condition: str = DEFAULT_CONDITION,
+        otherwise: str = "the base classifier",
+        *,
+        fallback=None,
     ):
         self.rules = list(rules)
         self.condition = condition
@@ -84,12 +93,14 @@ class RuleList(DecisionList):
             [Clause((r.test,)) for r in self.rules],
             [r.label for r in self.rules],
             otherwise=otherwise,
+            fallback=fallback,
         )
 
     def __iter__(self) -> Iterator[Rule]:
         return iter(self.rules)
 
     def __getitem__(self, item):
+        # a slice holds the rules only: the fallback model was fitted for the whole list
         if isinstance(item, slice):
             return RuleList(self.rules[item], self.condition, self.otherwise)
         return self.rules[item]

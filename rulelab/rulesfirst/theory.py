@@ -12,16 +12,15 @@ from numbers import Real
 
 import numpy as np
 from sklearn.utils._param_validation import Interval
-from sklearn.utils.validation import check_is_fitted
 
-from .._base import BINARIZER, LearnerBase, fit_context
-from ._base import check_X, feature_terms
+from .._base import BINARIZER, fit_context
+from ._base import Halfspace, RulesFirstBase, check_X, feature_terms
 from .rules import Rule, RuleList, coverage_matrix
 
 __all__ = ["GreedyRule", "hinge_ball"]
 
 
-class GreedyRule(LearnerBase):
+class GreedyRule(RulesFirstBase):
     """Rules for the positive class, then a norm-bounded hinge-loss halfspace (Fig. 1).
 
     Parameters
@@ -46,14 +45,17 @@ class GreedyRule(LearnerBase):
     classes_ : ndarray
         ``classes_[1]`` is the class the rules predict.
     rules_ : RuleList
+        The rules in order, a :class:`rulelab.rules.DecisionList` whose fallback is the
+        halfspace (:class:`~rulelab.rulesfirst._base.Halfspace`, link "score": a hinge loss
+        gives no probability, so there is no ``predict_proba``). ``decision_function`` is
+        +inf where a rule fires, ``<w, x> + b`` elsewhere.
     coef_ : ndarray, shape (n_features,)
     intercept_ : float
     threshold_ : float
         The coverage threshold used, in samples.
     """
 
-    _sparse = True  # sparse designs (bags of words, LIBSVM files) are common here
-
+    _probabilistic = False  # the hinge-loss halfspace has a score, not a probability
     _parameter_constraints = {
         "k": [Interval(Real, 1, None, closed="left")],
         "B": [Interval(Real, 0, None, closed="left")],
@@ -126,28 +128,22 @@ class GreedyRule(LearnerBase):
             )
             covered |= col
             pure[j] = False  # never pick it again
-        self.rules_ = RuleList(
-            rules, self.condition, otherwise="the halfspace <w, x> + b > 0 (coef_, intercept_)"
-        )
         free = ~covered
         ys = np.where(yi[free] == 1, 1.0, -1.0)
         self.coef_, self.intercept_ = hinge_ball(
             X[free], ys, self.B, sw[free], self.fit_intercept, self.solver
         )
+        self.rules_ = RuleList(
+            rules,
+            self.condition,
+            HALFSPACE,
+            fallback=Halfspace(self.coef_, self.intercept_, self.classes_, self),
+        )
         return self
 
-    def decision_function(self, X) -> np.ndarray:
-        """+inf where a rule fires, else <w, x> + b."""
-        check_is_fitted(self, "rules_")
-        X, _ = check_X(X, self)
-        score = np.asarray(X @ self.coef_).ravel() + self.intercept_
-        score[self.rules_.apply(X) >= 0] = np.inf
-        return score
 
-    def predict(self, X) -> np.ndarray:
-        """Rules first (``classes_[1]``), otherwise the sign of the halfspace."""
-        score = self.decision_function(X)  # checks the fit first
-        return self.classes_[(score > 0).astype(int)]
+#: How GreedyRule's list names its fallback.
+HALFSPACE = "the halfspace <w, x> + b > 0 (coef_, intercept_)"
 
 
 def hinge_ball(X, y, B: float, sample_weight=None, fit_intercept: bool = False, solver=None):
