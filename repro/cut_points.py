@@ -63,27 +63,19 @@ def run_cut_comparison(
         kept = cg[cg["dataset"].isin(complete.index[complete == folds])]
     done = set(kept["dataset"]) if len(kept) else set()
     parts = [kept]
-    grid = cross_validate(
-        {GRID: methods[GRID]},
-        datasets,
-        n_splits=n_splits,
-        random_state=random_state,
-        n_jobs=n_jobs,
-        max_folds=max_folds,
-    )
-    parts.append(grid)
     todo = [d for d in datasets if d not in done]
-    if todo:
-        parts.append(
-            cross_validate(
-                {REFINED: methods[REFINED]},
-                todo,
-                n_splits=n_splits,
-                random_state=random_state,
-                n_jobs=n_jobs,
-                max_folds=max_folds,
+    for method, sets in ((GRID, datasets), (REFINED, todo)):
+        if sets:
+            parts.append(
+                cross_validate(
+                    {method: methods[method]},
+                    sets,
+                    n_splits=n_splits,
+                    random_state=random_state,
+                    n_jobs=n_jobs,
+                    max_folds=max_folds,
+                )
             )
-        )
     frame = pd.concat([p[columns] for p in parts if len(p)], ignore_index=True)
     order = {REFINED: 0, GRID: 1}
     frame = frame.sort_values(["dataset", "method", "fold"], key=_by(order))

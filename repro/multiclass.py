@@ -24,6 +24,7 @@ from sklearn.multiclass import OneVsRestClassifier
 from repro.codekey import source_key
 from repro.jrip import make_ripper, weka_missing
 from repro.model_size import complexity
+from repro.peers import benchmark_table
 from repro.runner import cross_validate
 from repro.verdicts import compare, no_worse, tally
 
@@ -212,17 +213,10 @@ def run_multiclass(
 
 def multiclass_table(results: pd.DataFrame) -> pd.DataFrame:
     """One row per (data set, method): mean test error, its standard error over the folds,
-    the mean rules and terms (NaN for the forest) and the mean fit time."""
-    grouped = results.groupby(["dataset", "method"], sort=False)
-    table = grouped.agg(
-        error=("error", "mean"),
-        error_sd=("error", "std"),
-        folds=("fold", "count"),
-        n_rules=("n_rules", "mean"),
-        n_terms=("n_terms", "mean"),
-        fit_time=("fit_time", "mean"),
-    ).reset_index()
-    table.insert(3, "error_se", table.pop("error_sd") / np.sqrt(table["folds"]))
+    the mean rules and terms (NaN for the forest) and the mean fit time (the benchmark's
+    own summary, :func:`repro.peers.benchmark_table`)."""
+    table = benchmark_table(results).drop(columns=["family", "total_time"])
+    table.insert(3, "error_se", table.pop("error_se"))
     return table
 
 
