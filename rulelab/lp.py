@@ -45,6 +45,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import scipy.sparse as sp
+from numba import njit
 
 from ._highs import absorb_banner, quiet_highs
 from ._validation import check_binary_labels, check_binary_matrix
@@ -147,13 +148,40 @@ def _unique_rows(R: np.ndarray):
     return R[first], inv.ravel()
 
 
-def _csc(R: np.ndarray) -> sp.csc_matrix:
-    """CSC matrix of a dense 0/1 array without the dense -> COO detour of scipy."""
+@njit(cache=True, nogil=True)
+def _csc_structure(R):
+    """indptr and row indices of a dense 0/1 matrix's non-zeros, column by column, in two
+    row-major passes (no Fortran copy, no index arrays the size of the matrix)."""
     k, n = R.shape
-    flat = np.flatnonzero(np.asfortranarray(R).ravel(order="F"))
-    indptr = np.zeros(n + 1, dtype=np.int32)
-    np.cumsum(np.bincount(flat // k, minlength=n), out=indptr[1:])
-    return sp.csc_matrix((np.ones(flat.size), (flat % k).astype(np.int32), indptr), shape=(k, n))
+    indptr = np.zeros(n + 1, dtype=np.int64)
+    for i in range(k):
+        for j in range(n):
+            if R[i, j]:
+                indptr[j + 1] += 1
+    for j in range(n):
+        indptr[j + 1] += indptr[j]
+    indices = np.empty(indptr[n], dtype=np.int32)
+    fill = indptr[:n].copy()
+    for i in range(k):
+        for j in range(n):
+            if R[i, j]:
+                indices[fill[j]] = i
+                fill[j] += 1
+    return indptr, indices
+
+
+def _csc(R: np.ndarray, identity: bool = False) -> sp.csc_matrix:
+    """CSC matrix of a dense 0/1 array (with ``identity``: of ``[R | I]``, the reduced LP's
+    terms and slacks), built directly: these LPs hold millions of non-zeros."""
+    k, n = R.shape
+    indptr, indices = _csc_structure(np.ascontiguousarray(R, dtype=np.uint8))
+    if identity:
+        indptr = np.concatenate([indptr, indptr[-1] + np.arange(1, k + 1)])
+        indices = np.concatenate([indices, np.arange(k, dtype=np.int32)])
+        n += k
+    if indptr[-1] < np.iinfo(np.int32).max:
+        indptr = indptr.astype(np.int32)
+    return sp.csc_matrix((np.ones(indices.size), indices, indptr), shape=(k, n))
 
 
 def _weighted_column_sums(R: np.ndarray, d: np.ndarray) -> np.ndarray:
@@ -185,7 +213,7 @@ def _build(A, y, lam, d, c, formulation):
         rows, inv = _unique_rows(A_P)
         weights = np.bincount(inv, weights=d_P, minlength=rows.shape[0])
         k = rows.shape[0]
-        M = sp.hstack([_csc(rows), sp.identity(k, format="csc")], format="csc")
+        M = _csc(rows, identity=True)
         cost = np.concatenate([cost_w, lam * weights])
         return (
             cost,
@@ -238,9 +266,9 @@ def _solve_highs(
         np.ascontiguousarray(np.minimum(col_hi, highspy.kHighsInf), dtype=np.float64),
         np.ascontiguousarray(row_lo, dtype=np.float64),
         np.ascontiguousarray(np.minimum(row_hi, highspy.kHighsInf), dtype=np.float64),
-        M.indptr.astype(np.int32),
-        M.indices.astype(np.int32),
-        M.data.astype(np.float64),
+        M.indptr.astype(np.int32, copy=False),
+        M.indices.astype(np.int32, copy=False),
+        M.data.astype(np.float64, copy=False),
         integrality,
     )
     start = time.perf_counter()
