@@ -248,7 +248,7 @@ def _solve_highs(
     if not (integer_cols or presolve):
         # The clause LP has merged duplicate rows and screened columns already: presolve
         # finds almost nothing left to remove in these dense covering problems but spends
-        # about as long looking as the simplex takes to solve them (benchmarks/bench_lp.py).
+        # about as long looking as the simplex takes to solve them (benchmarks/bench_clause_lp.py).
         h.setOptionValue("presolve", "off")
     n_col, n_row = M.shape[1], M.shape[0]
     integrality = np.zeros(n_col, dtype=np.int32)  # 0 = continuous
