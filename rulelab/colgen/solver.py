@@ -170,7 +170,8 @@ def column_generation(
         Above this many items the exact search is replaced by beam search (the result
         says so in ``history``); None: always exact.
     pricing_time_limit : float, optional
-        Seconds per exact search (and per MILP pricing call); once a search is cut short,
+        Seconds per exact search (and per MILP pricing call), never more than what is left
+        of ``time_limit``; once a search is cut short,
         the rest of the run is priced by beam search (and ends without a certified bound).
         A clock limit: where it binds, the run depends on the machine's speed and load.
     exact_budget : float, optional
@@ -374,6 +375,9 @@ class ColumnGenerator:
                 if budget is None
                 else int(min(max((budget - exact_work) // node_work, 1), MAX_NODES))
             )
+            # a search never runs past the whole run's time limit either
+            call_limit = _min_limit(pricing_time_limit, _left(time_limit, start))
+            clock = "pricing_time_limit" if call_limit == pricing_time_limit else "time_limit"
             found = _price(
                 pricing,
                 A,
@@ -385,7 +389,7 @@ class ColumnGenerator:
                 screening,
                 beam_width,
                 exact_max_items,
-                pricing_time_limit,
+                call_limit,
                 beam_first,
                 timed_out,
                 spent,
@@ -395,16 +399,14 @@ class ColumnGenerator:
             if found.method == "exact" and not found.exact:
                 # cut short by its node count (the budget) or else by the clock
                 hit[
-                    "exact_budget"
-                    if found.nodes >= max_nodes and budget is not None
-                    else "pricing_time_limit"
+                    "exact_budget" if found.nodes >= max_nodes and budget is not None else clock
                 ] = None
             elif found.method == "beam fallback" and (spent or found.note == _CUT_BY_BUDGET):
                 hit["exact_budget"] = None
             elif found.method == "beam fallback" and found.note == _CUT_BY_CLOCK:
-                hit["pricing_time_limit"] = None
-            elif found.method == "milp" and not found.exact and pricing_time_limit is not None:
-                hit["pricing_time_limit"] = None
+                hit[clock] = None
+            elif found.method == "milp" and not found.exact and call_limit is not None:
+                hit[clock] = None
             if found.method == "exact":
                 exact_work += found.nodes * node_work
                 if found.exact and c_min > 0:
@@ -445,9 +447,7 @@ class ColumnGenerator:
             hit[stop] = None
         # the LP over every column added (a time limit or max_rounds stops right after adding)
         lp_value, x_lp, _ = master.solve()
-        remaining = (
-            None if time_limit is None else max(time_limit - (time.perf_counter() - start), 1.0)
-        )
+        remaining = _left(time_limit, start)
         limit = _min_limit(integer_time_limit, remaining)
         if integer == "greedy":
             chosen = master.greedy(x_lp)
@@ -491,7 +491,7 @@ class ColumnGenerator:
                     screening=True,
                     merge_equal=False,
                     positives=y,
-                    time_limit=pricing_time_limit,
+                    time_limit=_min_limit(pricing_time_limit, _left(time_limit, start)),
                     max_nodes=gap_nodes,
                     enumerate_all=True,
                     **options,
@@ -505,11 +505,7 @@ class ColumnGenerator:
                     ] = None
                 if found.exact:
                     self.add(found.itemsets)
-                    remaining = (
-                        None
-                        if time_limit is None
-                        else max(time_limit - (time.perf_counter() - start), 1.0)
-                    )
+                    remaining = _left(time_limit, start)
                     before = chosen.tolist() + [False] * (master.n_columns - chosen.size)
                     chosen, objective, status = master.solve_integer(
                         _min_limit(integer_time_limit, remaining),
@@ -621,6 +617,11 @@ def _note_integer(hit: dict, status: str, integer_time_limit, time_limit) -> Non
     elif status == "time_limit":
         # the solve's clock limit is the smaller of its own and what is left of the run's
         hit["integer_time_limit" if integer_time_limit is not None else "time_limit"] = None
+
+
+def _left(time_limit, start: float):
+    """Seconds left of ``time_limit`` since ``start`` (at least 1), or None."""
+    return None if time_limit is None else max(time_limit - (time.perf_counter() - start), 1.0)
 
 
 def _min_limit(a, b):
