@@ -1191,6 +1191,13 @@ class WeightedVote(_VoteLink, _ClauseCollection):
         """The members' distinct rules, in order of first use."""
         return tuple(dict.fromkeys(c for m in self.members for c in m.clauses))
 
+    @property
+    def feature_indices(self) -> list[int]:
+        """The columns the members' rules test (rules-first lists), in order of first use."""
+        return list(
+            dict.fromkeys(j for m in self.members for j in getattr(m, "feature_indices", ()))
+        )
+
     def votes(self, X) -> np.ndarray:
         """Each member's vote, +1 or -1, shape ``(n_rows, n_members)``."""
         if not self.members:

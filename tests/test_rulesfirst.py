@@ -234,6 +234,10 @@ def test_greedy_rule_of_fig1_recovers_planted_rules_and_boostrule_improves_on_it
     assert boosted.score(Xt, yt) >= weak.score(Xt, yt) - 0.01
     # round 1 sees uniform weights: it is GreedyRule itself, printed as the vote's first list
     assert boosted.rules_.members[0].feature_indices == weak.rules_.feature_indices
+    # the vote's features: every member's, each once, in order of first use
+    used = [j for m in boosted.rules_.members for j in m.feature_indices]
+    assert boosted.rules_.feature_indices == list(dict.fromkeys(used))
+    assert set(boosted.rules_.feature_indices) >= set(planted.tolist())
     assert str(boosted).splitlines()[2] == "  " + str(weak).splitlines()[0]
 
 
