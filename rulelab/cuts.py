@@ -122,14 +122,15 @@ class _Feature:
 
     def __init__(self, series: pd.Series):
         values = pd.to_numeric(series, errors="coerce").to_numpy(dtype=float, na_value=np.nan)
-        present = ~np.isnan(values)
-        self.nan_rows = ~present
-        rows = np.flatnonzero(present)
-        self.order = rows[np.argsort(values[rows], kind="stable")]
+        rows = np.flatnonzero(~np.isnan(values))
+        # row numbers as 32-bit integers where they fit: a fit on ten million rows keeps
+        # one order per refined feature
+        index = np.int32 if values.size < 2**31 else np.int64
+        self.order = rows[np.argsort(values[rows], kind="stable")].astype(index)
         ordered = values[self.order]
         first = np.ones(ordered.size, dtype=bool)
         first[1:] = ordered[1:] != ordered[:-1]
-        self.starts = np.flatnonzero(first)
+        self.starts = np.flatnonzero(first).astype(index)
         self.distinct = ordered[self.starts]
         self.integer = bool(self.distinct.size) and bool(
             np.all(self.distinct == np.round(self.distinct))
@@ -274,7 +275,7 @@ def refine_cuts(
     # the value of every term, and of every clause, on every row
     fires = [[f for f in evaluate_terms(c, X)] for c in clauses]
     cover = [np.logical_and.reduce(f) if f else np.ones(n, dtype=bool) for f in fires]
-    count = np.sum(cover, axis=0) if cover else np.zeros(n, dtype=int)
+    count = np.sum(cover, axis=0, dtype=np.int32) if cover else np.zeros(n, dtype=np.int32)
     for _ in range(max_rounds):
         changed = False
         k = 0

@@ -13,9 +13,11 @@ from sklearn.utils.estimator_checks import check_estimator
 
 from rulelab import ColumnGenerationRules, FeatureBinarizer, SetCoverRules
 from rulelab.colgen import ColumnGenerator, column_generation, price_beam, price_exact, price_milp
+from rulelab.colgen._rows import BitMatrix, FoldArrangement, pack_bit_rows
 from rulelab.colgen.estimator import _race_forms
 from rulelab.colgen.master import RuleSetMaster
 from rulelab.colgen.pricing import reduced_costs
+from rulelab.itemsets import pack_rows
 from rulelab.rules import DNF, Clause
 
 EXACT = dict(form="dnf", columns_per_round=10, integer_time_limit=30, pricing_time_limit=None)
@@ -413,6 +415,77 @@ def test_auto_complexity_chooses_from_the_path_by_inner_cv():
     assert model.chosen_complexity_ == chosen["complexity"]
     again = ColumnGenerationRules(selection="one_se", random_state=0).fit(X, y)
     assert str(again) == str(model)  # deterministic given random_state
+
+
+def test_bit_matrix_reads_as_the_dense_design_it_packs():
+    r = np.random.default_rng(1)
+    A = (r.random((700, 37)) < 0.4).astype(np.uint8)  # 37 items: the last byte is partial
+    bits = BitMatrix.from_dense(A, block_rows=256)
+    assert bits.shape == A.shape and bits.packed.nbytes == 700 * 5
+    np.testing.assert_array_equal(bits.dense(), A)
+    np.testing.assert_array_equal(bits.dense([5, 3, 699]), A[[5, 3, 699]])
+    np.testing.assert_array_equal(bits.column_sums, A.sum(axis=0))
+    for items in [(), (0,), (36,), (2, 9, 10), (7, 8, 15, 16, 31, 32)]:
+        np.testing.assert_array_equal(bits.all_of(items), A[:, list(items)].all(axis=1))
+    order = np.concatenate([r.permutation(700)[:400], [-1, -1]])
+    np.testing.assert_array_equal(pack_bit_rows(bits.packed, 37, order), pack_rows(A, order))
+    with pytest.raises(IndexError, match="outside"):
+        bits.all_of([37])
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_pricing_on_packed_rows_is_pricing_on_the_dense_design(seed):
+    r = np.random.default_rng(seed)
+    A = (r.random((400, 19)) < 0.5).astype(np.uint8)
+    y = r.random(400) < 0.4
+    mu = np.where(y, r.random(400), 0.0)
+    neg = np.where(y, 0.0, r.random(400) * 0.3)
+    bits = BitMatrix.from_dense(A)
+    options = dict(fixed=0.2, per_term=0.05, max_terms=3, n_columns=8)
+    dense, packed = price_exact(A, mu, neg, **options), price_exact(bits, mu, neg, **options)
+    assert dense.itemsets == packed.itemsets
+    np.testing.assert_array_equal(dense.reduced_costs, packed.reduced_costs)
+    beam = dict(fixed=0.2, per_term=0.05, max_terms=3, n_columns=8, width=5)
+    assert price_beam(A, mu, neg, **beam).itemsets == price_beam(bits, mu, neg, **beam).itemsets
+    np.testing.assert_allclose(
+        reduced_costs(A, dense.itemsets, mu, neg, 0.2, 0.05),
+        reduced_costs(bits, dense.itemsets, mu, neg, 0.2, 0.05),
+    )
+
+
+def test_fold_arrangement_gives_each_folds_rows_as_views_and_restores_the_order():
+    r = np.random.default_rng(0)
+    A = r.integers(0, 2, (500, 9)).astype(np.uint8)
+    original = A.copy()
+    arrangement = FoldArrangement(A)
+    for _ in range(4):
+        rows = r.permutation(500)
+        train, valid = np.sort(rows[:300]), np.sort(rows[300:450])  # 50 rows in neither
+        A_tr, A_va = arrangement.split(train, valid)
+        assert np.shares_memory(A_tr, A) and np.shares_memory(A_va, A)
+        np.testing.assert_array_equal(A_tr, original[train])
+        np.testing.assert_array_equal(A_va, original[valid])
+    overlapping = arrangement.split(np.arange(300), np.arange(200, 500))  # copies, then
+    np.testing.assert_array_equal(overlapping[1], original[200:])
+    arrangement.restore()
+    np.testing.assert_array_equal(A, original)
+
+
+def test_inner_cv_on_rearranged_rows_learns_what_fold_copies_learn(monkeypatch):
+    X, y, _ = planted_problem(1500, 4, seed=3)
+    A = np.ascontiguousarray(FeatureBinarizer().fit_transform(X), dtype=np.uint8)
+    caller = A.copy()
+    model = ColumnGenerationRules(complexity_path=(0.01, 0.002), random_state=0).fit(A, y)
+    np.testing.assert_array_equal(A, caller)  # the caller's 0/1 matrix is left as it was
+
+    class Copies(FoldArrangement):  # the former way: each fold's rows copied
+        def split(self, train, valid):
+            return self._wrap(self.rows[train]), self._wrap(self.rows[valid])
+
+    monkeypatch.setattr("rulelab.colgen.estimator.FoldArrangement", Copies)
+    copied = ColumnGenerationRules(complexity_path=(0.01, 0.002), random_state=0).fit(A, y)
+    pd.testing.assert_frame_equal(model.cv_results_, copied.cv_results_)
+    assert str(model) == str(copied)
 
 
 def test_auto_form_races_out_a_clearly_losing_form_after_the_first_split():

@@ -32,6 +32,7 @@ from numba import njit
 
 from .._highs import quiet_highs
 from ..itemsets import lowest_cost_search, measure_items, measure_root, pack_rows, weighted_layout
+from ._rows import BitMatrix, all_of, pack_bit_rows
 
 __all__ = ["PricingResult", "price_exact", "price_beam", "price_milp", "reduced_costs"]
 
@@ -82,7 +83,7 @@ def reduced_costs(
     """
     out = np.empty(len(itemsets))
     for t, s in enumerate(itemsets):
-        cov = A[:, list(s)].all(axis=1) if len(s) else np.ones(A.shape[0], bool)
+        cov = all_of(A, s)
         out[t] = fixed + per_term * len(s) + cost_neg[cov].sum() - mu_pos[cov].sum()
     return out
 
@@ -102,7 +103,10 @@ def _packed(A, mu_pos, cost_neg, positives=None):
     measure: (bits, layout, opw, onw, root)."""
     rows = _searched_rows(mu_pos, cost_neg, positives)
     order, layout, opw, onw = weighted_layout(rows, mu_pos, cost_neg)
-    bits = pack_rows(np.ascontiguousarray(A, dtype=np.uint8), order)
+    if isinstance(A, BitMatrix):
+        bits = pack_bit_rows(A.packed, A.n_items, order)
+    else:
+        bits = pack_rows(np.ascontiguousarray(A, dtype=np.uint8), order)
     return bits, layout, opw, onw, measure_root(bits, layout, opw, onw)
 
 
@@ -125,7 +129,7 @@ def _candidates(
             1
         ].ravel()
         if groups.max(initial=-1) + 1 < items.size:
-            support = A[:, items].sum(axis=0)
+            support = A.column_sums[items] if isinstance(A, BitMatrix) else A[:, items].sum(axis=0)
             best = {}
             for pos, g in enumerate(groups):
                 if g not in best or support[pos] > support[best[g]]:
@@ -160,7 +164,7 @@ def price_exact(
 
     Parameters
     ----------
-    A : ndarray of shape (n_samples, n_items), 0/1
+    A : ndarray of shape (n_samples, n_items), 0/1, or BitMatrix
     mu_pos : ndarray of shape (n_samples,)
         Dual of each positive's covering row (0 for negatives).
     cost_neg : ndarray of shape (n_samples,)
@@ -440,7 +444,7 @@ def price_milp(
 
     start = time.perf_counter()
     rows = _searched_rows(mu_pos, cost_neg)
-    sub = A[rows].astype(bool)
+    sub = (A.dense(rows) if isinstance(A, BitMatrix) else A[rows]).astype(bool)
     pw, nw = mu_pos[rows], cost_neg[rows]
     P = pw @ sub
     items = np.flatnonzero(P > 0)

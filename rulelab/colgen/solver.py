@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ._rows import all_of, as_bit_matrix
 from .master import RuleSetMaster
 from .pricing import MAX_NODES, _searched_rows, price_beam, price_exact, price_milp
 
@@ -105,13 +106,17 @@ def _covers(A, itemsets):
     """Boolean coverage (n_samples, n_itemsets) of AND-conjunctions."""
     out = np.empty((A.shape[0], len(itemsets)), dtype=bool)
     for t, s in enumerate(itemsets):
-        out[:, t] = A[:, list(s)].all(axis=1)
+        out[:, t] = all_of(A, s)
     return out
 
 
-def fires_any(A: np.ndarray, itemsets) -> np.ndarray:
-    """Where the OR of the AND-conjunctions ``itemsets`` of ``A``'s columns holds."""
-    return _covers(A, itemsets).any(axis=1)
+def fires_any(A, itemsets) -> np.ndarray:
+    """Where the OR of the AND-conjunctions ``itemsets`` of ``A``'s columns holds (``A`` a
+    0/1 array or a :class:`~rulelab.colgen._rows.BitMatrix`)."""
+    out = np.zeros(A.shape[0], dtype=bool)
+    for s in itemsets:
+        out |= all_of(A, s)
+    return out
 
 
 def column_generation(
@@ -146,8 +151,8 @@ def column_generation(
 
     Parameters
     ----------
-    A : ndarray of shape (n_samples, n_items), 0/1
-        The binarised features (items).
+    A : ndarray of shape (n_samples, n_items), 0/1, or BitMatrix
+        The binarised features (items); an array is packed to one bit per cell.
     y : ndarray of shape (n_samples,), 0/1
     sample_weight : ndarray, optional
         Weight of each sample (default 1).
@@ -263,7 +268,9 @@ class ColumnGenerator:
         *,
         negative_weight: float = 1.0,
     ):
-        self.A = np.ascontiguousarray(A, dtype=np.uint8)
+        # one bit per cell: the design is read by every pricing round, and at millions of
+        # rows a byte per cell is most of a fit's memory
+        self.A = as_bit_matrix(A)
         self.y = np.asarray(y).astype(bool)
         w = np.ones(self.y.size) if sample_weight is None else np.asarray(sample_weight, float)
         self.pos_rows = np.flatnonzero(self.y)
@@ -286,12 +293,14 @@ class ColumnGenerator:
         new = [tuple(s) for s in itemsets if tuple(s) not in self.seen and len(s)]
         if not new:
             return 0
-        cov = _covers(self.A, new)
-        negative = self.cost_neg @ cov
-        self.master.add_columns(
-            [np.flatnonzero(cov[self.pos_rows, t]) for t in range(len(new))],
-            self._column_costs([len(s) for s in new], negative),
-        )
+        # one column at a time: a pool of hundreds of clauses over millions of rows would
+        # make a large coverage matrix
+        negative, covers = np.empty(len(new)), []
+        for t, s in enumerate(new):
+            cov = all_of(self.A, s)
+            negative[t] = self.cost_neg @ cov
+            covers.append(np.flatnonzero(cov[self.pos_rows]))
+        self.master.add_columns(covers, self._column_costs([len(s) for s in new], negative))
         self.pool.extend(new)
         self.seen.update(new)
         self._negative_cost.extend(negative.tolist())
