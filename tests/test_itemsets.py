@@ -214,3 +214,22 @@ def test_lowest_cost_search_finds_the_brute_force_minimum(seed, max_terms):
         assert min(found.values()) == pytest.approx(best)
         for p, v in found.items():
             assert v == pytest.approx(costs[p]) and v < 0.0
+
+
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("max_terms", [2, 3])
+def test_both_searches_measure_the_same_costs(seed, max_terms):
+    # The traversal over conditional databases and the search over weighted bitsets are the
+    # two measurements of the package: with weights mu - cost they give every itemset the
+    # same reduced cost, so the lowest ones agree (the bitset search skips a superset whose
+    # cover equals its parent's, which never costs less, so the minima are the same).
+    rng = np.random.default_rng(seed)
+    A = rng.random((120, 7)) < 0.5
+    y = rng.random(120) < 0.5
+    mu_pos = np.where(y, rng.choice([0.0, 1.0, 0.25], size=120, p=[0.3, 0.6, 0.1]), 0.0)
+    cost_neg = np.where(y, 0.0, 1.0)
+    fixed, per_term = 0.5, 0.25
+    found, _ = run(A, mu_pos - cost_neg, -np.inf, max_terms, 2)
+    costs = np.sort([fixed + per_term * len(p) - v for p, v in found.items() if p])
+    held = lowest_costs(A, mu_pos, cost_neg, fixed, per_term, max_terms, 8, tau=np.inf)
+    np.testing.assert_allclose(np.sort(list(held.values())), costs[:8])
