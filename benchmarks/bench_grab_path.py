@@ -13,6 +13,7 @@ of min G (``rulelab.grab.grafting.duality_gap``, one exact top-1 search, not tim
 relative to G_cold. Where the accuracies differ, it is two points of that tolerance band.
 
     python benchmarks/bench_grab_path.py [--dataset madelon] [--degrees 2 0] [--loss logistic]
+                                         [--tol 1e-2]
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ def main():
     ap.add_argument("--degrees", type=int, nargs="+", default=[2, 0])
     ap.add_argument("--loss", default="logistic")
     ap.add_argument("--fold", type=int, default=0)
+    ap.add_argument("--tol", type=float, default=1e-2)
     args = ap.parse_args()
 
     from sklearn.model_selection import StratifiedKFold
@@ -57,7 +59,7 @@ def main():
 
     print(
         f"{args.dataset} fold {args.fold}: {len(tr)} training rows, {B.shape[1]} binary cells, "
-        f"loss {args.loss}, tol 1e-2, top-K 100"
+        f"loss {args.loss}, tol {args.tol:g}, top-K 100"
     )
     for k in args.degrees:
         k = None if k == 0 else k
@@ -67,10 +69,10 @@ def main():
             f"{'acc cold':>8} {'acc warm':>8} {'nz cold':>7} {'nz warm':>7} "
             f"{'s cold':>7} {'s warm':>7}"
         )
-        warm = CBMClassifier(max_terms=k, loss=args.loss, warm_start=True)
+        warm = CBMClassifier(max_terms=k, loss=args.loss, tol=args.tol, warm_start=True)
         tot_c = tot_w = 0.0
         for C in Cs:
-            cold = CBMClassifier(max_terms=k, loss=args.loss, C=C)
+            cold = CBMClassifier(max_terms=k, loss=args.loss, tol=args.tol, C=C)
             t0 = time.process_time()
             cold.fit(Xtr, ytr)
             s_c = time.process_time() - t0
