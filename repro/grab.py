@@ -594,6 +594,46 @@ def _task(key: dict, est, params, B, y, train, test, time_limit, cache: bool) ->
     return {**record, "cached": bool(read)}
 
 
+def _path_fit_scores(est, params: dict, Cs, B, y, train, test, time_limit) -> dict:
+    """:func:`_fit_score` for every C of ``Cs`` (ascending) on one fold, as one warm-started
+    regularisation path: each fit starts from the previous C's solution
+    (``CBMClassifier(warm_start=True)``) and stops at the cold fit's criterion. Returns
+    ``{"records": [one _fit_score record per C]}``; a fit that failed is followed by a
+    cold one."""
+    model = clone(est).set_params(**params, warm_start=True)
+    if time_limit is not None:
+        model.set_params(time_limit=time_limit)
+    records = []
+    for C in Cs:
+        model.set_params(C=C)
+        record = _fit_and_score(model, B, y, train, test)
+        if record["error"]:
+            model = clone(model)  # no half-fitted state to start the next C from
+        record["timed_out"] = (
+            record.pop("killed")
+            or bool(getattr(model, "timed_out_", False))
+            or (time_limit is not None and record["seconds"] > time_limit)
+        )
+        records.append(record)
+    return {"records": records}
+
+
+def _path_task(
+    key: dict, est, params, Cs, B, y, train, test, time_limit, cache: bool
+) -> list[dict]:
+    # the path is cached as one unit: its fits depend on each other through the warm start
+    read = cache and cache_path(_cache_kind(key), key, __name__).is_file()
+    out = _cached(
+        key, lambda: _path_fit_scores(est, params, Cs, B, y, train, test, time_limit), cache
+    )
+    return [{**r, "cached": bool(read)} for r in out["records"]]
+
+
+def _uses_path(est, grid: dict) -> bool:
+    """Whether a method's C grid can be fitted as one warm-started path per fold."""
+    return isinstance(est, CBMClassifier) and len(grid.get("C", ())) > 1
+
+
 def tuned_accuracy(
     name,
     methods: dict,
@@ -604,6 +644,7 @@ def tuned_accuracy(
     n_jobs: int = 1,
     cache: bool = True,
     fit_time_limit: float | None = None,
+    grab_path: bool = True,
     progress: Callable[[dict], None] | None = None,
 ) -> pd.DataFrame:
     """Table 1: test accuracy (%) after a ``folds``-fold grid search on the training part.
@@ -619,8 +660,43 @@ def tuned_accuracy(
     ``max_train``, ``fit_time_limit``), so a table finished in parts merges only rows of
     the same protocol (:func:`repro.runner.merge_runs`).
     ``methods`` maps a name to (estimator, grid), as :func:`table1_methods` returns.
+
+    With ``grab_path`` (the default), GRAB's C grid is fitted per (other parameters, fold)
+    as one regularisation path, C ascending, each fit warm-started from the previous C's
+    solution and stopped at the cold fit's criterion (``CBMClassifier(warm_start=True)``);
+    the path is one cached unit and gives each (combination, fold) its own record, so the
+    rows are built as from independent fits. ``grab_path=False`` fits every C cold.
     """
     from sklearn.model_selection import ParameterGrid
+
+    def _path_results(base, est, grid, combos, B, y, splits, time_limit):
+        # one task per (other parameters, fold): the C grid ascending, then each record
+        # put back in the place of its (combination, fold)
+        Cs = sorted(grid["C"])
+        others = [dict(o) for o in ParameterGrid({p: v for p, v in grid.items() if p != "C"})]
+        jobs = [
+            delayed(_path_task)(
+                {**base, "experiment": "table1path", "params": repr(o), "Cs": Cs, "fold": f},
+                est,
+                o,
+                Cs,
+                B,
+                y,
+                tr,
+                te,
+                time_limit,
+                cache,
+            )
+            for o in others
+            for f, (tr, te) in enumerate(splits)
+        ]
+        paths = Parallel(n_jobs=n_jobs)(jobs)
+        at = {}
+        for i, o in enumerate(others):
+            for f in range(len(splits)):
+                for C, r in zip(Cs, paths[i * len(splits) + f]):
+                    at[repr(sorted({**o, "C": C}.items())), f] = r
+        return [at[repr(sorted(c.items())), f] for c in combos for f in range(len(splits))]
 
     B, y, Bt, yt = binarized_split(name, seed)
     if max_train is not None and len(B) > max_train:
@@ -640,14 +716,25 @@ def tuned_accuracy(
             "max_train": max_train,
             "fit_time_limit": fit_time_limit,
         }
-        jobs = [
-            delayed(_task)(
-                {**base, "params": repr(c), "fold": f}, est, c, B, y, tr, te, fit_time_limit, cache
-            )
-            for c in combos
-            for f, (tr, te) in enumerate(splits)
-        ]
-        results = Parallel(n_jobs=n_jobs)(jobs)
+        if grab_path and _uses_path(est, grid):
+            results = _path_results(base, est, grid, combos, B, y, splits, fit_time_limit)
+        else:
+            jobs = [
+                delayed(_task)(
+                    {**base, "params": repr(c), "fold": f},
+                    est,
+                    c,
+                    B,
+                    y,
+                    tr,
+                    te,
+                    fit_time_limit,
+                    cache,
+                )
+                for c in combos
+                for f, (tr, te) in enumerate(splits)
+            ]
+            results = Parallel(n_jobs=n_jobs)(jobs)
         per = np.array([r["score"] for r in results], dtype=float).reshape(len(combos), folds)
         bad = (
             np.array([r["timed_out"] or bool(r["error"]) for r in results])
@@ -694,6 +781,7 @@ def tuned_accuracy(
                 "seed": seed,
                 "max_train": max_train,
                 "fit_time_limit": fit_time_limit,
+                "grab_path": bool(grab_path and _uses_path(est, grid)),
             }
         )
         if progress:

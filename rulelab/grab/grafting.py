@@ -58,10 +58,11 @@ import numpy as np
 
 from ..itemsets import group_rows
 from . import _cd
-from ._bits import append_columns, pack_columns
+from ._bits import append_columns, flatten, pack_columns
 from .naive import PhiScan
 from .wfim import (
     ExhaustiveSearch,
+    Itemsets,
     TopKMiner,
     TransactionMatrix,
     _item_codes,
@@ -94,6 +95,53 @@ def _excess(grads) -> float:
     return float(np.maximum(np.abs(grads) - 1.0, 0.0).sum())
 
 
+def duality_gap(X, y, margins, objective: float, *, C: float, loss: str, max_size) -> float:
+    """A certified bound on ``objective - min G``: G(w) minus the Fenchel dual of eq. (2) at
+    the scaled sample gradient.
+
+    With alpha_i = C loss'(f_i, y_i) and g_phi = sum of alpha_i over the rows of phi, the
+    point u = s * alpha with s = 1 / max(1, max_phi |g_phi|) is dual feasible (|Z^T u| <= 1
+    over all of Phi(d, k)); the dual value is -sum_i h_i*(u_i), h_i = C loss(., y_i):
+    ``-C sum [p log p + (1 - p) log(1 - p)]`` with p_i = s sigmoid(-y_i f_i) for the logistic
+    loss, ``sum [b - b^2 / (4C)]`` with b_i = 2 s C max(0, 1 - y_i f_i) for the squared hinge.
+    max |g_phi| over every conjunction is one exact top-1 search (:meth:`TopKMiner.top`).
+    Two solutions of the same problem differ in objective by at most the larger of their
+    gaps, whatever route (cold or warm start) reached them.
+    """
+    from scipy.special import expit, xlogy
+
+    y = np.asarray(y, dtype=np.float64)
+    f = np.asarray(margins, dtype=np.float64)
+    alpha = _cd.sample_grad(f, y, float(C), LOSSES[loss])
+    top, _, _ = TopKMiner(X, max_size, 1).top(alpha, None)
+    s = 1.0 / max(1.0, float(np.abs(top.values).max()) if len(top) else 1.0)
+    if loss == "logistic":
+        p = s * expit(-y * f)
+        dual = -C * float((xlogy(p, p) + xlogy(1.0 - p, 1.0 - p)).sum())
+    else:
+        b = 2.0 * s * C * np.maximum(0.0, 1.0 - y * f)
+        dual = float((b - b * b / (4.0 * C)).sum())
+    return float(objective) - dual
+
+
+def _check_init(init, n_items: int, max_size: int | None) -> tuple:
+    """A warm start's (itemsets, coef) as a list of sorted tuples and an array, or an error
+    that says what does not fit the problem."""
+    itemsets, coef = init
+    itemsets = [tuple(sorted(int(j) for j in p)) for p in itemsets]
+    coef = np.asarray(coef, dtype=np.float64).ravel()
+    if len(itemsets) != coef.size:
+        raise ValueError(f"init has {len(itemsets)} itemsets but {coef.size} weights")
+    if len(set(itemsets)) != len(itemsets):
+        raise ValueError("init repeats an itemset")
+    for p in itemsets:
+        if p and not (0 <= p[0] and p[-1] < n_items):
+            raise ValueError(f"init's itemset {p} names a column outside 0..{n_items - 1}")
+        if len(set(p)) != len(p) or (max_size is not None and len(p) > max_size):
+            raise ValueError(f"init's itemset {p} is not a conjunction of Phi(d, {max_size})")
+    return itemsets, coef
+
+
 def graft(
     X,
     y,
@@ -112,6 +160,7 @@ def graft(
     time_limit: float | None = None,
     random_state: int = 0,
     verbose: bool = False,
+    init: tuple | None = None,
 ) -> GraftResult:
     """Run GRAB (``search="wfim"``), the paper's naive grafting over all of Phi(d, k)
     (``search="naive"``) or grafting over the occurring conjunctions (``"occurring"``).
@@ -134,6 +183,16 @@ def graft(
     time_limit : float, optional
         Seconds; the run stops (``timed_out=True``) after the iteration that crosses it
         (naive grafting also stops inside a search that crosses it).
+    init : (itemsets, coef), optional
+        A warm start: the free features (tuples of column indices, each of at most
+        ``max_size`` items, no repeats) and their starting weights, e.g. the solution at a
+        neighbouring C. The first search at w = 0 still runs, so that V^0 and hence the
+        stopping rule V^t < eps V^0 are the cold start's (at w = 0 alpha_i = C * loss'(0,
+        y_i) is linear in C, but which features the dynamic threshold returns is not, so
+        V^0 is not a fixed multiple of C); its top K is not added. When w = 0 is optimal
+        (nothing violates at t = 0) the result is the cold one, w = 0. Otherwise grafting
+        starts from ``init`` instead of the first search's top K and stops at the same
+        criterion, so the result is a solution of the same problem to the same tolerance.
     """
     t_start = time.perf_counter()
     y = np.asarray(y, dtype=np.float64)
@@ -173,6 +232,8 @@ def graft(
     else:
         raise ValueError(f"search must be 'wfim', 'naive' or 'occurring', got {search!r}")
     bits = pack_columns(db)
+    if init is not None:
+        init = _check_init(init, db.n_items, max_size)
 
     # the free features flat (ptr, cols as in Itemsets); their tuples are built at the end
     set_ptr = np.zeros(1, dtype=np.int64)
@@ -195,6 +256,17 @@ def graft(
         keys = np.concatenate([keys, top.keys])
         w = np.concatenate([w, np.zeros(len(top))])
         col_ptr = np.concatenate([col_ptr, cp[1:]])
+
+    def add_warm(itemsets, coef):
+        # the warm start's features become free with their weights, and f = Z w follows
+        nonlocal f
+        ptr, cols = flatten(itemsets)
+        keys_ = db.keys(itemsets)
+        add(Itemsets(None, np.zeros(len(itemsets)), keys_, 1.0, True, ptr=ptr, cols=cols))
+        w[:] = np.asarray(coef, dtype=np.float64)
+        f = np.bincount(
+            row_buf[: col_ptr[-1]], weights=np.repeat(w, np.diff(col_ptr)), minlength=m
+        ).astype(np.float64)
 
     # t = 0: w = 0, nothing free
     t0 = time.perf_counter()
@@ -226,7 +298,14 @@ def graft(
     it = 0
     g_free = None  # the free features' gradients after the last solve
     last_lower = np.inf
-    if not converged:
+    if not converged and init is not None and len(init[0]):
+        add_warm(*init)
+        history[0].update(
+            n_free=len(w),
+            n_nonzero=int(np.count_nonzero(w)),
+            objective=float(_cd.objective(f, y, w, C, lid, cw)),
+        )
+    elif not converged:
         add(top)
     while not converged and not timed_out and it < max_iter:
         it += 1
