@@ -644,7 +644,7 @@ def tuned_accuracy(
     n_jobs: int = 1,
     cache: bool = True,
     fit_time_limit: float | None = None,
-    grab_path: bool = True,
+    grab_path: bool = False,
     progress: Callable[[dict], None] | None = None,
 ) -> pd.DataFrame:
     """Table 1: test accuracy (%) after a ``folds``-fold grid search on the training part.
@@ -661,11 +661,15 @@ def tuned_accuracy(
     the same protocol (:func:`repro.runner.merge_runs`).
     ``methods`` maps a name to (estimator, grid), as :func:`table1_methods` returns.
 
-    With ``grab_path`` (the default), GRAB's C grid is fitted per (other parameters, fold)
-    as one regularisation path, C ascending, each fit warm-started from the previous C's
-    solution and stopped at the cold fit's criterion (``CBMClassifier(warm_start=True)``);
-    the path is one cached unit and gives each (combination, fold) its own record, so the
-    rows are built as from independent fits. ``grab_path=False`` fits every C cold.
+    ``grab_path=False`` (the default, the paper's protocol) fits every C cold. With
+    ``grab_path=True``, GRAB's C grid is fitted per (other parameters, fold) as one
+    regularisation path, C ascending, each fit warm-started from the previous C's solution
+    and stopped at the cold fit's criterion (``CBMClassifier(warm_start=True)``); the path
+    is one cached unit and gives each (combination, fold) its own record. It is not the
+    default because it is not the same model: at GRAB's tolerance (V^t < 1e-2 V^0) a fit
+    at large C stops far from its optimum, and a warm fit stops elsewhere (on Madelon
+    lower objectives by up to a third), for a speed-up of only 1.3-1.5x
+    (``benchmarks/bench_grab_path.py``).
     """
     from sklearn.model_selection import ParameterGrid
 

@@ -140,10 +140,10 @@ def test_table1_fits_grab_as_cached_paths_with_the_rows_of_independent_fits(tmp_
     grid = {"max_terms": [1, 2], "C": [10.0, 0.1, 1.0]}  # the path sorts C itself
     methods = {"GRAB": (CBMClassifier(top_k=20, tol=1e-8), grid)}
     run = dict(folds=2, max_train=200)
-    path = ex.tuned_accuracy("fourclass", methods, **run)
+    path = ex.tuned_accuracy("fourclass", methods, grab_path=True, **run)
     # one cached unit per (max_terms, fold), and a rerun reads every fit
     assert len(list((tmp_path / "results" / "grab" / "table1path").glob("*.json"))) == 4
-    again = ex.tuned_accuracy("fourclass", methods, **run)
+    again = ex.tuned_accuracy("fourclass", methods, grab_path=True, **run)
     assert path.n_cached.tolist() == [0] and again.n_cached.tolist() == [12]
     cold = ex.tuned_accuracy("fourclass", methods, grab_path=False, **run)
     assert path.grab_path.tolist() == [True] and cold.grab_path.tolist() == [False]
