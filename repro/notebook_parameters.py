@@ -165,7 +165,7 @@ NOTEBOOK_PARAMETERS: dict[str, dict[str, tuple[str, object]]] = {
         "QUICK_DATASETS": ("list[str]", ["bupa", "transfusion", "banknote"]),
         "MAX_FOLDS": ("Optional[int]", None),
         "BRCG_ITER_MAX": ("int", 100),
-        "BRCG_TIME_MAX": ("float", 100),
+        "BRCG_TIME_MAX": ("Optional[float]", None),
         "CART_DEPTH": ("int", 3),
         "RIPPER": ("str", "jrip"),
         "THETA": ("float", 1.0),

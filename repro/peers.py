@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import importlib.util
 import re
+import time
 import warnings
 
 import numpy as np
@@ -180,9 +181,11 @@ class BRCGClassifier(_Peer):
     cnf : bool, default=False
         Learn a CNF (a DNF for the negative class).
     iter_max : int, default=100
-        Column-generation iterations.
-    time_max : float, default=100
-        Seconds allowed to column generation (the final beam search comes on top).
+        Column-generation iterations (``aix360``'s default): the limit that counts work.
+    time_max : float, optional
+        Seconds allowed to column generation (the final beam search comes on top). None,
+        the default, sets no clock limit, so that a fit does not depend on the machine's
+        speed; ``aix360``'s own default is 100 s.
     beam_width, max_degree, columns_per_iter : int
         ``B``, ``D`` and ``K`` of ``BooleanRuleCG``.
     n_thresholds : int, default=9
@@ -197,7 +200,7 @@ class BRCGClassifier(_Peer):
         lambda1: float = 1e-3,
         cnf: bool = False,
         iter_max: int = 100,
-        time_max: float = 100,
+        time_max: float | None = None,
         beam_width: int = 5,
         max_degree: int = 10,
         columns_per_iter: int = 10,
@@ -228,7 +231,7 @@ class BRCGClassifier(_Peer):
                     lambda1=self.lambda1,
                     CNF=self.cnf,
                     iterMax=self.iter_max,
-                    timeMax=self.time_max,
+                    timeMax=np.inf if self.time_max is None else self.time_max,
                     K=self.columns_per_iter,
                     D=self.max_degree,
                     B=self.beam_width,
@@ -237,6 +240,19 @@ class BRCGClassifier(_Peer):
                 ),
             ),
         ]
+
+    def fit(self, X, y):
+        """Fit, and note whether the iteration or the clock limit stopped column generation."""
+        start = time.perf_counter()
+        super().fit(X, y)
+        elapsed = time.perf_counter() - start
+        hit = []
+        if self.model_.it >= self.iter_max:
+            hit.append("iter_max")
+        if self.time_max is not None and elapsed >= self.time_max:
+            hit.append("time_max")
+        self.limits_hit_ = tuple(hit)
+        return self
 
     def complexity_(self) -> tuple[float, float]:
         """Selected conjunctions and their literals (``z`` columns where ``w`` is one)."""
@@ -551,7 +567,7 @@ in every table, but not counted as rulelab's rule learners in :func:`winners` an
 def peer_learners(
     *,
     brcg_iter_max: int = 100,
-    brcg_time_max: float = 100,
+    brcg_time_max: float | None = None,
     cart_depth: int = 3,
     random_state: int = 0,
     include: tuple[str, ...] | None = None,
@@ -561,8 +577,9 @@ def peer_learners(
 
     Parameters
     ----------
-    brcg_iter_max, brcg_time_max : int, float
-        Column-generation limits of BRCG (small in QUICK mode).
+    brcg_iter_max, brcg_time_max : int, float or None
+        Column-generation limits of BRCG: iterations (small in QUICK mode) and seconds
+        (None: no clock limit, so the benchmark does not depend on the machine).
     cart_depth : int, default=3
         Depth of the CART peer (at most 2**depth rules).
     random_state : int, default=0

@@ -50,6 +50,20 @@ def test_brcg_recovers_a_planted_conjunction_and_counts_it_as_one_rule_of_two_te
     assert rule.startswith("a > ") and " AND b <= " in rule
 
 
+@_needs("aix360")
+def test_brcg_has_no_clock_limit_by_default_and_says_when_its_iteration_limit_binds():
+    X, y = _planted(300)
+    default = BRCGClassifier()
+    assert default.time_max is None  # a benchmark row must not depend on the machine's speed
+    # Label noise leaves negative reduced costs for longer than one iteration.
+    flipped = y.copy()
+    flipped[::7] = 1 - flipped[::7]
+    stopped = BRCGClassifier(iter_max=1).fit(X, flipped)
+    assert stopped.model_.it == 1 and stopped.limits_hit_ == ("iter_max",)
+    free = BRCGClassifier(iter_max=100).fit(X, y)
+    assert free.model_.it < 100 and free.limits_hit_ == ()
+
+
 def test_cart_peer_counts_leaves_as_rules_and_path_conditions_as_terms():
     rng = np.random.default_rng(1)
     X = pd.DataFrame(rng.random((400, 3)), columns=["u", "v", "w"])
