@@ -241,3 +241,14 @@ def test_with_folds_a_gap_within_its_paired_se_is_a_tie_and_counts_as_reached():
     assert "SE paired over folds" in goal["evidence_error"]
     assert goal["speed_verdict"] == "tie"  # 25x against 20x: timing noise
     assert moonshot(summary, speedup=5, folds=results)["verdict"] == "holds"
+
+
+@_needs("aix360")
+@pytest.mark.parametrize("cnf", [False, True])
+def test_brcg_predictions_equal_aix360s_own(cnf):
+    X, y = _planted(400, seed=3)
+    y = y.copy()
+    y[::9] = 1 - y[::9]
+    model = BRCGClassifier(iter_max=5, cnf=cnf).fit(X, y)
+    Xb = model.pipeline_[:-1].transform(X)
+    assert np.array_equal(model._predict01(X), np.asarray(model.model_.predict(Xb)).astype(int))
