@@ -3,23 +3,33 @@
 A notebook's tables, figures and claims are a function of its own code cells and of every
 rulelab and repro module they import, directly or not. The fingerprint hashes exactly that:
 the code cells' sources (outputs and markdown left out) and the source of each module in the
-import closure (:func:`repro.codekey.module_closure`). The pipeline records it for every
+import closure. The pipeline records it for every
 notebook it runs; ``python -m repro.pipeline --check`` compares the recorded fingerprints with
 the current code and names every notebook whose committed outputs are stale.
+
+The closure follows the import statements, as the result caches do
+(:func:`repro.codekey.module_closure`), and also names a package re-exports (``from rulelab import OneRule``,
+or ``import rulelab`` then ``rulelab.OneRule(...)``) to the module that defines them.
+:mod:`repro.figures` draws every notebook's figures, importing each notebook's plotting
+module inside the figure's function; a notebook depends only on the functions of its own
+figures there, so that a change to one paper's plotting code does not stale the others.
 """
 
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 import importlib
 import importlib.util
 import json
 from pathlib import Path
 
-from repro.codekey import PACKAGES, module_closure
+from repro.codekey import PACKAGES, _imports, _module_file
 
 __all__ = ["notebook_modules", "notebook_fingerprint", "stale_notebooks"]
+
+FIGURES_MODULE = "repro.figures"
 
 
 def _code_cells(path: Path) -> list[str]:
@@ -50,6 +60,47 @@ def _defining_module(package_attr: str) -> str | None:
     return module if module and module.split(".")[0] in PACKAGES else None
 
 
+def _uses(name: str, path: Path) -> set[str]:
+    """Modules that module ``name`` depends on: its imports, with re-exported names and a
+    package's attributes (``rulelab.OneRule``) resolved to their defining modules."""
+    found = set()
+    for target in _imports(name, path):
+        found.add(target if _module_file(target) else _defining_module(target))
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    aliases = {
+        a.asname or a.name: a.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import)
+        for a in node.names
+        if a.name in PACKAGES
+    }
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in aliases
+        ):
+            found.add(_defining_module(f"{aliases[node.value.id]}.{node.attr}"))
+    return found - {None}
+
+
+@functools.cache
+def _closure(name: str) -> frozenset[str]:
+    """Module ``name`` and every rulelab or repro module it depends on (:func:`_uses`)."""
+    seen: set[str] = set()
+    stack = [name]
+    while stack:
+        current = stack.pop()
+        if current in seen:
+            continue
+        path = _module_file(current)
+        if path is None:
+            continue
+        seen.add(current)
+        stack.extend(_uses(current, path) - seen)
+    return frozenset(seen)
+
+
 def notebook_modules(path: Path) -> frozenset[str]:
     """Every rulelab and repro module a notebook's code depends on (its import closure)."""
     direct: set[str] = set()
@@ -78,7 +129,37 @@ def notebook_modules(path: Path) -> frozenset[str]:
                         direct.add(module)
     closure: set[str] = set()
     for module in direct:
-        closure |= module_closure(module)
+        if module == FIGURES_MODULE:
+            closure |= _figures_closure(Path(path).stem)
+        else:
+            closure |= _closure(module)
+    return frozenset(closure)
+
+
+def _figures_closure(notebook: str) -> frozenset[str]:
+    """:mod:`repro.figures`, the modules it imports at its top level, and those imported
+    inside the figure functions registered for ``notebook`` (with their closures)."""
+    from repro.figures import FIGURES
+
+    own = {spec.draw.__name__ for spec in FIGURES.values() if spec.notebook == notebook}
+    path = importlib.util.find_spec(FIGURES_MODULE).origin
+    tree = ast.parse(Path(path).read_text(encoding="utf-8"))
+    nodes = [n for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))]
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name in own:
+            nodes.extend(n for n in ast.walk(node) if isinstance(n, (ast.Import, ast.ImportFrom)))
+    modules = {FIGURES_MODULE}
+    for node in nodes:
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        else:
+            names = [f"{node.module}.{a.name}" for a in node.names] + [node.module]
+        modules |= {
+            _defining_module(n) for n in names if n.split(".")[0] in PACKAGES and n not in PACKAGES
+        }
+    closure: set[str] = {FIGURES_MODULE}
+    for module in modules - {FIGURES_MODULE, None}:
+        closure |= _closure(module)
     return frozenset(closure)
 
 

@@ -78,3 +78,37 @@ def test_outputs_are_stale_unless_the_recorded_fingerprint_is_the_current_one(no
         log.write_text(json.dumps({"notebooks": [entry]}))
         [row] = stale_notebooks([notebook], log)
         assert row["stale"] is stale and row["current"] == current
+
+
+def test_a_package_used_by_attribute_counts_the_modules_behind_those_attributes(tmp_path):
+    # repro.explorer does ``import rulelab`` and builds ``rulelab.ColumnGenerationRules(...)``
+    nb = write_notebook(
+        tmp_path / "00_demo.ipynb", ("code", "from repro.explorer import explore", [])
+    )
+    assert {"rulelab.colgen.estimator", "rulelab.twolevel.estimator"} <= notebook_modules(nb)
+
+
+@pytest.mark.parametrize(
+    ("name", "own", "other"),
+    [("07_benchmark", "repro.peers", "repro.grab"), ("05_grab", "repro.grab", "repro.peers")],
+)
+def test_the_figures_module_adds_only_the_plotting_code_of_the_notebooks_own_figures(
+    tmp_path, name, own, other
+):
+    nb = write_notebook(tmp_path / f"{name}.ipynb", ("code", "from repro import figures", []))
+    modules = notebook_modules(nb)
+    assert "repro.figures" in modules and own in modules and other not in modules
+
+
+def test_each_notebook_draws_only_the_figures_registered_for_it():
+    # what makes the narrowing above sound: no notebook calls another notebook's figure
+    import re
+
+    from repro.figures import FIGURES
+    from repro.paths import ROOT
+
+    for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
+        called = set(re.findall(r"figures\.([a-z_0-9]+)\(", path.read_text(encoding="utf-8")))
+        drawn = {name for name in called if name in FIGURES}
+        assert called == drawn, f"{path.name} calls figures.{sorted(called - drawn)}"
+        assert all(FIGURES[name].notebook == path.stem for name in drawn), path.name
