@@ -3,16 +3,17 @@
 A notebook's tables, figures and claims are a function of its own code cells and of every
 rulelab and repro module they import, directly or not. The fingerprint hashes exactly that:
 the code cells' sources (outputs and markdown left out) and the source of each module in the
-import closure. The pipeline records it for every
-notebook it runs; ``python -m repro.pipeline --check`` compares the recorded fingerprints with
-the current code and names every notebook whose committed outputs are stale.
+import closure. The pipeline records it for every notebook it runs; ``python -m
+repro.pipeline --check`` compares the recorded fingerprints with the current code and names
+every notebook whose committed outputs are stale.
 
 The closure follows the import statements, as the result caches do
-(:func:`repro.codekey.module_closure`), and also names a package re-exports (``from rulelab import OneRule``,
-or ``import rulelab`` then ``rulelab.OneRule(...)``) to the module that defines them.
-:mod:`repro.figures` draws every notebook's figures, importing each notebook's plotting
-module inside the figure's function; a notebook depends only on the functions of its own
-figures there, so that a change to one paper's plotting code does not stale the others.
+(:func:`repro.codekey.module_closure`), and also resolves the names a package re-exports
+(``from rulelab import OneRule``, or ``import rulelab`` then ``rulelab.OneRule(...)``) to
+the modules that define them. :mod:`repro.figures` draws every notebook's figures,
+importing each notebook's plotting module inside the figure's function; a notebook depends
+only on the functions of its own figures there, so that a change to one paper's plotting
+code does not stale the others.
 """
 
 from __future__ import annotations
