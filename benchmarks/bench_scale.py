@@ -28,39 +28,13 @@ import sys
 import time
 
 import numpy as np
-import pandas as pd
+
+from repro.cut_points import PLANTED_FEATURES as N_FEATURES
+from repro.cut_points import PLANTED_NOISE as NOISE
+from repro.cut_points import planted_offgrid as planted
 
 SIZES = (10_000, 100_000, 1_000_000, 10_000_000)
-NOISE = 0.05
-N_FEATURES = 20
 N_TEST = 100_000
-
-
-def planted_rule():
-    """The planted three-clause DNF (thresholds off the default binariser's grid)."""
-    from rulelab.rules import DNF, Clause, Term
-
-    return DNF(
-        [
-            Clause((Term("x0", ">", 0.5), Term("x1", "<=", 0.0))),
-            Clause((Term("x2", ">", 1.0), Term("x3", "<=", -0.5))),
-            Clause((Term("x4", "<=", -1.0), Term("x5", ">", 0.3))),
-        ],
-        then="1",
-    )
-
-
-def planted(n: int, seed: int, noise: float = NOISE) -> tuple[pd.DataFrame, np.ndarray]:
-    """``n`` rows of the planted problem: Gaussian features, the rule's labels, ``noise``
-    of them flipped."""
-    rng = np.random.default_rng(seed)
-    X = pd.DataFrame(
-        rng.standard_normal((n, N_FEATURES), dtype=np.float32).astype(float),
-        columns=[f"x{j}" for j in range(N_FEATURES)],
-    )
-    y = planted_rule().evaluate(X)
-    flip = rng.random(n) < noise
-    return X, (y ^ flip).astype(np.int8)
 
 
 def _one_size(n: int) -> dict:

@@ -81,3 +81,24 @@ def test_the_benchmark_s_cg_folds_are_reused_and_only_the_grid_is_fitted(monkeyp
 def test_no_data_set_is_not_testable():
     table = cut_table(cut_points.run_cut_comparison([]))
     assert table.empty and cut_verdict(table)["verdict"] == "not testable"
+
+
+def test_the_planted_problem_flips_about_its_noise_share_of_the_rule_s_labels():
+    X, y = cut_points.planted_offgrid(20_000, seed=3)
+    truth = cut_points.planted_offgrid_rule().evaluate(X)
+    assert X.shape == (20_000, cut_points.PLANTED_FEATURES)
+    assert abs((y != truth).mean() - cut_points.PLANTED_NOISE) < 0.01
+
+
+def test_refined_cuts_move_toward_the_planted_thresholds_and_the_noise_floor():
+    table = cut_points.planted_comparison([5000], n_test=20_000)
+    (row,) = table.itertuples()
+    # the grid's nearest quantile cuts leave error above the floor; refining removes most
+    assert row.refined_error < row.grid_error
+    assert row.refined_error - row.floor < 0.5 * (row.grid_error - row.floor)
+    assert row.verdict == "holds" and row.gain == pytest.approx(row.grid_error - row.refined_error)
+    assert cut_points.planted_verdict(table)["verdict"] == "holds"
+
+
+def test_no_planted_size_is_not_testable():
+    assert cut_points.planted_verdict(pd.DataFrame())["verdict"] == "not testable"
