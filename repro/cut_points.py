@@ -251,7 +251,7 @@ def planted_verdict(table: pd.DataFrame) -> dict:
     """The claim "refined cut points lower the test error on planted rules whose thresholds
     are off the grid, at every size": its verdict and the evidence in words."""
     if table.empty:
-        return {"verdict": "not testable", "evidence": "no size was run (PLANTED_SIZES)"}
+        return {"verdict": "not testable", "evidence": "no training size was given"}
     evidence = "; ".join(
         f"{r.rows:,} rows: grid {r.grid_error:.4f}, refined {r.refined_error:.4f} "
         f"(gain {r.gain:+.4f} ± {r.gain_se:.4f}, SE paired over the test rows; floor {r.floor:.2f})"

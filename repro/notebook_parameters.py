@@ -179,7 +179,6 @@ NOTEBOOK_PARAMETERS: dict[str, dict[str, tuple[str, object]]] = {
             {"error_of": "RuleFit", "max_rules": 5.0, "wins": 6, "speedup": 20.0},
         ),
         "CUT_DATASETS": ("Optional[list[str]]", None),
-        "PLANTED_SIZES": ("list[int]", [10000, 100000]),
         "MULTICLASS_SETS": ("list[str]", ["iris", "wine", "digits", "gas"]),
         "MULTICLASS_QUICK_SETS": ("list[str]", ["iris", "wine"]),
         "MULTICLASS_MAX_ROWS": ("dict[str, int]", {}),
