@@ -102,6 +102,23 @@ def _closure(name: str) -> frozenset[str]:
     return frozenset(seen)
 
 
+def _imported_modules(nodes) -> set[str]:
+    """The rulelab and repro modules named by the import statements among ``nodes``, with
+    re-exported names resolved to their defining modules (relative imports left out)."""
+    found: set[str] = set()
+    for node in nodes:
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            names = [f"{node.module}.{a.name}" for a in node.names] + [node.module]
+        else:
+            continue
+        found |= {
+            _defining_module(n) for n in names if n.split(".")[0] in PACKAGES and n not in PACKAGES
+        }
+    return found - {None}
+
+
 def notebook_modules(path: Path) -> frozenset[str]:
     """Every rulelab and repro module a notebook's code depends on (its import closure)."""
     direct: set[str] = set()
@@ -116,18 +133,7 @@ def notebook_modules(path: Path) -> frozenset[str]:
                     if line.lstrip().startswith(("import ", "from "))
                 )
             )
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Import):
-                names = [a.name for a in node.names]
-            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-                names = [f"{node.module}.{a.name}" for a in node.names] + [node.module]
-            else:
-                continue
-            for name in names:
-                if name.split(".")[0] in PACKAGES and name not in PACKAGES:
-                    module = _defining_module(name)
-                    if module:
-                        direct.add(module)
+        direct |= _imported_modules(ast.walk(tree))
     closure: set[str] = set()
     for module in direct:
         if module == FIGURES_MODULE:
@@ -149,17 +155,8 @@ def _figures_closure(notebook: str) -> frozenset[str]:
     for node in tree.body:
         if isinstance(node, ast.FunctionDef) and node.name in own:
             nodes.extend(n for n in ast.walk(node) if isinstance(n, (ast.Import, ast.ImportFrom)))
-    modules = {FIGURES_MODULE}
-    for node in nodes:
-        if isinstance(node, ast.Import):
-            names = [a.name for a in node.names]
-        else:
-            names = [f"{node.module}.{a.name}" for a in node.names] + [node.module]
-        modules |= {
-            _defining_module(n) for n in names if n.split(".")[0] in PACKAGES and n not in PACKAGES
-        }
     closure: set[str] = {FIGURES_MODULE}
-    for module in modules - {FIGURES_MODULE, None}:
+    for module in _imported_modules(nodes) - {FIGURES_MODULE}:
         closure |= _closure(module)
     return frozenset(closure)
 
