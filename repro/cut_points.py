@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from repro.runner import cross_validate
-from repro.verdicts import all_of, compare, no_worse, tally
+from repro.verdicts import all_of, compare, tally
 
 __all__ = [
     "REFINED",
@@ -157,7 +157,7 @@ def _sem(values: pd.Series) -> float:
 
 def cut_verdict(table: pd.DataFrame) -> dict:
     """The claim "refining the cut points never raises the test error beyond its SE"
-    over the table's data sets: its verdict (:func:`repro.verdicts.no_worse`) and the
+    over the table's data sets: its verdict (:func:`repro.verdicts.all_of`) and the
     evidence in words."""
     if table.empty:
         return {"verdict": "not testable", "evidence": "no data set was run (CUT_DATASETS)"}
@@ -172,7 +172,7 @@ def cut_verdict(table: pd.DataFrame) -> dict:
         f"{table['grid_error'].mean():.4f} grid; mean rules {table['refined_rules'].mean():.2f}"
         f" refined, {table['grid_rules'].mean():.2f} grid"
     )
-    return {"verdict": no_worse(verdicts), "evidence": evidence}
+    return {"verdict": all_of(verdicts), "evidence": evidence}
 
 
 # ---- planted rules whose thresholds are off the grid -------------------------------------

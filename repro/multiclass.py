@@ -26,7 +26,7 @@ from repro.jrip import make_ripper, weka_missing
 from repro.model_size import complexity
 from repro.peers import benchmark_table
 from repro.runner import cross_validate
-from repro.verdicts import compare, no_worse, tally
+from repro.verdicts import all_of, compare, tally
 
 __all__ = [
     "MULTICLASS_SETS",
@@ -269,7 +269,7 @@ def compare_to(results: pd.DataFrame, ours: str = "CG", against: str = "OvR-CG")
 
 def claim_against(results: pd.DataFrame, against: str, ours: str = "CG") -> dict:
     """The claim "``ours`` is no less accurate than ``against`` on every multiclass set"
-    (:func:`repro.verdicts.no_worse` over :func:`compare_to`'s verdicts) and its evidence."""
+    (:func:`repro.verdicts.all_of` over :func:`compare_to`'s verdicts) and its evidence."""
     comp = compare_to(results, ours, against)
     if comp.empty:
         return {"verdict": "not testable", "evidence": f"{ours} or {against} did not run"}
@@ -277,4 +277,4 @@ def claim_against(results: pd.DataFrame, against: str, ours: str = "CG") -> dict
         f"{d} {o:.3f} vs {t:.3f}" for d, o, t in zip(comp["dataset"], comp["ours"], comp["theirs"])
     )
     evidence = f"{ours} against {against}, paired over folds: {tally(comp['verdict'])} ({gaps})"
-    return {"verdict": no_worse(comp["verdict"]), "evidence": evidence}
+    return {"verdict": all_of(comp["verdict"]), "evidence": evidence}

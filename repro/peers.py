@@ -29,7 +29,7 @@ from sklearn.pipeline import Pipeline, make_pipeline
 from sklearn.preprocessing import OneHotEncoder, StandardScaler
 
 from repro.jrip import RIPPERS, make_ripper, weka_missing
-from repro.verdicts import all_of, compare, compare_ratio, no_worse
+from repro.verdicts import all_of, at_least, compare, compare_ratio
 
 __all__ = [
     "BRCGClassifier",
@@ -894,18 +894,23 @@ def winners(table: pd.DataFrame, folds: pd.DataFrame | None = None) -> pd.DataFr
 
 
 def _error_not_worse(folds: pd.DataFrame | None, a: str, b: str, a_mean: float, b_mean: float):
-    """``a``'s error at or below ``b``'s: paired over (dataset, fold) when the per-fold
-    results are given (a difference within its SE is "at", which the claim allows);
-    the bare means otherwise. Returns (ok, evidence)."""
+    """The verdict on "``a``'s error at or below ``b``'s": paired over (dataset, fold) when
+    the per-fold results are given (a difference within its SE is a tie), by the bare means
+    otherwise (only an exact equality is a tie). Returns (verdict, evidence)."""
     if folds is None:
-        return bool(a_mean <= b_mean), ""
+        return _by_means(a_mean, b_mean), ""
     wide = (
         folds[folds["method"].isin([a, b])]
         .pivot_table(index=["dataset", "fold"], columns="method", values="error")
         .dropna()
     )
     c = compare(wide[a], wide[b], higher_is_better=False)
-    return no_worse([c]) == "holds", f"; {b} minus {a} error {c.short()} (SE paired over folds)"
+    return c.verdict, f"; {b} minus {a} error {c.short()} (SE paired over folds)"
+
+
+def _by_means(mine: float, theirs: float) -> str:
+    """Lower error than ``theirs`` by the bare means: one value a side has no spread."""
+    return "tie" if mine == theirs else ("holds" if mine < theirs else "does not hold")
 
 
 def moonshot(
@@ -920,7 +925,7 @@ def moonshot(
     peer's mean error or lower, with no more rules on average, and fit at least
     ``speedup`` times faster in total than ``reference`` (BRCG). With the per-fold
     ``folds`` the errors are compared paired over folds (:mod:`repro.verdicts`: within
-    one SE is "reached"); the speed-up within :data:`repro.verdicts.TIMING_NOISE` of the
+    one SE is a tie); the speed-up within :data:`repro.verdicts.TIMING_NOISE` of the
     target is a tie.
     """
     ours = summary[summary["family"] == "rulelab"]
@@ -939,44 +944,35 @@ def moonshot(
         "peer_rules": b["mean_rules"],
         "datasets": int(a["datasets"]),
     }
-    out["error_ok"], out["error_evidence"] = _error_not_worse(
+    out["error_verdict"], out["error_evidence"] = _error_not_worse(
         folds, a["method"], b["method"], a["mean_error"], b["mean_error"]
     )
-    out["rules_ok"] = bool(a["mean_rules"] <= b["mean_rules"])
+    out["rules_verdict"] = "holds" if a["mean_rules"] <= b["mean_rules"] else "does not hold"
     if reference in set(summary["method"]):
         ref_time = float(summary.loc[summary["method"] == reference, "total_time"].iloc[0])
         out["speedup"] = ref_time / a["total_time"]
         out["speed_verdict"] = compare_ratio(out["speedup"] / speedup).verdict
-        out["speed_ok"] = out["speed_verdict"] == "holds"
-        out["verdict"] = all_of(
-            [
-                "holds" if out["error_ok"] else "does not hold",
-                "holds" if out["rules_ok"] else "does not hold",
-                out["speed_verdict"],
-            ]
-        )
+        out["verdict"] = all_of([out["error_verdict"], out["rules_verdict"], out["speed_verdict"]])
     else:
-        out["speedup"], out["speed_ok"] = float("nan"), None
+        out["speedup"], out["speed_verdict"] = float("nan"), "not testable"
         out["verdict"] = "not testable"
     return out
 
 
-def _best_on(group: pd.DataFrame, folds: pd.DataFrame | None, dataset: str, method: str) -> bool:
-    """``method`` the most accurate of ``group``'s rule learners on ``dataset`` (ties
-    count): against the best other, within one SE paired over folds when ``folds`` are
-    given, else by the mean."""
+def _best_on(group: pd.DataFrame, folds: pd.DataFrame | None, dataset: str, method: str) -> str:
+    """The verdict on "``method`` is the most accurate of ``group``'s rule learners on
+    ``dataset``": against the best other, paired over folds when ``folds`` are given (within
+    one SE a tie), else by the means."""
     mine = group.loc[group["method"] == method, "error"].iloc[0]
     others = group[group["method"] != method]
     if others.empty:
-        return True
+        return "holds"
     rival = others.loc[others["error"].idxmin()]
     if folds is None:
-        return bool(mine <= rival["error"] + 1e-9)
+        return _by_means(mine, rival["error"])
     part = folds[(folds["dataset"] == dataset) & folds["method"].isin([method, rival["method"]])]
     wide = part.pivot_table(index="fold", columns="method", values="error").dropna()
-    return (
-        no_worse([compare(wide[method], wide[rival["method"]], higher_is_better=False)]) == "holds"
-    )
+    return compare(wide[method], wide[rival["method"]], higher_is_better=False).verdict
 
 
 def cg_targets(
@@ -994,12 +990,13 @@ def cg_targets(
     """The column-generation learner against its targets, from :func:`benchmark_table` and
     :func:`benchmark_summary`: mean error at or below ``error_of``'s with at most
     ``max_rules`` rules on average; the most accurate rule learner (rulelab's rule learners
-    and the rule peers; ties count) on at least ``wins`` data sets; total fit time at most
-    ``1/speedup`` of ``reference``'s. A missing method makes its part untestable (None).
-    With the per-fold ``folds``, errors are compared paired over folds and a data set is
-    won when no rule learner is more accurate by more than the SE (:mod:`repro.verdicts`);
-    the speed-up within :data:`repro.verdicts.TIMING_NOISE` of the target is a tie
-    (``speed_verdict``).
+    and the rule peers) on at least ``wins`` data sets; total fit time at most
+    ``1/speedup`` of ``reference``'s. Each part's verdict is under ``*_verdict``; a missing
+    method leaves its part out. With the per-fold ``folds``, errors are compared paired
+    over folds (:mod:`repro.verdicts`): within one SE a tie, and a data set where the best
+    other rule learner is within the SE is tied, not won (``at_least`` over the data sets
+    then reads ties as undecided); the speed-up within
+    :data:`repro.verdicts.TIMING_NOISE` of the target is a tie.
     """
     out: dict = {}
     rows = summary.set_index("method")
@@ -1008,10 +1005,10 @@ def cg_targets(
     me = rows.loc[method]
     if error_of in rows.index:
         other = rows.loc[error_of]
-        out["error_ok"], paired = _error_not_worse(
+        out["error_verdict"], paired = _error_not_worse(
             folds, method, error_of, me["mean_error"], other["mean_error"]
         )
-        out["rules_ok"] = bool(me["mean_rules"] <= max_rules)
+        out["rules_verdict"] = "holds" if me["mean_rules"] <= max_rules else "does not hold"
         out["evidence_error"] = (
             f"{method}: error {me['mean_error']:.4f}, "
             f"{me['mean_rules']:.1f} rules; {error_of}: error "
@@ -1019,22 +1016,23 @@ def cg_targets(
             f"({int(me['datasets'])} data sets){paired}"
         )
     rules = table[table["family"].isin(["rulelab", "peer"])]
-    won = [
-        d
+    best = {
+        d: _best_on(g, folds, d, method)
         for d, g in rules.groupby("dataset", sort=True)
-        if method in set(g["method"]) and _best_on(g, folds, d, method)
-    ]
-    sets = rules.loc[rules["method"] == method, "dataset"].nunique()
-    out["wins"] = len(won)
-    out["wins_ok"] = len(won) >= wins
+        if method in set(g["method"])
+    }
+    won = [d for d, v in best.items() if v == "holds"]
+    tied = [d for d, v in best.items() if v == "tie"]
+    out["wins"], out["ties"] = len(won), len(tied)
+    out["wins_verdict"] = at_least(best.values(), wins)
     out["evidence_wins"] = (
-        f"{method} most accurate on {len(won)} of {sets} ({', '.join(won) or 'none'})"
+        f"{method} most accurate on {len(won)} of {len(best)} ({', '.join(won) or 'none'})"
+        + (f", within 1 SE of the most accurate on {len(tied)} ({', '.join(tied)})" if tied else "")
     )
     if reference in rows.index:
         ratio = rows.loc[reference, "total_time"] / me["total_time"]
         out["speedup"] = float(ratio)
         out["speed_verdict"] = compare_ratio(ratio / speedup).verdict
-        out["speed_ok"] = out["speed_verdict"] == "holds"
         out["evidence_speed"] = (
             f"{reference} / {method} total fit time = {ratio:.1f}x "
             f"({rows.loc[reference, 'total_time']:.0f} s / "

@@ -52,7 +52,6 @@ __all__ = [
     "compare_ratio",
     "compare_to_number",
     "decide",
-    "no_worse",
     "tally",
     "tolerance_note",
 ]
@@ -215,22 +214,16 @@ def _verdicts(comparisons: Iterable[Comparison | str]) -> list[str]:
 
 def all_of(comparisons: Iterable[Comparison | str]) -> str:
     """A claim that must hold in every comparison ("on every data set"): does not hold if
-    one does not, holds if all do, a tie otherwise; not testable when there are none."""
+    one does not, holds if all do, a tie otherwise; not testable when there are none.
+
+    Claims of "better or equal" ("at least as accurate", "at or below") read the same way:
+    a comparison within its SE cannot tell "equal" from "worse", so it stays a tie."""
     v = [x for x in _verdicts(comparisons) if x != NOT_TESTABLE]
     if not v:
         return NOT_TESTABLE
     if DOES_NOT_HOLD in v:
         return DOES_NOT_HOLD
     return HOLDS if all(x == HOLDS for x in v) else TIE
-
-
-def no_worse(comparisons: Iterable[Comparison | str]) -> str:
-    """A claim of "better or equal" in every comparison: a tie is "equal", which the
-    claim allows, so it holds unless one comparison is worse by more than its SE."""
-    v = [x for x in _verdicts(comparisons) if x != NOT_TESTABLE]
-    if not v:
-        return NOT_TESTABLE
-    return DOES_NOT_HOLD if DOES_NOT_HOLD in v else HOLDS
 
 
 def at_least(comparisons: Iterable[Comparison | str], needed: float) -> str:

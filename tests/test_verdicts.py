@@ -98,10 +98,10 @@ def test_the_tally_names_ties():
     assert v.tally(["holds", "tie", "does not hold", "tie"]) == "1 better, 2 within 1 SE, 1 worse"
 
 
-def test_better_or_equal_claims_count_a_tie_as_equal():
-    assert v.no_worse(["holds", "tie", "tie"]) == v.HOLDS
-    assert v.no_worse(["holds", "tie", "does not hold"]) == v.DOES_NOT_HOLD
-    assert v.no_worse([]) == v.NOT_TESTABLE
+def test_better_or_equal_claims_leave_a_tie_a_tie():
+    assert v.all_of(["holds", "tie", "tie"]) == v.TIE
+    assert v.all_of(["holds", "tie", "does not hold"]) == v.DOES_NOT_HOLD
+    assert v.all_of([]) == v.NOT_TESTABLE
 
 
 def test_time_ratios_within_the_timing_noise_are_ties():
