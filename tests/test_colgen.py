@@ -13,11 +13,11 @@ from sklearn.utils.estimator_checks import check_estimator
 
 from rulelab import ColumnGenerationRules, FeatureBinarizer, SetCoverRules
 from rulelab.colgen import ColumnGenerator, column_generation, price_beam, price_exact, price_milp
-from rulelab.colgen._rows import BitMatrix, FoldArrangement, pack_bit_rows
+from rulelab.colgen._rows import BitMatrix, FoldArrangement
 from rulelab.colgen.estimator import _race_forms
 from rulelab.colgen.master import RuleSetMaster
 from rulelab.colgen.pricing import reduced_costs
-from rulelab.itemsets import pack_rows
+from rulelab.itemsets import pack_bit_rows, pack_rows
 from rulelab.rules import DNF, Clause
 
 EXACT = dict(form="dnf", columns_per_round=10, integer_time_limit=30, pricing_time_limit=None)
@@ -428,7 +428,12 @@ def test_bit_matrix_reads_as_the_dense_design_it_packs():
     for items in [(), (0,), (36,), (2, 9, 10), (7, 8, 15, 16, 31, 32)]:
         np.testing.assert_array_equal(bits.all_of(items), A[:, list(items)].all(axis=1))
     order = np.concatenate([r.permutation(700)[:400], [-1, -1]])
-    np.testing.assert_array_equal(pack_bit_rows(bits.packed, 37, order), pack_rows(A, order))
+    expected = np.zeros((37, (order.size + 63) // 64), dtype=np.uint64)
+    for p, row in enumerate(order):  # bit p of item j: cell (order[p], j); -1 pads
+        if row >= 0:
+            expected[A[row] == 1, p >> 6] |= np.uint64(1) << np.uint64(p & 63)
+    np.testing.assert_array_equal(pack_bit_rows(bits.packed, 37, order), expected)
+    np.testing.assert_array_equal(pack_rows(A, order), expected)
     with pytest.raises(IndexError, match="outside"):
         bits.all_of([37])
 

@@ -53,30 +53,6 @@ def _column_sums(P, m):
     return out
 
 
-@njit(cache=True, nogil=True)
-def pack_bit_rows(P, m, order):
-    """The ``m`` items of the packed rows ``P`` as bitsets over the rows ``order`` (bit
-    ``p`` is row ``order[p]``; ``-1`` pads): (m, n_words) uint64, as
-    :func:`rulelab.itemsets.pack_rows` makes them from a one-byte-per-cell matrix."""
-    n_words = max((order.shape[0] + 63) // 64, 1)
-    out = np.zeros((m, n_words), dtype=np.uint64)
-    for p in range(order.shape[0]):
-        r = order[p]
-        if r < 0:
-            continue
-        w = p >> 6
-        bit = np.uint64(1) << np.uint64(p & 63)
-        for b in range(P.shape[1]):
-            v = P[r, b]
-            k = 0
-            while v:
-                if v & 1:
-                    out[b * 8 + k, w] |= bit
-                v >>= 1
-                k += 1
-    return out
-
-
 class BitMatrix:
     """A 0/1 matrix of ``n_items`` columns stored one bit per cell.
 
@@ -112,12 +88,16 @@ class BitMatrix:
 
     def all_of(self, items) -> np.ndarray:
         """Rows in which every one of ``items`` is 1 (every row for no items)."""
-        items = np.asarray(list(items), dtype=np.int64)
-        if items.size and (items.min() < 0 or items.max() >= self.n_items):
-            raise IndexError(f"items {items.tolist()} outside 0..{self.n_items - 1}")
-        byte, where = np.unique(items >> 3, return_inverse=True)
-        mask = np.zeros(byte.size, dtype=np.uint8)
-        np.bitwise_or.at(mask, where, (1 << (items & 7)).astype(np.uint8))
+        # a conjunction has a few items: its byte masks are cheaper built in Python than
+        # by numpy's per-call overhead, which dominated small fits
+        masks: dict[int, int] = {}
+        for j in items:
+            j = int(j)
+            if not 0 <= j < self.n_items:
+                raise IndexError(f"item {j} outside 0..{self.n_items - 1}")
+            masks[j >> 3] = masks.get(j >> 3, 0) | (1 << (j & 7))
+        byte = np.fromiter(masks.keys(), dtype=np.int64, count=len(masks))
+        mask = np.fromiter(masks.values(), dtype=np.uint8, count=len(masks))
         return _all_of(self.packed, byte, mask)
 
     @functools.cached_property

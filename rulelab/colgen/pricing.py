@@ -31,8 +31,14 @@ import numpy as np
 from numba import njit
 
 from .._highs import quiet_highs
-from ..itemsets import lowest_cost_search, measure_items, measure_root, pack_rows, weighted_layout
-from ._rows import BitMatrix, all_of, pack_bit_rows
+from ..itemsets import (
+    lowest_cost_search,
+    measure_items,
+    measure_root,
+    pack_bit_rows,
+    weighted_layout,
+)
+from ._rows import BitMatrix, all_of, as_bit_matrix
 
 __all__ = ["PricingResult", "price_exact", "price_beam", "price_milp", "reduced_costs"]
 
@@ -103,10 +109,8 @@ def _packed(A, mu_pos, cost_neg, positives=None):
     measure: (bits, layout, opw, onw, root)."""
     rows = _searched_rows(mu_pos, cost_neg, positives)
     order, layout, opw, onw = weighted_layout(rows, mu_pos, cost_neg)
-    if isinstance(A, BitMatrix):
-        bits = pack_bit_rows(A.packed, A.n_items, order)
-    else:
-        bits = pack_rows(np.ascontiguousarray(A, dtype=np.uint8), order)
+    A = as_bit_matrix(A)
+    bits = pack_bit_rows(A.packed, A.n_items, order)
     return bits, layout, opw, onw, measure_root(bits, layout, opw, onw)
 
 

@@ -102,14 +102,6 @@ class ColumnGenerationResult:
         return max(self.objective - self.lower_bound, 0.0) / max(abs(self.objective), 1e-12)
 
 
-def _covers(A, itemsets):
-    """Boolean coverage (n_samples, n_itemsets) of AND-conjunctions."""
-    out = np.empty((A.shape[0], len(itemsets)), dtype=bool)
-    for t, s in enumerate(itemsets):
-        out[:, t] = all_of(A, s)
-    return out
-
-
 def fires_any(A, itemsets) -> np.ndarray:
     """Where the OR of the AND-conjunctions ``itemsets`` of ``A``'s columns holds (``A`` a
     0/1 array or a :class:`~rulelab.colgen._rows.BitMatrix`)."""

@@ -12,7 +12,7 @@ own copy of the search:
   lowest reduced cost with :func:`lowest_cost_search`, the same depth-first order (children
   take items after their parent's last one) with the cost bound in place of the weighted
   frequency bound, over bitsets of weighted rows (:func:`weighted_layout`,
-  :func:`pack_rows`), since its rows carry dual weights of few distinct values.
+  :func:`pack_rows`, :func:`pack_bit_rows`), since its rows carry dual weights of few distinct values.
 
 Both searches prune a subtree with an anti-monotone bound of its root (the positive mass a
 superset can still cover), and both bound a child ``S + j + k`` by inclusion-exclusion from
@@ -27,7 +27,14 @@ Primitives
 """
 
 from ._bits import ctz, grow, pack_bitsets, popcount
-from ._cost import lowest_cost_search, measure_items, measure_root, pack_rows, weighted_layout
+from ._cost import (
+    lowest_cost_search,
+    measure_items,
+    measure_root,
+    pack_bit_rows,
+    pack_rows,
+    weighted_layout,
+)
 from ._database import group_rows, reduce_db, same_run
 from ._traverse import CAPPED, COMPLETE, REACHED, THRESHOLD, TOP_K, traverse
 
@@ -41,6 +48,7 @@ __all__ = [
     "lowest_cost_search",
     "measure_items",
     "measure_root",
+    "pack_bit_rows",
     "pack_rows",
     "weighted_layout",
     "reduce_db",

@@ -23,7 +23,14 @@ from numba import njit
 
 from ._bits import popcount
 
-__all__ = ["lowest_cost_search", "measure_items", "measure_root", "pack_rows", "weighted_layout"]
+__all__ = [
+    "lowest_cost_search",
+    "measure_items",
+    "measure_root",
+    "pack_bit_rows",
+    "pack_rows",
+    "weighted_layout",
+]
 
 
 @njit(cache=True, nogil=True)
@@ -302,12 +309,21 @@ def weighted_layout(rows, mu_pos, cost_neg):
     return order, layout, opw, onw
 
 
+def pack_rows(A, order) -> np.ndarray:
+    """The columns of the 0/1 matrix ``A`` as bitsets over the rows ``order`` (bit ``p`` is
+    row ``order[p]``; ``-1`` pads): (n_items, n_words) uint64. Packs ``A`` eight cells to
+    a byte first and then reads it as :func:`pack_bit_rows` does."""
+    A = np.asarray(A)
+    packed = np.packbits(A != 0, axis=1, bitorder="little")
+    return pack_bit_rows(packed, A.shape[1], np.asarray(order, dtype=np.int64))
+
+
 @njit(cache=True, nogil=True)
-def pack_rows(A, order):
-    """The columns of ``A`` as bitsets over the rows ``order`` (bit ``p`` is row
-    ``order[p]``; ``-1`` pads): (n_items, n_words) uint64, without copying ``A``."""
+def pack_bit_rows(P, m, order):
+    """The ``m`` items of the packed rows ``P`` (item ``j`` in bit ``j % 8`` of byte
+    ``j // 8``) as bitsets over the rows ``order`` (bit ``p`` is row ``order[p]``; ``-1``
+    pads): (m, n_words) uint64, read from the bits without unpacking them."""
     n_words = max((order.shape[0] + 63) // 64, 1)
-    m = A.shape[1]
     out = np.zeros((m, n_words), dtype=np.uint64)
     for p in range(order.shape[0]):
         r = order[p]
@@ -315,8 +331,12 @@ def pack_rows(A, order):
             continue
         w = p >> 6
         bit = np.uint64(1) << np.uint64(p & 63)
-        row = A[r]
-        for j in range(m):
-            if row[j]:
-                out[j, w] |= bit
+        for b in range(P.shape[1]):
+            v = P[r, b]
+            k = 0
+            while v:
+                if v & 1:
+                    out[b * 8 + k, w] |= bit
+                v >>= 1
+                k += 1
     return out
