@@ -380,3 +380,64 @@ def test_theta_search_tunes_on_a_subsample_and_refits_on_all_samples():
     assert search.best_params_ == {"complexity": 0.5}  # complexity = 50 leaves an empty rule
     assert complexity(search) == search.best_estimator_.complexity_()
     assert (search.predict(X) == search.best_estimator_.predict(X)).all()
+
+
+# ---- the fast paths against their plain definitions ---------------------------------------
+def test_clause_sums_count_the_selected_terms_of_every_clause():
+    """Summing clause by clause over the selected columns gives the integer product of the
+    design and the weights, for enabled, disabled and empty clauses alike."""
+    rng = np.random.default_rng(0)
+    Xa = augment(rng.integers(0, 2, size=(300, 40)))
+    W = rng.random((6, 41)) < 0.2
+    W[1] = False  # the empty clause
+    W[2, 0] = True  # a disabled clause
+    S = clause_sums(Xa, W)
+    assert S.dtype == np.int32
+    assert np.array_equal(S, Xa.astype(np.int64) @ W.astype(np.int64).T)
+
+
+def test_best_prefix_is_the_best_of_all_prefixes_by_direct_evaluation():
+    """The rounding by best prefix takes the prefix (of the columns sorted by decreasing
+    LP weight) with the lowest subproblem objective, each evaluated from its definition."""
+    from rulelab.twolevel.objective import clause_subobjective
+    from rulelab.twolevel.optimize import _best_prefix
+
+    rng = np.random.default_rng(1)
+    for _ in range(20):
+        A = rng.integers(0, 2, size=(80, 15)).astype(np.uint8)
+        pos = rng.random(80) < 0.6
+        w = np.where(rng.random(15) < 0.5, rng.random(15), 0.0)
+        cost = np.full(15, 0.7)
+        got = _best_prefix(A, pos, w, cost)
+        order = np.flatnonzero(w > 1e-6)
+        order = order[np.argsort(-w[order], kind="stable")]
+        if order.size == 0:
+            assert not got.any()
+            continue
+        values = []
+        for m in range(1, order.size + 1):
+            c = np.zeros(15, dtype=bool)
+            c[order[:m]] = True
+            values.append(clause_subobjective(A, pos, c, cost))
+        assert clause_subobjective(A, pos, got, cost) == min(values)
+
+
+def test_musk_clause_lp_is_the_same_whatever_the_design_layout():
+    """The screened clause LP on a Musk subproblem returns the same weights from a
+    row-major and a column-major design: the layout changes the copies made on the way,
+    never the LP handed to the solver."""
+    from rulelab.binarize import FeatureBinarizer
+    from rulelab.lp import learn_clause
+
+    X, y = load_or_skip("musk2")
+    X, y = X.iloc[::11], y.iloc[::11]  # 600 rows of both classes
+    A = np.asarray(FeatureBinarizer(n_thresholds=10).fit_transform(X), dtype=np.uint8)
+    yy = y.to_numpy().astype(bool)
+    cost = np.full(A.shape[1], 0.1)
+    runs = [
+        learn_clause(M, yy, form="or", lam=1.0, column_cost=cost, screening="basic")
+        for M in (np.ascontiguousarray(A), np.asfortranarray(A))
+    ]
+    assert runs[0].status == runs[1].status == "optimal"
+    assert np.array_equal(runs[0].w, runs[1].w)
+    assert runs[0].lp_value == runs[1].lp_value

@@ -40,8 +40,16 @@ def clause_costs(n_terms: int, theta: float, disable_cost: float = 0.0) -> np.nd
 
 
 def clause_sums(Xa: np.ndarray, W: np.ndarray) -> np.ndarray:
-    """``S[i, r] = s_ir``: selected terms of clause r firing on sample i (int32, n x R)."""
-    return Xa.astype(np.int32) @ np.asarray(W, dtype=np.int32).T
+    """``S[i, r] = s_ir``: selected terms of clause r firing on sample i (int32, n x R).
+
+    Summed clause by clause over the selected columns only: a clause selects a few of
+    thousands of columns, and an integer matrix product would read (and first copy to
+    int32) the whole design."""
+    W = np.asarray(W, dtype=bool)
+    S = np.empty((Xa.shape[0], W.shape[0]), dtype=np.int32)
+    for r, w in enumerate(W):
+        S[:, r] = np.take(Xa, np.flatnonzero(w), axis=1).sum(axis=1, dtype=np.int32)
+    return S
 
 
 def hamming_objective(

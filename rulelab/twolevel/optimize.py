@@ -79,12 +79,13 @@ def _best_prefix(A: np.ndarray, pos: np.ndarray, w: np.ndarray, cost: np.ndarray
         return out
     order = support[np.argsort(-w[support], kind="stable")]
     k = order.size
-    M = A[pos][:, order].astype(bool)
+    sub = np.take(A, order, axis=1)  # the few support columns first, then the rows
+    M = sub[pos].astype(bool)
     # A positive is covered by prefix m once its first firing column is among the first m.
     first = np.where(M.any(axis=1), M.argmax(axis=1), k)
     counts = np.bincount(first, minlength=k + 1)
     uncovered = counts[::-1].cumsum()[::-1]  # uncovered[m] = #(first >= m)
-    neg_hits = np.concatenate([[0], A[~pos][:, order].sum(axis=0).cumsum()])
+    neg_hits = np.concatenate([[0], sub[~pos].sum(axis=0).cumsum()])
     spent = np.concatenate([[0.0], cost[order].cumsum()])
     values = uncovered + neg_hits + spent  # m = 0 .. k
     m = int(np.argmin(values[1:])) + 1  # the empty clause is the caller's fallback
