@@ -1,6 +1,6 @@
 """Two-level rule fits of notebook 03 on Musk: this tree's rulelab against an earlier revision.
 
-    python benchmarks/bench_twolevel_fit.py [--baseline main] [--dataset musk2] [--fold 0]
+    python benchmarks/bench_twolevel_fit.py [--baseline REV] [--dataset musk2] [--fold 0]
                                             [--methods bcd am] [--theta 0.01] [--rows 2000]
 
 Notebook 03 tunes ``TwoLevelRules(form="dnf", max_rules=5, max_iter=10, n_thresholds=10)``
@@ -93,8 +93,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
         "--baseline",
-        default="main",
-        help="git revision of the old code (once these changes are on main: the commit before)",
+        default="aa64c5d",
+        help="git revision of the old code (default: the last before the row-major clause LPs)",
     )
     parser.add_argument("--dataset", default="musk2")
     parser.add_argument("--fold", type=int, default=0)
