@@ -166,10 +166,10 @@ def screening_times(t3: pd.DataFrame, paper: pd.DataFrame | None = None):
 # ---- 05: GRAB ------------------------------------------------------------------------------
 def grab_fig2_time(tto: pd.DataFrame):
     """Paper 4, Fig. 2: seconds to the common objective per degree (the training ``rows``
-    and the ``time_limit`` of a run are constant columns)."""
+    are a constant column)."""
     from repro.grab import plot_time_to_objective
 
-    return plot_time_to_objective(tto, _one(tto, "time_limit"), int(_one(tto, "rows")))
+    return plot_time_to_objective(tto, int(_one(tto, "rows")))
 
 
 def grab_fig3_accuracy_vs_size(curves: pd.DataFrame):

@@ -4,7 +4,7 @@ A run of a few seconds on a shared machine can take half again as long as the sa
 minute later. Fig. 2's verdicts compare such runs at k = 1 and 2 (ratios near 1), and
 they flipped between FULL runs with the same code. Here every run shorter than
 ``repeat_below`` seconds is timed ``repeats`` times and the run of median time is kept,
-trace and all; the long runs (the time-outs, the large degrees) are timed once, as their
+trace and all; the long runs (the large degrees, the runs stopped at their limit) are timed once, as their
 ratios are far from 1.
 """
 
@@ -32,7 +32,8 @@ def time_methods_repeated(
     ----------
     X, y, **options
         As for :func:`repro.grab.time_methods` (``Cs``, ``degrees``, ``methods``, ``top_k``,
-        ``tol``, ``time_limit``, ``skip_after_timeout``, ``progress``).
+        ``tol``, ``liblinear_tol``, ``naive_limit``, ``trace_limit``, ``time_limit``,
+        ``skip_after_limit``, ``progress``).
     repeats : int, default=3
         Timings of each short run (1: :func:`~repro.grab.time_methods` as it is).
     repeat_below : float, default=REPEAT_BELOW (30)
@@ -53,7 +54,7 @@ def time_methods_repeated(
         runs = [row]
         short = (
             row["attempted"]
-            and not row["timed_out"]
+            and not row["stopped"]
             and np.isfinite(row["seconds"])
             and row["seconds"] < repeat_below
         )

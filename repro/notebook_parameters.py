@@ -81,7 +81,7 @@ NOTEBOOK_PARAMETERS: dict[str, dict[str, tuple[str, object]]] = {
         "TOP_K": ("int", 1000),
         "FIG2_ROWS": ("Optional[int]", None),
         "FIG2_DEGREES": ("list[int]", [1, 2, 3, 4, 5, 6]),
-        "FIG2_TIME_LIMIT": ("Optional[float]", 120),
+        "FIG2_NAIVE_LIMIT": ("float", 2e8),
         "FIG2_TOL": ("float", 0.0001),
         "FIG2_LIBLINEAR_TOL": ("float", 0.01),
         "FIG2_TARGET": ("str", "common"),

@@ -9,6 +9,7 @@ import pytest
 from PIL import Image
 
 from repro import figures
+from repro.fingerprint import stale_notebooks
 from repro.paths import ROOT
 
 FIGURES_DIR, RESULTS_DIR = ROOT / "figures", ROOT / "results"
@@ -24,25 +25,42 @@ def _pending(name: str) -> list[str]:
     return figures.missing_sources(name, RESULTS_DIR)
 
 
-def _params():
+def _stale() -> set[str]:
+    """Notebooks whose committed outputs were made by other code than the current
+    (``python -m repro.pipeline --check``)."""
+    books = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+    return {
+        r["notebook"] for r in stale_notebooks(books, RESULTS_DIR / "run_log.json") if r["stale"]
+    }
+
+
+def _params(pixels: bool = False):
     """One case per figure; a figure whose tables no FULL run has written yet is an
-    expected failure naming the file and its notebook (strict: it must pass once they are)."""
-    cases = []
+    expected failure naming the file and its notebook (strict: it must pass once they are).
+    With ``pixels``, a figure of a stale notebook may also differ from its committed PNG
+    (the figure's code may have changed since): an expected failure that need not fail."""
+    cases, stale = [], _stale() if pixels else set()
     for name in sorted(figures.FIGURES):
         missing = _pending(name)
-        marks = (
-            [
+        notebook = figures.FIGURES[name].notebook
+        marks = []
+        if missing:
+            marks.append(
                 pytest.mark.xfail(
                     strict=True,
                     reason=(
                         f"{', '.join(missing)} not committed yet: the next FULL run of notebook "
-                        f"{figures.FIGURES[name].notebook} writes it"
+                        f"{notebook} writes it"
                     ),
                 )
-            ]
-            if missing
-            else []
-        )
+            )
+        elif notebook in stale:
+            marks.append(
+                pytest.mark.xfail(
+                    strict=False,
+                    reason=f"notebook {notebook} is stale: its next FULL run redraws the figure",
+                )
+            )
         cases.append(pytest.param(name, marks=marks, id=name))
     return cases
 
@@ -78,7 +96,7 @@ def _matplotlib_of(png) -> str:
     return Image.open(png).info.get("Software", "").removeprefix("Matplotlib version").split(",")[0]
 
 
-@pytest.mark.parametrize("name", _params())
+@pytest.mark.parametrize("name", _params(pixels=True))
 def test_redrawing_from_results_reproduces_the_committed_png(name, redrawn):
     committed, new = FIGURES_DIR / f"{name}.png", redrawn / f"{name}.png"
     assert new.is_file() and (redrawn / f"{name}.pdf").is_file()

@@ -35,7 +35,7 @@ def _tto(grab, liblinear, naive):
                     "degree": k,
                     "method": "Grafting",
                     "seconds_to_target": n,
-                    "timed_out": bool(np.isnan(n)),
+                    "stopped": bool(np.isnan(n)),
                 },
             ]
     return pd.DataFrame(rows)
@@ -93,7 +93,7 @@ def _inputs(grab_accuracy):
         degrees=[1, 2, 3, 4, 5],
         full_rows=True,
         n_rows=32561,
-        time_limit=120,
+        naive_limit=2e8,
         curves=curves,
         fig3_degrees=[1, 2],
         side=side,

@@ -41,10 +41,48 @@ def test_liblinear_trace_falls_after_every_iteration_and_ends_at_the_full_run(C)
     np.testing.assert_allclose(np.array(again["trace"])[:, 1], trace[:, 1], rtol=1e-12)
 
 
-def test_a_liblinear_time_out_keeps_only_its_end():
+def test_a_liblinear_run_past_its_trace_limit_keeps_only_its_end():
     X, y = planted(seed=3)
-    run = expansion_trace(X, y, 2, 1.0, time_limit=0.0)
-    assert run["timed_out"] and len(run["trace"]) == 1
+    full = expansion_trace(X, y, 2, 1.0, tol=1e-4)
+    run = expansion_trace(X, y, 2, 1.0, tol=1e-4, trace_limit=0)
+    assert full["traced"] and len(full["trace"]) == full["n_iter"] > 1
+    assert not run["traced"] and len(run["trace"]) == 1
+    assert run["trace"][0][1] == run["objective"] == pytest.approx(full["objective"], rel=1e-12)
+
+
+def test_naive_grafting_gets_the_scans_its_work_limit_allows():
+    """The limit is a count: Phi(d, k) conjunctions per scan, so the same runs stop on any
+    machine; a degree where one scan does not fit is not attempted, nor are those above."""
+    from rulelab.grab.naive import phi_size
+
+    X, y = planted(seed=5)
+    d = X.shape[1]
+    limit = 2 * phi_size(d, 2) + 1  # two scans at k = 2, none at k = 3
+    assert phi_size(d, 3) > limit
+    times = time_methods(
+        X,
+        y,
+        Cs=(1.0,),
+        degrees=(2, 3),
+        methods=("Grafting",),
+        top_k=1,
+        tol=1e-9,
+        naive_limit=limit,
+    ).set_index("degree")
+    assert len(json.loads(times.loc[2, "trace"])) == 2  # the scan at w = 0 and one more
+    assert times.loc[2, "stopped"] and times.loc[2, "attempted"]
+    assert times.loc[3, "stopped"] and not times.loc[3, "attempted"]
+    again = time_methods(
+        X,
+        y,
+        Cs=(1.0,),
+        degrees=(2, 3),
+        methods=("Grafting",),
+        top_k=1,
+        tol=1e-9,
+        naive_limit=limit,
+    ).set_index("degree")
+    assert again.drop(columns=["seconds", "trace"]).equals(times.drop(columns=["seconds", "trace"]))
 
 
 def _times(rows):
@@ -58,7 +96,7 @@ def _times(rows):
                 "seconds": trace[-1][0] if trace else np.nan,
                 "method": m,
                 "objective": obj,
-                "timed_out": out,
+                "stopped": out,
                 "trace": json.dumps(trace),
             }
             for m, obj, out, trace in rows
@@ -99,7 +137,6 @@ def test_fig2_traces_liblinear_like_grafting():
         methods=("GRAB", "LIBLINEAR"),
         top_k=3,
         tol=1e-6,
-        time_limit=60,
     )
     lib = times[times.method == "LIBLINEAR"]
     for trace in lib.trace:
@@ -162,7 +199,7 @@ def _naive_claim(naive_seconds, naive_timed_out, grab_seconds=1.0):
     for k, (secs, out) in enumerate(zip(naive_seconds, naive_timed_out), start=1):
         at = (tto.method == "Grafting") & (tto.degree == k)
         tto.loc[at, "seconds_to_target"] = secs
-        tto.loc[at, "timed_out"] = out
+        tto.loc[at, "stopped"] = out
     tto.loc[tto.method == "GRAB", "seconds_to_target"] = grab_seconds
     t = tto.set_index(["C", "degree", "method"]).seconds_to_target.unstack()
     naive_ratio = t["Grafting"].fillna(np.inf) / t["GRAB"]
