@@ -13,20 +13,20 @@ import warnings
 
 import numpy as np
 import pandas as pd
-from sklearn.base import BaseEstimator, ClassifierMixin, clone
+from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils._param_validation import HasMethods, StrOptions
 from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_array, check_is_fitted, validate_data
 
+from ._design import binarize_frame
 from ._validation import (
     check_frame,
     check_not_constant,
     check_same_columns,
     check_target,
-    is_binary_frame,
 )
 from .binarize import FeatureBinarizer
-from .rules import DecisionList, Term
+from .rules import DecisionList
 
 #: What ``binarizer=`` takes in every learner: ``"auto"`` (the learner's own binariser, or a
 #: 0/1 matrix used as it is), ``"passthrough"`` (0/1 input used as it is) or an unfitted
@@ -60,55 +60,6 @@ def renamed(estimator, old: str, new: str, *, convert=None, note: str = "the sam
         stacklevel=3,
     )
     return value if convert is None else convert(value)
-
-
-def resolve_binarizer(estimator, default):
-    """``estimator.binarizer`` with the deprecated ``binarize=`` folded in: ``"auto"``,
-    ``"passthrough"`` or an unfitted binariser (``default()`` builds the learner's own)."""
-    spec = estimator.binarizer
-    old = getattr(estimator, "binarize", None)
-    if old is not None:
-        warnings.warn(
-            "binarize= is deprecated and will be removed: use binarizer='auto', "
-            "binarizer='passthrough' (was binarize=False) or a binariser such as "
-            "FeatureBinarizer() (was binarize=True)",
-            FutureWarning,
-            stacklevel=4,
-        )
-        if spec == "auto":
-            spec = {True: default(), False: "passthrough"}.get(old, "auto")
-    return spec
-
-
-def binarize_frame(estimator, frame: pd.DataFrame, default):
-    """Fit the binarisation ``estimator.binarizer`` names on ``frame``; set ``binarizer_``
-    (None when the input is used as it is) and return (0/1 matrix, one Term per column)."""
-    spec = resolve_binarizer(estimator, default)
-    binary = is_binary_frame(frame)
-    if spec == "passthrough" or (spec == "auto" and binary):
-        if not binary:
-            raise ValueError(
-                "binarizer='passthrough' needs a 0/1 matrix without NaN: pass "
-                "binarizer='auto' to binarise the raw columns"
-            )
-        estimator.binarizer_ = None
-        return (frame.to_numpy(dtype=np.uint8), [Term(str(c), "==", 1) for c in frame.columns])
-    fit_binarizer(estimator, default() if spec == "auto" else spec, frame)
-    A = np.asarray(estimator.binarizer_.transform(frame), dtype=np.uint8)
-    return A, list(estimator.binarizer_.terms_)
-
-
-def fit_binarizer(estimator, binarizer, frame: pd.DataFrame) -> None:
-    """Set ``estimator.binarizer_`` to a clone of ``binarizer`` fitted on ``frame`` (the
-    caller's binariser stays unfitted); refuse one without ``terms_``, since rules need the
-    test each binary column stands for."""
-    estimator.binarizer_ = clone(binarizer).fit(frame)
-    if not hasattr(estimator.binarizer_, "terms_"):
-        raise TypeError(
-            f"binarizer {type(binarizer).__name__} has no terms_ after fit: rules "
-            "need the test each binary column stands for (use FeatureBinarizer "
-            "or CellBinarizer)"
-        )
 
 
 def fit_context(fit):

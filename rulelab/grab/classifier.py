@@ -16,10 +16,10 @@ from .._base import (
     DEPRECATED,
     DEPRECATED_BINARIZE,
     LearnerBase,
-    binarize_frame,
     fit_context,
     renamed,
 )
+from .._design import binarize_frame
 from .._validation import is_binary_frame
 from ..rules import Clause, WeightedRuleSet
 from ._bits import decision, flatten, pack_columns

@@ -5,7 +5,7 @@ model: :class:`BaseModel` (a base classifier, link "probability") or :class:`Hal
 (GreedyRule's norm-bounded halfspace, link "score"). The learners' ``predict``,
 ``predict_proba``, ``decision_function``, ``explain`` and printout all come from that list
 through :class:`~rulelab._base.RuleClassifierBase`; :class:`RulesFirstBase` only says which
-rows the list reads: the learner's numeric design (:func:`check_X`).
+rows the list reads: the learner's numeric design (:func:`~rulelab._design.numeric_design`).
 """
 
 from __future__ import annotations
@@ -14,12 +14,11 @@ import numpy as np
 import pandas as pd
 from sklearn.base import clone
 from sklearn.linear_model import LogisticRegression
-from sklearn.utils import check_array
 from sklearn.utils.validation import check_is_fitted
 
-from .._base import RuleClassifierBase, fit_binarizer
-from .._validation import category_values, check_frame, check_not_dates, check_target
-from ..rules import Term
+from .._base import RuleClassifierBase
+from .._design import numeric_design
+from .._validation import check_target
 
 PENALTIES = ("l1", "l2")
 
@@ -93,7 +92,7 @@ class RulesFirstBase(RuleClassifierBase):
 
     ``rules_`` is a :class:`~rulelab.rulesfirst.RuleList` (or a vote of them) whose
     fallback model reads the learner's numeric design: numeric columns as they are,
-    categories one-hot, or a binariser's terms (:func:`check_X`). That design is what the
+    categories one-hot, or a binariser's terms (:func:`~rulelab._design.numeric_design`). That design is what the
     shared ``predict``, ``predict_proba``, ``decision_function`` and ``explain`` hand to
     ``rules_``; the rules read it by column index, so a sparse bag of words stays sparse.
     """
@@ -107,7 +106,7 @@ class RulesFirstBase(RuleClassifierBase):
 
     def _check_X(self, X):
         check_is_fitted(self, "rules_")
-        return check_X(X, self)[0]
+        return numeric_design(X, self)[0]
 
     def apply_rules(self, X) -> np.ndarray:
         """Index (into ``rules_``) of the first rule that fires on each sample, -1 if none."""
@@ -116,7 +115,7 @@ class RulesFirstBase(RuleClassifierBase):
 
 class _Fallback:
     """A fitted model deciding the rows a rules-first list leaves: it reads the learner's
-    design, and a table through the learner's own encoding (:func:`check_X`)."""
+    design, and a table through the learner's own encoding (:func:`~rulelab._design.numeric_design`)."""
 
     link: str
     learner = None
@@ -129,7 +128,7 @@ class _Fallback:
                 f"this {type(self).__name__} reads a numeric design, not a table: pass the "
                 "matrix the learner was fitted on"
             )
-        return check_X(X, self.learner)[0]
+        return numeric_design(X, self.learner)[0]
 
 
 class BaseModel(_Fallback):
@@ -178,139 +177,6 @@ class Halfspace(_Fallback):
         """``<w, x> + b`` on every row of the design."""
         X = self._design(X)
         return np.asarray(X @ self.coef).ravel() + self.intercept
-
-
-def check_X(X, estimator, *, reset: bool = False):
-    """Return (X as float ndarray or CSR matrix, feature names or None), or raise ValueError.
-
-    The column names are recorded on ``estimator`` (a :class:`~rulelab._base.LearnerBase`)
-    at fit (``reset``) and checked at predict. ``estimator.binarizer`` says what becomes a
-    feature: ``"auto"`` takes numeric columns as they are and the categorical columns of a
-    DataFrame as one 0/1 feature per category (``colour = red``); ``"passthrough"`` takes
-    numeric columns only; a binariser (``FeatureBinarizer(...)``, ``CellBinarizer(...)``)
-    makes every feature one of its terms, so a rule is ``glucose > 127``.
-    """
-    names = None
-    spec = getattr(estimator, "binarizer", "auto")
-    if not isinstance(X, pd.DataFrame):
-        # scikit-learn's own checks and messages: 1-D, empty, complex, NaN/inf, sparse
-        X = check_array(
-            X, accept_sparse="csr", dtype=np.float64, ensure_all_finite=isinstance(spec, str)
-        )
-    X = estimator._check_names(X, reset=reset)  # empty frames refused there
-    if not isinstance(spec, str):
-        frame = X if isinstance(X, pd.DataFrame) else check_frame(X)
-        if reset:
-            fit_binarizer(estimator, spec, frame)
-        terms = estimator.binarizer_.terms_
-        return (
-            np.asarray(estimator.binarizer_.transform(frame), dtype=np.float64),
-            [str(t) for t in terms],
-        )
-    if reset:
-        estimator.binarizer_ = None
-    if isinstance(X, pd.DataFrame):
-        X, names = _numeric_features(estimator, X, spec, reset)
-    _check_magnitude(X, names)
-    return X, names
-
-
-#: Values past this size overflow float64 when squared, which the linear base models do.
-LARGEST_VALUE = 1e150
-
-
-def _check_magnitude(X, names) -> None:
-    """Refuse features so large that the base model's arithmetic overflows, naming them."""
-    values = X.data if hasattr(X, "toarray") else X
-    if values.size == 0 or np.abs(values).max() <= LARGEST_VALUE:
-        return
-    peak = np.asarray(
-        abs(X).max(axis=0).todense() if hasattr(X, "toarray") else np.abs(X).max(axis=0)
-    ).ravel()
-    bad = [names[j] if names else f"x{j}" for j in np.flatnonzero(peak > LARGEST_VALUE)]
-    raise ValueError(
-        f"columns {bad[:5]} hold values beyond {LARGEST_VALUE:.0e} in size, which "
-        "overflow the linear model's arithmetic: rescale them (e.g. divide by "
-        "their largest value, or take a logarithm)"
-    )
-
-
-def _numeric_features(estimator, X: pd.DataFrame, spec, reset: bool):
-    """A DataFrame's columns as a float matrix and their names (categories one-hot)."""
-    if spec == "passthrough":
-        bad = [
-            c
-            for c in X.columns
-            if not (pd.api.types.is_numeric_dtype(X[c]) or pd.api.types.is_bool_dtype(X[c]))
-        ]
-        if bad:
-            raise ValueError(
-                f"binarizer='passthrough' takes numeric columns, and "
-                f"{bad[:5]} are not: binarizer='auto' one-hot encodes them"
-            )
-    X = _encode_categories(estimator, X, reset)
-    bad = [
-        c
-        for c in X.columns
-        if not (pd.api.types.is_numeric_dtype(X[c]) or pd.api.types.is_bool_dtype(X[c]))
-    ]
-    if bad:
-        raise ValueError(
-            f"X has non-numeric columns {bad[:5]}: rules-first learners need "
-            "numeric features (binarise or vectorise text first)"
-        )
-    names = [str(c) for c in X.columns]
-    X = X.to_numpy(dtype=np.float64)
-    if not np.isfinite(X).all():
-        bad = [names[j] for j in np.flatnonzero(~np.isfinite(X).all(axis=0))]
-        raise ValueError(
-            f"X contains NaN or infinity (columns {bad[:5]}): impute or drop those values first"
-        )
-    return X, names
-
-
-def _encode_categories(estimator, X: pd.DataFrame, reset: bool) -> pd.DataFrame:
-    """Categorical and text columns as one 0/1 column per category seen in fit (a value
-    not seen in fit is 0 in all of them); numeric and boolean columns as they are."""
-    if reset:
-        categories = {}
-        for col in X.columns:
-            s = X[col]
-            check_not_dates(col, s)
-            if not (pd.api.types.is_numeric_dtype(s) or pd.api.types.is_bool_dtype(s)):
-                if s.isna().any():
-                    raise ValueError(
-                        f"column {col!r} has missing values: impute or drop them first"
-                    )
-                categories[col] = category_values(s)
-        estimator.categories_ = categories
-    categories = estimator.categories_
-    if not categories:
-        return X
-    parts = {}
-    for col in X.columns:
-        if col in categories:
-            s = X[col].to_numpy(dtype=object)
-            for v in categories[col]:
-                parts[f"{col} = {v}"] = (s == v).astype(np.float64)
-        else:
-            parts[col] = X[col]
-    return pd.DataFrame(parts, index=X.index)
-
-
-def feature_terms(estimator, names) -> list[Term]:
-    """The test each feature column stands for on the caller's data: ``x > 0`` (a rule's
-    feature covers a sample where it is positive), or ``colour == red`` for a category that
-    :func:`check_X` one-hot encoded."""
-    if getattr(estimator, "binarizer_", None) is not None:
-        return list(estimator.binarizer_.terms_)
-    categories = getattr(estimator, "categories_", None) or {}
-    encoded = {
-        f"{col} = {v}": Term(str(col), "==", v)
-        for col, values in categories.items()
-        for v in values
-    }
-    return [encoded.get(name, Term(name, ">", 0)) for name in names]
 
 
 def check_y(y, n_samples: int):

@@ -8,8 +8,9 @@ import numpy as np
 from sklearn.utils._param_validation import Interval
 
 from .._base import fit_context
+from .._design import numeric_design, numeric_terms
 from ..rules import WeightedVote
-from ._base import Halfspace, RulesFirstBase, check_X, feature_terms
+from ._base import Halfspace, RulesFirstBase
 from .rules import RuleList
 from .theory import HALFSPACE, GreedyRule
 
@@ -81,7 +82,7 @@ class BoostRule(RulesFirstBase):
     @fit_context
     def fit(self, X, y):
         """Run AdaBoost rounds of GreedyRule on reweighted samples."""
-        X, names = check_X(X, self, reset=True)
+        X, names = numeric_design(X, self, reset=True)
         yi = self._check_target(y, X.shape[0])
         names = list(self.feature_names) if self.feature_names is not None else names
         n = X.shape[0]
@@ -116,7 +117,7 @@ class BoostRule(RulesFirstBase):
             weights /= weights.sum()
         self.estimator_weights_ = np.asarray(alphas)
         self.estimator_errors_ = np.asarray(errors)
-        terms = feature_terms(self, names or [f"x{j}" for j in range(X.shape[1])])
+        terms = numeric_terms(self, names or [f"x{j}" for j in range(X.shape[1])])
         members = []
         for est in self.estimators_:  # each round's list in the caller's classes and terms
             rules = [

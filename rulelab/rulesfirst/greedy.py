@@ -19,13 +19,12 @@ from sklearn.utils._param_validation import HasMethods, Interval, StrOptions
 from sklearn.utils.validation import check_is_fitted
 
 from .._base import BINARIZER, fit_context
+from .._design import numeric_design, numeric_terms
 from ._base import (
     PENALTIES,
     BaseModel,
     RulesFirstBase,
-    check_X,
     check_y,
-    feature_terms,
     fit_base,
     make_linear,
     per_label,
@@ -258,7 +257,7 @@ class RulesFirstClassifier(RulesFirstBase):
         -------
         self
         """
-        X, names = check_X(X, self, reset=True)
+        X, names = numeric_design(X, self, reset=True)
         yi = self._check_target(y, X.shape[0])
         n, d = X.shape
         if self.feature_names is not None:
@@ -283,7 +282,7 @@ class RulesFirstClassifier(RulesFirstBase):
         # Final model: the rules keep their order; their statistics and the base classifier
         # come from all the data (the paper retrains "on the m training samples").
         B = coverage_matrix(X)
-        terms = feature_terms(self, self.feature_names_)
+        terms = numeric_terms(self, self.feature_names_)
         rules = []
         for j, c in chosen:
             col = np.asarray(B[:, j].toarray()).ravel() > 0
@@ -492,7 +491,7 @@ def truncate_rules(model: RulesFirstClassifier, n_rules: int, X, y) -> RulesFirs
     search gives the whole accuracy-vs-|K| curve of the paper's Fig. 2 (right).
     """
     check_is_fitted(model, "rules_")
-    X, _ = check_X(X, model)
+    X, _ = numeric_design(X, model)
     classes, yi = check_y(y, X.shape[0])
     out = copy.copy(model)
     kept = model.rules_[:n_rules]

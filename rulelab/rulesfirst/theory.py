@@ -14,7 +14,8 @@ import numpy as np
 from sklearn.utils._param_validation import Interval
 
 from .._base import BINARIZER, fit_context
-from ._base import Halfspace, RulesFirstBase, check_X, feature_terms
+from .._design import numeric_design, numeric_terms
+from ._base import Halfspace, RulesFirstBase
 from .rules import Rule, RuleList, coverage_matrix
 
 __all__ = ["GreedyRule", "hinge_ball"]
@@ -99,7 +100,7 @@ class GreedyRule(RulesFirstBase):
             Non-negative weights (BoostRule's distribution); coverage counts weight mass
             scaled to sum to n_samples.
         """
-        X, names = check_X(X, self, reset=True)
+        X, names = numeric_design(X, self, reset=True)
         yi = self._check_target(y, X.shape[0])
         n, d = X.shape
         names = [str(f) for f in self.feature_names] if self.feature_names is not None else names
@@ -111,7 +112,7 @@ class GreedyRule(RulesFirstBase):
         self.threshold_ = n / (self.threshold_scale * self.k * (self.B + 1))
 
         Bm = coverage_matrix(X)
-        terms = feature_terms(self, self.feature_names_)
+        terms = numeric_terms(self, self.feature_names_)
         # An exact rule: no sample of the other class (with weight) where x(j) > 0.
         pure = np.asarray(Bm.T @ ((yi == 0) & (sw > 0)).astype(float)).ravel() == 0
         covered = np.zeros(n, bool)
