@@ -57,9 +57,10 @@ def _imports(name: str, path: Path) -> set[str]:
     return found
 
 
-@functools.cache
-def module_closure(name: str) -> frozenset[str]:
-    """Module ``name`` and every rulelab or repro module it imports, directly or not."""
+def reachable(name: str, neighbours) -> frozenset[str]:
+    """Module ``name`` and every module reached from it by ``neighbours(module, path)`` (a
+    set of module names), directly or not; a name without a source file is not a module
+    (a name imported from one) and is left out."""
     seen: set[str] = set()
     stack = [name]
     while stack:
@@ -68,10 +69,16 @@ def module_closure(name: str) -> frozenset[str]:
             continue
         path = _module_file(current)
         if path is None:
-            continue  # a name imported from a module, not a module
+            continue
         seen.add(current)
-        stack.extend(_imports(current, path) - seen)
+        stack.extend(neighbours(current, path) - seen)
     return frozenset(seen)
+
+
+@functools.cache
+def module_closure(name: str) -> frozenset[str]:
+    """Module ``name`` and every rulelab or repro module it imports, directly or not."""
+    return reachable(name, _imports)
 
 
 def _modules_of(obj) -> set[str]:

@@ -26,7 +26,7 @@ import importlib.util
 import json
 from pathlib import Path
 
-from repro.codekey import PACKAGES, _imports, _module_file
+from repro.codekey import PACKAGES, _imports, _module_file, reachable
 
 __all__ = ["notebook_modules", "notebook_fingerprint", "stale_notebooks"]
 
@@ -88,18 +88,7 @@ def _uses(name: str, path: Path) -> set[str]:
 @functools.cache
 def _closure(name: str) -> frozenset[str]:
     """Module ``name`` and every rulelab or repro module it depends on (:func:`_uses`)."""
-    seen: set[str] = set()
-    stack = [name]
-    while stack:
-        current = stack.pop()
-        if current in seen:
-            continue
-        path = _module_file(current)
-        if path is None:
-            continue
-        seen.add(current)
-        stack.extend(_uses(current, path) - seen)
-    return frozenset(seen)
+    return reachable(name, _uses)
 
 
 def _imported_modules(nodes) -> set[str]:
