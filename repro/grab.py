@@ -390,7 +390,7 @@ class PolySVC(ClassifierMixin, BaseEstimator):
     def _kernel(self, S: sp.csr_matrix) -> np.ndarray:
         # the dot products of 0/1 rows are counts of common cells: a sparse product touches
         # only the pairs of non-zeros (Madelon: 2 % of the cells), and in float32 the counts
-        # are exact below 2^24, the same numbers the dense product gave at three times the
+        # are exact below 2^24, the same numbers the dense product gave at two to three times the
         # CPU time (benchmarks/bench_dense_csr.py); the kernel in float64
         dots = (S @ self.X_fit_.T).toarray().astype(np.float64)
         return (self.gamma * dots + (1.0 - self.gamma)) ** self.degree
