@@ -30,6 +30,7 @@ from rulelab.grab.binarize import CellBinarizer
 from rulelab.grab.classifier import CBMClassifier
 from rulelab.grab.grafting import graft
 from rulelab.grab.naive import phi_size
+from rulelab.grab.wfim import csr_from_dense
 
 __all__ = [
     "load_a1a_all",
@@ -377,8 +378,8 @@ def _sparse(X):
 class PolySVC(ClassifierMixin, BaseEstimator):
     """SVC with the paper's polynomial kernel (gamma x.x' + 1 - gamma)^d.
 
-    Up to ``gram_max_rows`` training rows the kernel matrix is computed once, by one matrix
-    product, and given to libsvm precomputed; libsvm's own kernel takes every dot product
+    Up to ``gram_max_rows`` training rows the kernel matrix is computed once, by one sparse
+    matrix product, and given to libsvm precomputed; libsvm's own kernel takes every dot product
     of a pair of rows one term at a time, which on Madelon's 21,677 binarised cells made a
     fit take about a minute (``benchmarks/bench_polysvc.py`` measures both). On 0/1 cells the
     dot products are exact integers either way, so the kernel values are libsvm's. Above
@@ -406,9 +407,12 @@ class PolySVC(ClassifierMixin, BaseEstimator):
         self.gram_max_rows = gram_max_rows
         self.gram_min_columns = gram_min_columns
 
-    def _kernel(self, X32: np.ndarray) -> np.ndarray:
-        # float32 products of 0/1 rows are exact (counts below 2^24); the kernel in float64
-        dots = (X32 @ self.X_fit_.T).astype(np.float64)
+    def _kernel(self, S: sp.csr_matrix) -> np.ndarray:
+        # the dot products of 0/1 rows are counts of common cells: a sparse product touches
+        # only the pairs of non-zeros (Madelon: 2 % of the cells), and in float32 the counts
+        # are exact below 2^24, the same numbers the dense product gave at two to three times the
+        # CPU time (benchmarks/bench_dense_csr.py); the kernel in float64
+        dots = (S @ self.X_fit_.T).toarray().astype(np.float64)
         return (self.gamma * dots + (1.0 - self.gamma)) ** self.degree
 
     def fit(self, X, y):
@@ -416,7 +420,7 @@ class PolySVC(ClassifierMixin, BaseEstimator):
         common = dict(C=self.C, max_iter=self.max_iter)
         rows, columns = np.shape(X)
         if rows <= self.gram_max_rows and columns >= self.gram_min_columns:
-            self.X_fit_ = np.asarray(X, dtype=np.float32)
+            self.X_fit_ = sparse_cells(X)
             self.svc_ = SVC(kernel="precomputed", **common).fit(self._kernel(self.X_fit_), y)
         else:
             self.X_fit_ = None
@@ -433,7 +437,7 @@ class PolySVC(ClassifierMixin, BaseEstimator):
     def _libsvm_input(self, X) -> np.ndarray:
         if self.X_fit_ is None:
             return _sparse(X)
-        return self._kernel(np.asarray(X, dtype=np.float32))
+        return self._kernel(sparse_cells(X))
 
     def decision_function(self, X) -> np.ndarray:
         """libsvm's decision values."""
@@ -454,8 +458,15 @@ def sparse_cells(B) -> sp.csr_matrix:
     XGBoost reads an entry a sparse matrix leaves out as missing rather than 0; on a 0/1
     column the split 0 | 1 and the split missing | 1 part the rows alike, so its trees are
     the same as on the dense array, and its histograms touch only the non-zeros.
+    The non-zeros are found in the cells' own dtype and order
+    (:func:`rulelab.grab.wfim.csr_from_dense`) and only they are cast to float32: the
+    same matrix as from the dense float32 copy, about four times sooner on Madelon
+    (``benchmarks/bench_dense_csr.py``).
     """
-    return sp.csr_matrix(np.asarray(B, dtype=np.float32))
+    A = csr_from_dense(B.to_numpy() if isinstance(B, pd.DataFrame) else np.asarray(B))
+    A = A.astype(np.float32)
+    A.eliminate_zeros()  # values that are 0 only in float32, as the dense copy leaves out
+    return A
 
 
 def table1_methods(

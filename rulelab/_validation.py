@@ -139,11 +139,17 @@ def is_binary_frame(X: pd.DataFrame) -> bool:
     """
     dtypes = X.dtypes
     if all(isinstance(dt, np.dtype) and dt.kind in "biuf" for dt in dtypes):
-        for dtype in set(dtypes):
+        kinds = set(dtypes)
+        for dtype in kinds:
             if dtype.kind == "b":
                 continue
-            block = X.loc[:, (dtypes == dtype).to_numpy()].to_numpy()
-            if not ((block == 0) | (block == 1)).all():  # NaN is neither
+            # one dtype: the frame's own block, a view (selecting columns would copy it)
+            cols = X if len(kinds) == 1 else X.loc[:, (dtypes == dtype).to_numpy()]
+            block = cols.to_numpy()
+            if dtype.kind == "u":  # no value below 0: one pass, no temporary arrays
+                if block.size and block.max() > 1:
+                    return False
+            elif not ((block == 0) | (block == 1)).all():  # NaN is neither
                 return False
         return True
     for col in X.columns:  # extension dtypes (nullable integers, categories, text)

@@ -184,3 +184,20 @@ def test_a_given_binary_column_stays_an_item_even_when_constant():
     # binary="keep" keeps the data's own 0/1 items: a1a has columns all 0 in training
     X = pd.DataFrame({"never": [0, 0, 0], "flag": [0, 1, 1]})
     assert list(CellBinarizer().fit(X).get_feature_names_out()) == ["never == 1", "flag == 1"]
+
+
+def test_is_binary_frame_checks_every_dtype_block_and_value():
+    from rulelab._validation import is_binary_frame
+
+    rng = np.random.default_rng(5)
+    cells = pd.DataFrame((rng.random((30, 12)) < 0.4).astype(np.uint8))
+    assert is_binary_frame(cells)  # one uint8 block
+    for dtype in (np.uint8, np.uint16, np.int64, np.float64):
+        wrong = cells.astype(dtype)
+        wrong.iloc[17, 9] = 2
+        assert not is_binary_frame(wrong)
+    mixed = cells.assign(f=np.r_[0.0, 1.0].repeat(15), b=np.arange(30) % 2 == 0)
+    assert is_binary_frame(mixed)
+    assert not is_binary_frame(mixed.assign(f=np.r_[0.0, np.nan].repeat(15)))  # NaN
+    assert not is_binary_frame(mixed.assign(i=-np.ones(30, dtype=np.int8)))
+    assert is_binary_frame(cells.iloc[:0])  # no rows: nothing but 0/1

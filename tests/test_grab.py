@@ -654,6 +654,21 @@ def test_the_precomputed_polynomial_kernel_is_libsvms_own():
             assert np.array_equal(other.predict(X[test]), reference.predict(X[test]))
 
 
+def test_polysvc_kernel_from_sparse_cells_is_the_exact_dense_kernel():
+    """The precomputed kernel is built from a sparse product of the 0/1 cells; its dot
+    products must be the exact counts of common cells, as a float64 dense product gives."""
+    from repro.grab import PolySVC, sparse_cells
+
+    rng = np.random.default_rng(2)
+    X = (rng.random((120, 60)) < 0.2).astype(np.uint8)
+    y = (X[:, :4].sum(axis=1) > 1).astype(int)
+    for degree, gamma in [(1, 0.1), (3, 0.7)]:
+        model = PolySVC(degree=degree, gamma=gamma, gram_min_columns=1).fit(X[:80], y[:80])
+        dots = X[80:].astype(np.float64) @ X[:80].astype(np.float64).T
+        expected = (gamma * dots + (1.0 - gamma)) ** degree
+        assert np.array_equal(model._kernel(sparse_cells(X[80:])), expected)
+
+
 class _Sleeper(ClassifierMixin, BaseEstimator):
     """Predicts the majority class after sleeping ``delay`` seconds in fit."""
 

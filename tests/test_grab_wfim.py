@@ -193,3 +193,41 @@ def test_the_first_search_breaks_ties_at_the_kth_place_by_key():
     keys = dict(zip(ref, itemset_keys(list(ref), 9).tolist()))
     expected = sorted(ref, key=lambda p: (-abs(ref[p]), keys[p]))[:40]
     assert top.itemsets == [tuple(p) for p in expected]
+
+
+@pytest.mark.parametrize("order", ["C", "F"])
+def test_csr_from_dense_is_the_matrix_scipy_builds_in_either_memory_order(order):
+    from scipy import sparse
+
+    from rulelab.grab.wfim import csr_from_dense
+
+    rng = np.random.default_rng(3)
+    a = np.asarray(rng.random((37, 53)) < 0.2, dtype=np.uint8, order=order)
+    a[5] = 0  # an empty row
+    ref, got = sparse.csr_matrix(a), csr_from_dense(a)
+    assert got.has_sorted_indices
+    got_sorted = got.copy()
+    got_sorted.has_sorted_indices = False
+    got_sorted.sort_indices()  # the flag it sets is true: sorting changes nothing
+    for arr in ("indptr", "indices", "data"):
+        assert np.array_equal(getattr(got, arr), getattr(ref, arr))
+        assert np.array_equal(getattr(got_sorted, arr), getattr(ref, arr))
+    assert got.data.dtype == ref.data.dtype
+
+
+def test_sparse_cells_equal_the_dense_float32_copy_made_sparse():
+    import pandas as pd
+    from scipy import sparse
+
+    from repro.grab import sparse_cells
+
+    rng = np.random.default_rng(4)
+    frame = pd.DataFrame((rng.random((40, 30)) < 0.3).astype(np.uint8))  # column-major block
+    tiny = pd.DataFrame({"a": [1e-50, 1.0, 0.0], "b": [0.0, 2.5, np.nan]})  # 0 only in float32
+    for B in (frame, tiny):
+        ref = sparse.csr_matrix(np.asarray(B, dtype=np.float32))
+        got = sparse_cells(B)
+        assert got.dtype == np.float32
+        assert np.array_equal(got.indptr, ref.indptr)
+        assert np.array_equal(got.indices, ref.indices)
+        assert np.array_equal(got.data, ref.data, equal_nan=True)

@@ -70,11 +70,35 @@ def itemset_keys(itemsets, n_items: int) -> np.ndarray:
     return out
 
 
+def csr_from_dense(a) -> sp.csr_matrix:
+    """A dense 2-D array as CSR: the same matrix ``scipy.sparse.csr_matrix(a)`` builds.
+
+    A DataFrame of one dtype hands out its values column-major (``to_numpy`` is then a
+    view of its block, Fortran-ordered), and finding the non-zeros of such an array row
+    by row reads memory with a stride of a whole column: on Madelon's 1,600 x 21,677
+    cells that took about 0.4 s per fit. Its transpose is row-major, so the non-zeros are
+    found column by column and the CSC result turned into CSR, with the same entries,
+    sorted in each row (``benchmarks/bench_dense_csr.py``).
+    """
+    if (
+        isinstance(a, np.ndarray)
+        and a.ndim == 2
+        and a.flags.f_contiguous
+        and not a.flags.c_contiguous
+    ):
+        A = sp.csr_matrix(a.T).T.tocsr()
+        A.has_sorted_indices = True  # CSC -> CSR lists each row's columns in order
+        return A
+    return sp.csr_matrix(a)
+
+
 def as_csr(X) -> sp.csr_matrix:
     """``X`` (array, sparse matrix, DataFrame or :class:`TransactionMatrix`) as CSR."""
     if isinstance(X, TransactionMatrix):
         return X.csr
-    return sp.csr_matrix(X.to_numpy() if isinstance(X, pd.DataFrame) else X)
+    if sp.issparse(X):
+        return sp.csr_matrix(X)
+    return csr_from_dense(X.to_numpy() if isinstance(X, pd.DataFrame) else np.asarray(X))
 
 
 def binary_csr(X) -> sp.csr_matrix:
