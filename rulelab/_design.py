@@ -139,25 +139,22 @@ def _check_magnitude(X, names) -> None:
     )
 
 
+def _is_numeric(s: pd.Series) -> bool:
+    """A column the numeric design takes as it is (numbers or booleans)."""
+    return pd.api.types.is_numeric_dtype(s) or pd.api.types.is_bool_dtype(s)
+
+
 def _numeric_features(estimator, X: pd.DataFrame, spec, reset: bool):
     """A DataFrame's columns as a float matrix and their names (categories one-hot)."""
     if spec == "passthrough":
-        bad = [
-            c
-            for c in X.columns
-            if not (pd.api.types.is_numeric_dtype(X[c]) or pd.api.types.is_bool_dtype(X[c]))
-        ]
+        bad = [c for c in X.columns if not _is_numeric(X[c])]
         if bad:
             raise ValueError(
                 f"binarizer='passthrough' takes numeric columns, and "
                 f"{bad[:5]} are not: binarizer='auto' one-hot encodes them"
             )
     X = _encode_categories(estimator, X, reset)
-    bad = [
-        c
-        for c in X.columns
-        if not (pd.api.types.is_numeric_dtype(X[c]) or pd.api.types.is_bool_dtype(X[c]))
-    ]
+    bad = [c for c in X.columns if not _is_numeric(X[c])]
     if bad:
         raise ValueError(
             f"X has non-numeric columns {bad[:5]}: rules-first learners need "
@@ -181,7 +178,7 @@ def _encode_categories(estimator, X: pd.DataFrame, reset: bool) -> pd.DataFrame:
         for col in X.columns:
             s = X[col]
             check_not_dates(col, s)
-            if not (pd.api.types.is_numeric_dtype(s) or pd.api.types.is_bool_dtype(s)):
+            if not _is_numeric(s):
                 if s.isna().any():
                     raise ValueError(
                         f"column {col!r} has missing values: impute or drop them first"
