@@ -29,7 +29,7 @@ from sklearn.pipeline import Pipeline, make_pipeline
 from sklearn.preprocessing import OneHotEncoder, StandardScaler
 
 from repro.jrip import RIPPERS, make_ripper, weka_missing
-from repro.verdicts import all_of, at_least, compare, compare_ratio
+from repro.verdicts import all_of, at_least, compare, compare_ratio, decide
 
 __all__ = [
     "BRCGClassifier",
@@ -909,8 +909,9 @@ def _error_not_worse(folds: pd.DataFrame | None, a: str, b: str, a_mean: float, 
 
 
 def _by_means(mine: float, theirs: float) -> str:
-    """Lower error than ``theirs`` by the bare means: one value a side has no spread."""
-    return "tie" if mine == theirs else ("holds" if mine < theirs else "does not hold")
+    """Lower error than ``theirs`` by the bare means: one value a side has no spread, so
+    its SE is 0 and only an exact equality is a tie (:func:`repro.verdicts.decide`)."""
+    return decide(float(theirs) - float(mine), 0.0)
 
 
 def moonshot(
