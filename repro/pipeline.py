@@ -37,21 +37,30 @@ from repro.runner import TALLY_ENV
 NOTEBOOKS = ROOT / "notebooks"
 
 
+CODE_PATHS = ("rulelab", "repro", "pyproject.toml")
+
+
 def code_version() -> str:
-    """The commit the notebooks run with ("+changes" when rulelab/ or repro/ differs from it), so
-    that every row of the run log says which code produced it; "" outside a checkout."""
+    """The last commit that changed the code the notebooks run ("+changes" when the working
+    tree's code differs from it), so that every row of the run log says which code produced
+    it; "" outside a checkout.
+
+    The code is rulelab/, repro/ and pyproject.toml. A FULL reproduction committed in parts
+    (one notebook's outputs per commit) therefore names one commit, however many output
+    commits follow it; each notebook's own cells are covered by its fingerprint.
+    """
 
     def git(*args):
         return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, timeout=30)
 
     try:
-        head = git("rev-parse", "--short", "HEAD")
-        if head.returncode != 0:
+        last = git("log", "-1", "--format=%h", "--", *CODE_PATHS)
+        if last.returncode != 0:
             return ""
-        dirty = git("status", "--porcelain", "--", "rulelab", "repro").stdout.strip()
+        dirty = git("status", "--porcelain", "--", *CODE_PATHS).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return ""
-    return head.stdout.strip() + ("+changes" if dirty else "")
+    return last.stdout.strip() + ("+changes" if dirty else "")
 
 
 # The packages whose versions can move a committed number: the numerical stack, the solvers

@@ -54,11 +54,15 @@ def test_the_run_log_names_the_code_it_ran(tmp_path):
 
     version = code_version()
     assert re.fullmatch(r"([0-9a-f]{4,40}(\+changes)?)?", version)
-    head = subprocess.run(
-        ["git", "rev-parse", "--short", "HEAD"], cwd=report.ROOT, capture_output=True, text=True
+    # the last commit that changed the code, not HEAD: output commits after it keep its name
+    last = subprocess.run(
+        ["git", "log", "-1", "--format=%h", "--", "rulelab", "repro", "pyproject.toml"],
+        cwd=report.ROOT,
+        capture_output=True,
+        text=True,
     )
-    if head.returncode == 0:
-        assert version.split("+")[0] == head.stdout.strip()
+    if last.returncode == 0:
+        assert version.split("+")[0] == last.stdout.strip()
     log = tmp_path / "run_log.json"
     log.write_text(
         json.dumps(
