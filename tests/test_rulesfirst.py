@@ -559,3 +559,47 @@ def test_threshold_is_chosen_on_the_evaluation_accuracy_of_the_linear_greedy():
     sweep = pd.DataFrame(rows)
     assert chosen_threshold(sweep) == 1.7  # mean evaluation accuracy 0.82 vs 0.81
     assert np.isnan(chosen_threshold(sweep, "cv"))  # no cross-validation rows
+
+
+@pytest.mark.parametrize("sparse", [False, True])
+def test_lean_refit_is_the_estimators_fit(sparse):
+    """The exact search's refit without one column and some rows reaches the coefficients
+    ``LogisticRegression.fit`` reaches from the same start."""
+    from rulelab.rulesfirst._refit import LogisticRefit
+    from rulelab.rulesfirst._search import fit_warm
+
+    X, y, _ = make_rules_first(500, d=40, k=4, p=0.05, random_state=3)
+    X = sp.csr_matrix(X) if sparse else X
+    template = make_linear("l2").set_params(tol=1e-8)
+    keep = np.arange(1, X.shape[1])  # the current base already lost column 0
+    current = template.fit(X[:, keep], y)
+    lean = LogisticRefit(X, y, keep, current)
+    assert LogisticRefit.applies(current, X)
+    j = 5  # the candidate: its rows leave the base, its column is held at zero
+    col = X[:, keep[j]]
+    rows = ~(np.asarray(col.todense() if sparse else col).ravel() > 0)
+    w = lean.refit(j, rows)
+    keep_j = np.delete(keep, j)
+    init = (current.classes_, np.delete(current.coef_, j, axis=1), current.intercept_)
+    ref = fit_warm(template, X[rows][:, keep_j], y[rows], 0, init)
+    assert w[j] == 0.0
+    np.testing.assert_allclose(np.delete(w[:-1], j), ref.coef_.ravel(), atol=1e-5)
+    np.testing.assert_allclose(w[-1], ref.intercept_[0], atol=1e-5)
+    A = lean.design(X[~rows])
+    np.testing.assert_allclose(
+        lean.proba(A, w, 2), ref.predict_proba(X[~rows][:, keep_j]), atol=1e-6
+    )
+
+
+def test_lean_and_estimator_refits_choose_the_same_rules(monkeypatch):
+    from rulelab.rulesfirst._refit import LogisticRefit
+
+    X, y, _ = make_rules_first(600, d=60, k=6, p=0.04, random_state=1)
+    kw = {"min_purity": 0.0, "max_rules": 4, "early_stopping": False, "random_state": 0}
+    lean = RulesFirstClassifier(**kw).fit(X, y)
+    monkeypatch.setattr(LogisticRefit, "applies", staticmethod(lambda model, X: False))
+    plain = RulesFirstClassifier(**kw).fit(X, y)
+    assert lean.rules_.feature_indices == plain.rules_.feature_indices
+    assert [h["delta_eval_loss"] for h in lean.history_] == [
+        h["delta_eval_loss"] for h in plain.history_
+    ]

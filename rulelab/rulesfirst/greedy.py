@@ -29,6 +29,7 @@ from ._base import (
     make_linear,
     per_label,
 )
+from ._refit import LogisticRefit
 from ._search import _col, _rule_loss, _State, _warm_init, base_proba, fit_warm
 from .candidates import select_candidates
 from .rules import Rule, RuleList, coverage_matrix
@@ -443,6 +444,10 @@ class RulesFirstClassifier(RulesFirstBase):
             y_hit = ev.y[hits[j]["ev"]]
             for i in idx[cand.feature[idx] == j]:
                 lower[i] = _rule_loss(y_hit == cand.label[i], q[i], k, log).sum() - now_ev
+        lean = None  # the same lbfgs fit, without the estimator's per-call overhead
+        if self.warm_start and LogisticRefit.applies(current, tr.X):
+            lean = LogisticRefit(tr.X, tr.y, keep_now, current)
+            design = {"tr": lean.A, "ev": lean.design(ev.X)}
         best = np.inf
         for j in sorted(hits, key=lambda f: lower[idx[cand.feature[idx] == f]].min()):
             members = idx[cand.feature[idx] == j]
@@ -457,15 +462,22 @@ class RulesFirstClassifier(RulesFirstBase):
                 continue
             keep = _keep(d, [f for f, _ in chosen] + [int(j)])
             rows = _base_rows(self.base_rows, tr.covered | hit["tr"])
-            init = _warm_init(current, keep_now, keep) if self.warm_start else None
-            base = fit_warm(template, tr.X[rows][:, keep], tr.y[rows], self._default_, init)
+            w = None
+            if lean is not None:
+                w = lean.refit(int(np.searchsorted(keep_now, j)), rows)
+            if w is None:
+                init = _warm_init(current, keep_now, keep) if self.warm_start else None
+                base = fit_warm(template, tr.X[rows][:, keep], tr.y[rows], self._default_, init)
             for name, st in split.items():
                 # Samples left to the base: the refitted base's loss; samples the rule
                 # newly covers: the rule's loss (per label below).
                 free = ~(st.covered | hit[name])
                 after = st.loss.copy()
                 if free.any():
-                    proba = base_proba(base, st.X[free][:, keep], k)
+                    if w is not None:
+                        proba = lean.proba(design[name][free], w, k)
+                    else:
+                        proba = base_proba(base, st.X[free][:, keep], k)
                     p_true = proba[np.arange(len(proba)), st.y[free]]
                     after[free] = (
                         -np.log(np.clip(p_true, 1e-12, 1.0))
