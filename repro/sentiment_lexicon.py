@@ -3,7 +3,7 @@
 Cohen et al. (2019, §7.2) say the stems their greedy algorithm chose as rules on Twitter
 "carry clear sentiment". Rather than judge that by eye, we look every stem up in VADER's
 lexicon: C. J. Hutto and E. Gilbert, "VADER: A parsimonious rule-based model for sentiment
-analysis of social media text", ICWSM 2014. Ten raters scored each of its 7,520 tokens
+analysis of social media text", ICWSM 2014. Ten raters scored each of its 7,520 entries
 (words, slang, emoticons) from -4 (extremely negative) to +4 (extremely positive); it was
 built for microblog text, as the tweets are. It is third-party data under the MIT licence
 (copyright C. J. Hutto), read from the installed PyPI package ``vaderSentiment`` (file
@@ -89,10 +89,9 @@ def stem_lexicon() -> pd.DataFrame:
             "valence": lex.to_numpy()[keep],
         }
     )
-    out = words.groupby("stem").agg(
+    return words.groupby("stem").agg(
         valence=("valence", "mean"), words=("word", lambda w: ", ".join(sorted(w)))
     )
-    return out
 
 
 def score_stems(
@@ -118,7 +117,7 @@ def score_stems(
         ["absent", "faint", "agrees"],
         "opposite",
     )
-    return pd.DataFrame(
+    scored = pd.DataFrame(
         {
             "stem": stems,
             "label": labels,
@@ -127,6 +126,8 @@ def score_stems(
             "lexicon words": lex["words"].fillna("").to_numpy(),
         }
     )
+    scored.attrs["clear"] = clear  # for the evidence of stems_claims
+    return scored
 
 
 #: The two readings of "the stems carry clear sentiment" that we test: among the stems the
@@ -161,8 +162,8 @@ def stems_claims(corpus: str, scored: pd.DataFrame, note: str = "") -> list[dict
     tally = (
         f"{LEXICON}: of {len(scored)} rule stems, {found} are in the lexicon and "
         f"{counts['absent']} not; of those in it, {counts['agrees']} agree with their rule's "
-        f"label at |valence| >= {CLEAR_VALENCE:g} (threshold ours), {counts['opposite']} "
-        f"are of the opposite sign and {counts['faint']} faint"
+        f"label at |valence| >= {scored.attrs.get('clear', CLEAR_VALENCE):g} (threshold ours), {counts['opposite']} "
+        f"oppose it and {counts['faint']} are faint"
     )
     out = []
     for among, reading in READINGS.items():
