@@ -27,6 +27,11 @@ ours" (:func:`tolerance_note`).
   a few times: no standard error exists, so a ratio within 1/``noise`` to ``noise``
   (:data:`TIMING_NOISE`, ours) is a tie.
 
+- :func:`share_above_chance`: a count of hits out of ``n`` items (stems whose lexicon
+  sentiment agrees with their rule) against a chance rate: no per-fold spread exists, so
+  the Wilson score interval of the share at :data:`SHARE_CONFIDENCE` (95%, ours) is the
+  noise; an interval that holds the chance rate is a tie.
+
 A single value per side (one fold, one draw) has no measurable spread: the SE is taken as
 0, so the sign decides and an exact equality is a tie.
 """
@@ -44,7 +49,9 @@ __all__ = [
     "NOT_TESTABLE",
     "TIE",
     "TIMING_NOISE",
+    "SHARE_CONFIDENCE",
     "Comparison",
+    "ShareTest",
     "all_of",
     "at_least",
     "compare",
@@ -52,6 +59,7 @@ __all__ = [
     "compare_ratio",
     "compare_to_number",
     "decide",
+    "share_above_chance",
     "tally",
     "tolerance_note",
 ]
@@ -206,6 +214,64 @@ def compare_ratio(ratio: float, *, noise: float = TIMING_NOISE) -> Comparison:
     diff = float(np.log(ratio)) if ratio > 0 else -np.inf
     se = float(np.log(noise))
     return Comparison(diff, se, decide(diff, se))
+
+
+SHARE_CONFIDENCE = 0.95
+"""Confidence of the Wilson interval :func:`share_above_chance` puts around a share (ours):
+a share is "clearly" above chance only when the interval's lower end is."""
+
+
+@dataclass(frozen=True)
+class ShareTest:
+    """``hits`` of ``n`` items against the rate ``chance``: the Wilson score interval
+    ``low``-``high`` of the share at ``confidence``, and the verdict."""
+
+    hits: int
+    n: int
+    chance: float
+    low: float
+    high: float
+    confidence: float
+    verdict: str
+
+    @property
+    def share(self) -> float:
+        """``hits / n`` (NaN when ``n`` is 0)."""
+        return self.hits / self.n if self.n else float("nan")
+
+    def short(self, digits: int = 2) -> str:
+        """``8 of 9 = 0.89 (95% Wilson interval 0.57-0.98; chance 0.5)``."""
+        if not self.n:
+            return f"0 items (chance {self.chance:g})"
+        return (
+            f"{self.hits} of {self.n} = {self.share:.{digits}f} ({self.confidence:.0%} Wilson "
+            f"interval {self.low:.{digits}f}-{self.high:.{digits}f}; chance {self.chance:g})"
+        )
+
+
+def share_above_chance(
+    hits: int, n: int, *, chance: float = 0.5, confidence: float = SHARE_CONFIDENCE
+) -> ShareTest:
+    """ "Most of these items are hits", for ``hits`` of ``n`` independent items against a
+    rate ``chance`` (1/2 for a guessed sign).
+
+    Holds when the Wilson score interval of ``hits / n`` at ``confidence`` lies above
+    ``chance``, does not hold when it lies below, and is a tie when it holds ``chance``;
+    not testable with no items. The Wilson interval, unlike ``p ± SE``, stays honest at
+    shares of 0 and 1 and on a handful of items (2 of 2 is a tie).
+    """
+    from scipy.stats import binomtest
+
+    if not 0 < chance < 1:
+        raise ValueError(f"chance must be a rate strictly between 0 and 1, got {chance!r}")
+    if not 0 <= hits <= n:
+        raise ValueError(f"hits must lie in 0..n, got {hits} of {n}")
+    if n == 0:
+        return ShareTest(0, 0, chance, float("nan"), float("nan"), confidence, NOT_TESTABLE)
+    ci = binomtest(int(hits), int(n)).proportion_ci(confidence_level=confidence, method="wilson")
+    low, high = float(ci.low), float(ci.high)
+    verdict = HOLDS if low > chance else DOES_NOT_HOLD if high < chance else TIE
+    return ShareTest(int(hits), int(n), chance, low, high, confidence, verdict)
 
 
 def _verdicts(comparisons: Iterable[Comparison | str]) -> list[str]:

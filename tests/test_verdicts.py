@@ -111,3 +111,26 @@ def test_time_ratios_within_the_timing_noise_are_ties():
     assert v.compare_ratio(0.5).verdict == v.DOES_NOT_HOLD
     assert v.compare_ratio(np.inf).verdict == v.HOLDS
     assert v.compare_ratio(np.nan).verdict == v.NOT_TESTABLE
+
+
+def test_a_share_is_above_chance_only_when_its_wilson_interval_is():
+    assert v.share_above_chance(2, 2).verdict == v.TIE  # two items cannot tell
+    assert v.share_above_chance(5, 5).verdict == v.HOLDS
+    assert v.share_above_chance(5, 10).verdict == v.TIE
+    assert v.share_above_chance(0, 6).verdict == v.DOES_NOT_HOLD
+    assert v.share_above_chance(0, 0).verdict == v.NOT_TESTABLE
+
+
+def test_the_wilson_interval_holds_the_share_and_narrows_with_more_items():
+    few, many = v.share_above_chance(6, 10), v.share_above_chance(60, 100)
+    assert few.low < few.share < few.high and many.low < many.share < many.high
+    assert many.high - many.low < few.high - few.low
+    assert v.share_above_chance(59, 100).verdict == v.TIE  # 0.59, interval 0.492-0.681
+    assert v.share_above_chance(60, 100).verdict == v.HOLDS  # 0.60, interval 0.502-0.691
+
+
+def test_a_share_test_refuses_impossible_counts():
+    with pytest.raises(ValueError, match="0..n"):
+        v.share_above_chance(3, 2)
+    with pytest.raises(ValueError, match="strictly between"):
+        v.share_above_chance(1, 2, chance=1.0)
