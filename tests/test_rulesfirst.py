@@ -603,3 +603,49 @@ def test_lean_and_estimator_refits_choose_the_same_rules(monkeypatch):
     assert [h["delta_eval_loss"] for h in lean.history_] == [
         h["delta_eval_loss"] for h in plain.history_
     ]
+
+
+def _l1_objective(coef, intercept, X, y, C=1.0):
+    """liblinear's l1 problem: |w|_1 + |b| + C sum log(1 + exp(-s <w, x>)), s = +-1."""
+    s = np.where(y == 1, 1.0, -1.0)
+    z = X @ coef + intercept
+    return np.abs(coef).sum() + abs(intercept) + C * np.logaddexp(0, -s * z).sum()
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+def test_warm_l1_refit_reaches_liblinears_optimum():
+    """Started from the current l1 base, the refit without a column and its rows reaches
+    the optimum liblinear reaches from zero at a tight tolerance."""
+    from rulelab.rulesfirst._l1 import L1LogisticRefit
+
+    X, y, _ = make_rules_first(500, d=40, k=4, p=0.05, random_state=3)
+    keep = np.arange(1, X.shape[1])
+    current = make_linear("l1").fit(X[:, keep], y)
+    assert L1LogisticRefit.applies(current, X)
+    refit = L1LogisticRefit(X, y, keep, current)
+    for j in (3, len(keep) - 1):  # a noise feature, a planted rule feature
+        rows = ~(X[:, keep[j]] > 0)
+        w = refit.refit(j, rows)
+        kj = np.delete(keep, j)
+        tight = make_linear("l1").set_params(tol=1e-10, max_iter=10_000)
+        tight.fit(X[rows][:, kj], y[rows])
+        ours = _l1_objective(np.delete(w[:-1], j), w[-1], X[rows][:, kj], y[rows])
+        best = _l1_objective(tight.coef_.ravel(), tight.intercept_[0], X[rows][:, kj], y[rows])
+        assert w[j] == 0.0
+        assert ours <= best + 1e-6 * abs(best)
+        np.testing.assert_allclose(np.delete(w[:-1], j), tight.coef_.ravel(), atol=1e-3)
+
+
+@pytest.mark.filterwarnings("ignore::sklearn.exceptions.ConvergenceWarning")
+def test_warm_l1_search_chooses_what_a_tight_liblinear_chooses(monkeypatch):
+    """The warm l1 refits stop nearer the optimum than liblinear's default tolerance, so
+    the search takes the rules that refits from zero at a tight tolerance take."""
+    from rulelab.rulesfirst._l1 import L1LogisticRefit
+
+    X, y, _ = make_rules_first(600, d=60, k=6, p=0.04, random_state=1)
+    kw = {"min_purity": 1.0, "max_rules": 5, "early_stopping": False, "random_state": 0}
+    warm = RulesFirstClassifier(penalty="l1", **kw).fit(X, y)
+    monkeypatch.setattr(L1LogisticRefit, "applies", staticmethod(lambda model, X: False))
+    tight = make_linear("l1").set_params(tol=1e-7, max_iter=10_000)
+    cold = RulesFirstClassifier(base_estimator=tight, **kw).fit(X, y)
+    assert warm.rules_.feature_indices == cold.rules_.feature_indices

@@ -29,6 +29,7 @@ from ._base import (
     make_linear,
     per_label,
 )
+from ._l1 import L1LogisticRefit
 from ._refit import LogisticRefit
 from ._search import _col, _rule_loss, _State, _warm_init, base_proba, fit_warm
 from .candidates import select_candidates
@@ -100,8 +101,10 @@ class RulesFirstClassifier(RulesFirstBase):
         rule when every feature is a candidate, since a stale base cannot show what
         removing the rows it covers does to the rest.
     warm_start : bool, default=True
-        In the exact search, start each refit of a logistic-regression base (not
-        liblinear) from the current coefficients: the same optimum, in fewer iterations.
+        In the exact search, start each refit of a logistic-regression base from the
+        current coefficients: the same optimum, in fewer iterations (an l1 base, which
+        liblinear always fits from zero, is then refitted by the same method in a kernel
+        of our own that starts warm).
     base_rows : {"uncovered", "all"}, default="uncovered"
         Samples the base classifier is fitted on, always without the rule features. The
         paper is ambiguous: §7 says "a regularized linear classifier is trained after
@@ -444,10 +447,16 @@ class RulesFirstClassifier(RulesFirstBase):
             y_hit = ev.y[hits[j]["ev"]]
             for i in idx[cand.feature[idx] == j]:
                 lower[i] = _rule_loss(y_hit == cand.label[i], q[i], k, log).sum() - now_ev
-        lean = None  # the same lbfgs fit, without the estimator's per-call overhead
-        if self.warm_start and LogisticRefit.applies(current, tr.X):
-            lean = LogisticRefit(tr.X, tr.y, keep_now, current)
-            design = {"tr": lean.A, "ev": lean.design(ev.X)}
+        # A logistic base is refitted from the current coefficients by a lean solver: the
+        # estimator's own lbfgs optimisation without its per-call overhead, or liblinear's
+        # l1 problem solved warm (liblinear itself always starts from zero).
+        lean = None
+        if self.warm_start:
+            for refit in (LogisticRefit, L1LogisticRefit):
+                if refit.applies(current, tr.X):
+                    lean = refit(tr.X, tr.y, keep_now, current)
+                    design = {"tr": lean.A, "ev": lean.design(ev.X)}
+                    break
         best = np.inf
         for j in sorted(hits, key=lambda f: lower[idx[cand.feature[idx] == f]].min()):
             members = idx[cand.feature[idx] == j]
