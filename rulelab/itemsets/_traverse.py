@@ -817,85 +817,91 @@ def _make_kernel(collect, cover, store_occ):
                                 return nodes, False
                         if size >= depth_cap or fixed + per_term * (size + 1) - P >= thr:
                             continue
-                        d1 = depth + 1
-                        for w in range(n_words):
-                            cov[d1, w] = cov[depth, w] & bits[j, w]
-                        db_n[d1] = N
-                        db_c[d1] = cnt[depth, j]
-                        cur[d1] = j
-                        depth = d1
-                        descended = True
-                        continue
-                    v = P - N
-                    av = abs(v)
-                    if topk and av > 1.0:
-                        seen += av - 1.0
-                    if topk:
-                        if measuring and av > 1.0:
-                            # the threshold collector's measurement: every output at 1, in order
-                            n_out += 1
-                            if not _excluded(excl_sorted, key[depth] ^ codes[j]):
-                                acc += av - 1.0
-                            if acc >= target:
-                                measuring = False
-                                status = REACHED
-                            elif max_out > 0 and n_out >= max_out:
-                                measuring = False
-                                status = CAPPED
-                        if av > thr:
-                            kj = key[depth] ^ codes[j]
-                            if not _excluded(excl_sorted, kj):
-                                n_held = _hold(
-                                    hv,
-                                    hval,
-                                    hkey,
-                                    hsz,
-                                    hit,
-                                    order,
-                                    n_held,
-                                    K,
-                                    av,
-                                    v,
-                                    kj,
-                                    cur,
-                                    depth + 1,
-                                    j,
-                                )
-                                if n_held == K:
-                                    thr = max(theta, hv[order[0]])
-                        othr = 1.0 if measuring else thr
-                    elif (v > theta) if mode == 0 else (av > theta):
-                        if store:
-                            size = depth + 1
-                            if n_out + 1 >= values.shape[0]:
-                                values = grow(values, n_out + 2)
-                                keys = grow(keys, n_out + 2)
-                                item_ptr = grow(item_ptr, values.shape[0] + 1)
+                    else:
+                        v = P - N
+                        av = abs(v)
+                        if topk and av > 1.0:
+                            seen += av - 1.0
+                        if topk:
+                            if measuring and av > 1.0:
+                                # the threshold collector's measurement: every output at 1, in order
+                                n_out += 1
+                                if not _excluded(excl_sorted, key[depth] ^ codes[j]):
+                                    acc += av - 1.0
+                                if acc >= target:
+                                    measuring = False
+                                    status = REACHED
+                                elif max_out > 0 and n_out >= max_out:
+                                    measuring = False
+                                    status = CAPPED
+                            if av > thr:
+                                kj = key[depth] ^ codes[j]
+                                if not _excluded(excl_sorted, kj):
+                                    n_held = _hold(
+                                        hv,
+                                        hval,
+                                        hkey,
+                                        hsz,
+                                        hit,
+                                        order,
+                                        n_held,
+                                        K,
+                                        av,
+                                        v,
+                                        kj,
+                                        cur,
+                                        depth + 1,
+                                        j,
+                                    )
+                                    if n_held == K:
+                                        thr = max(theta, hv[order[0]])
+                            othr = 1.0 if measuring else thr
+                        elif (v > theta) if mode == 0 else (av > theta):
+                            if store:
+                                size = depth + 1
+                                if n_out + 1 >= values.shape[0]:
+                                    values = grow(values, n_out + 2)
+                                    keys = grow(keys, n_out + 2)
+                                    item_ptr = grow(item_ptr, values.shape[0] + 1)
+                                    if store_occ:
+                                        occ_ptr = grow(occ_ptr, values.shape[0] + 1)
+                                base = item_ptr[n_out]
+                                items = grow(items, base + size)
+                                for r in range(depth):
+                                    items[base + r] = cur[r + 1]
+                                items[base + depth] = j
+                                item_ptr[n_out + 1] = base + size
+                                values[n_out] = v
+                                keys[n_out] = key[depth] ^ codes[j]
                                 if store_occ:
-                                    occ_ptr = grow(occ_ptr, values.shape[0] + 1)
-                            base = item_ptr[n_out]
-                            items = grow(items, base + size)
-                            for r in range(depth):
-                                items[base + r] = cur[r + 1]
-                            items[base + depth] = j
-                            item_ptr[n_out + 1] = base + size
-                            values[n_out] = v
-                            keys[n_out] = key[depth] ^ codes[j]
-                            if store_occ:
-                                ob = occ_ptr[n_out]
-                                c_j = cnt[depth, j]
-                                occ = grow(occ, ob + c_j)
-                                s_j = start[depth, j]
-                                for r in range(c_j):
-                                    occ[ob + r] = trow[depth, occ_t[depth, s_j + r]]
-                                occ_ptr[n_out + 1] = ob + c_j
-                        n_out += 1
-                        if target > 0 and not _excluded(excl_sorted, key[depth] ^ codes[j]):
-                            acc += av - 1.0
-                            if acc >= target:
+                                    ob = occ_ptr[n_out]
+                                    c_j = cnt[depth, j]
+                                    occ = grow(occ, ob + c_j)
+                                    s_j = start[depth, j]
+                                    for r in range(c_j):
+                                        occ[ob + r] = trow[depth, occ_t[depth, s_j + r]]
+                                    occ_ptr[n_out + 1] = ob + c_j
+                            n_out += 1
+                            if target > 0 and not _excluded(excl_sorted, key[depth] ^ codes[j]):
+                                acc += av - 1.0
+                                if acc >= target:
+                                    return (
+                                        n_out,
+                                        REACHED,
+                                        item_ptr,
+                                        items,
+                                        values,
+                                        keys,
+                                        occ_ptr,
+                                        occ,
+                                        n_nodes,
+                                        acc,
+                                        seen,
+                                    )
+                            if max_out > 0 and n_out >= max_out:
                                 return (
                                     n_out,
-                                    REACHED,
+                                    CAPPED,
                                     item_ptr,
                                     items,
                                     values,
@@ -906,72 +912,61 @@ def _make_kernel(collect, cover, store_occ):
                                     acc,
                                     seen,
                                 )
-                        if max_out > 0 and n_out >= max_out:
-                            return (
-                                n_out,
-                                CAPPED,
-                                item_ptr,
-                                items,
-                                values,
-                                keys,
-                                occ_ptr,
-                                occ,
-                                n_nodes,
-                                acc,
-                                seen,
-                            )
-                    # a top-K threshold may have risen since this node's children were scanned
-                    if not opened[depth, j] or (topk and not _may_grow(P, N, othr, mode)):
-                        continue
+                        # a top-K threshold may have risen since this node's children were scanned
+                        if not opened[depth, j] or (topk and not _may_grow(P, N, othr, mode)):
+                            continue
+
+                    # ---------- open the child: its cover, then descend into it ----------
                     d1 = depth + 1
-                    if topk and d1 + 1 == depth_cap:
-                        # a leaf parent: scanned from this node's occurrence lists (above)
-                        cur[d1] = j
-                        key[d1] = key[depth] ^ codes[j]
-                        depth = d1
-                        descended = True
-                        continue
-                    if topk:
-                        # an item i is kept only where p + i could still pass on a side that p
-                        # itself passes: P(p + i) <= min(P(p), P(parent + i)), the same for N
-                        # (decided per child: the heap's threshold moves)
-                        keep_p = P > othr
-                        keep_n = N > othr
-                        for c in range(nch[depth]):
-                            i = ch[depth, c]
-                            kept[i] = (keep_p and sp[depth, i] > othr) or (
-                                keep_n and sn[depth, i] > othr
-                            )
-                        keep = kept
-                    else:
-                        keep = alive[depth]  # a fixed threshold: decided once per node
-                    table, n_new, p_sum, n_sum = _project(
-                        depth,
-                        j,
-                        d1 + 1 < depth_cap and cnt[depth, j] > 1 and not store_occ,
-                        start,
-                        cnt,
-                        occ_t,
-                        occ_p,
-                        tp,
-                        ti,
-                        twp,
-                        twn,
-                        keep,
-                        codes,
-                        nh,
-                        table,
-                        trow,
-                        store_occ,
-                    )
-                    if topk:  # the leaf bounds need the database's totals
-                        db_p[d1] = p_sum
-                        db_n[d1] = n_sum
-                    if n_new == 0:
-                        continue
-                    nt[d1] = n_new
+                    if bitset:
+                        for w in range(n_words):
+                            cov[d1, w] = cov[depth, w] & bits[j, w]
+                        db_n[d1] = N
+                        db_c[d1] = cnt[depth, j]
+                    elif not (topk and d1 + 1 == depth_cap):
+                        # (a top-K leaf parent is scanned from this node's occurrence lists)
+                        if topk:
+                            # an item i is kept only where p + i could still pass on a side that p
+                            # itself passes: P(p + i) <= min(P(p), P(parent + i)), the same for N
+                            # (decided per child: the heap's threshold moves)
+                            keep_p = P > othr
+                            keep_n = N > othr
+                            for c in range(nch[depth]):
+                                i = ch[depth, c]
+                                kept[i] = (keep_p and sp[depth, i] > othr) or (
+                                    keep_n and sn[depth, i] > othr
+                                )
+                            keep = kept
+                        else:
+                            keep = alive[depth]  # a fixed threshold: decided once per node
+                        table, n_new, p_sum, n_sum = _project(
+                            depth,
+                            j,
+                            d1 + 1 < depth_cap and cnt[depth, j] > 1 and not store_occ,
+                            start,
+                            cnt,
+                            occ_t,
+                            occ_p,
+                            tp,
+                            ti,
+                            twp,
+                            twn,
+                            keep,
+                            codes,
+                            nh,
+                            table,
+                            trow,
+                            store_occ,
+                        )
+                        if topk:  # the leaf bounds need the database's totals
+                            db_p[d1] = p_sum
+                            db_n[d1] = n_sum
+                        if n_new == 0:
+                            continue
+                        nt[d1] = n_new
                     cur[d1] = j
-                    key[d1] = key[depth] ^ codes[j]
+                    if not bitset:
+                        key[d1] = key[depth] ^ codes[j]
                     depth = d1
                     descended = True
                 if depth < 0:
