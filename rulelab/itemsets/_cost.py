@@ -41,8 +41,9 @@ __all__ = [
 
 
 @njit(cache=True, nogil=True)
-def _insert(heap_val, heap_items, heap_size, heap_n, rc, chosen, size):
-    """Keep the ``len(heap_val)`` smallest reduced costs (ties: the first met stays)."""
+def _insert(heap_val, heap_items, heap_size, heap_n, rc, cur, size):
+    """Keep the ``len(heap_val)`` smallest reduced costs (ties: the first met stays); the
+    itemset is ``cur[1 : size + 1]`` (the traversal's stack of items)."""
     cap = heap_val.shape[0]
     if heap_n[0] < cap:
         slot = heap_n[0]
@@ -57,7 +58,7 @@ def _insert(heap_val, heap_items, heap_size, heap_n, rc, chosen, size):
     heap_val[slot] = rc
     heap_size[slot] = size
     for q in range(size):
-        heap_items[slot, q] = chosen[q]
+        heap_items[slot, q] = cur[q + 1]
 
 
 @njit(cache=True, nogil=True)
@@ -72,27 +73,25 @@ def _threshold(tau, heap_val, heap_n):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _measure(a, b, out, write, blk_lo, blk_hi, blk_w, blk_pos, o_lo, o_hi, opw, onw):
-    """Mass of the rows in both bitsets ``a`` and ``b``: (P, N, count); ``out = a & b``."""
+def _measure(A, ia, B, ib, blk_lo, blk_hi, blk_w, blk_pos, o_lo, o_hi, opw, onw):
+    """Mass of the rows in both bitsets ``A[ia]`` and ``B[ib]``: (P, N, count).
+
+    Rows of 2-d arrays rather than 1-d views, so the traversal's inner loop creates no
+    array (whose reference counting it would otherwise pay for every child measured)."""
     P = 0.0
     N = 0.0
     C = 0
     for t in range(blk_lo.shape[0]):
         c = 0
         for w in range(blk_lo[t], blk_hi[t]):
-            x = a[w] & b[w]
-            if write:
-                out[w] = x
-            c += popcount(x)
+            c += popcount(A[ia, w] & B[ib, w])
         C += c
         if blk_pos[t]:
             P += blk_w[t] * c
         else:
             N += blk_w[t] * c
     for w in range(o_lo, o_hi):
-        x = a[w] & b[w]
-        if write:
-            out[w] = x
+        x = A[ia, w] & B[ib, w]
         base = (w - o_lo) << 6
         while x:
             low = x & (~x + np.uint64(1))
@@ -112,10 +111,11 @@ def measure_items(bits, layout, opw, onw, cov):
     P = np.zeros(m)
     N = np.zeros(m)
     C = np.zeros(m, dtype=np.int64)
-    dummy = np.empty(0, dtype=np.uint64)
+    cov2 = np.empty((1, cov.shape[0]), dtype=np.uint64)
+    cov2[0] = cov
     for k in range(m):
         P[k], N[k], C[k] = _measure(
-            cov, bits[k], dummy, False, blk_lo, blk_hi, blk_w, blk_pos, o_lo, o_hi, opw, onw
+            cov2, 0, bits, k, blk_lo, blk_hi, blk_w, blk_pos, o_lo, o_hi, opw, onw
         )
     return P, N, C
 
@@ -124,12 +124,9 @@ def measure_items(bits, layout, opw, onw, cov):
 def measure_root(bits, layout, opw, onw):
     """The whole row set's mass and every item's (P, N, count): the search's first level."""
     blk_lo, blk_hi, blk_w, blk_pos, o_lo, o_hi = layout
-    full = np.full(bits.shape[1], ~np.uint64(0), dtype=np.uint64)
-    dummy = np.empty(0, dtype=np.uint64)
-    tP, tN, tC = _measure(
-        full, full, dummy, False, blk_lo, blk_hi, blk_w, blk_pos, o_lo, o_hi, opw, onw
-    )
-    P, N, C = measure_items(bits, layout, opw, onw, full)
+    full = np.full((1, bits.shape[1]), ~np.uint64(0), dtype=np.uint64)
+    tP, tN, tC = _measure(full, 0, full, 0, blk_lo, blk_hi, blk_w, blk_pos, o_lo, o_hi, opw, onw)
+    P, N, C = measure_items(bits, layout, opw, onw, full[0])
     return tP, tN, tC, P, N, C
 
 
@@ -199,18 +196,7 @@ def _bitset_children(
             cnt[depth, k] = 0
             continue
         p, q, c = _measure(
-            cov[depth],
-            bits[k],
-            cov[depth],
-            False,
-            blk_lo,
-            blk_hi,
-            blk_w,
-            blk_pos,
-            o_lo,
-            o_hi,
-            opw,
-            onw,
+            cov, depth, bits, k, blk_lo, blk_hi, blk_w, blk_pos, o_lo, o_hi, opw, onw
         )
         nodes += 1
         sp[depth, k] = p

@@ -425,6 +425,8 @@ def _make_kernel(collect, cover, store_occ):
             sn[0] = root[4]
             cnt[0] = root[5]
             cap_heap = heap_val.shape[0]
+            lf_cost = lf_p = lf_n = lf_ns = 0.0
+            lf_c = 0
             thr = _threshold(tau, heap_val, heap_n)
             nodes = 0
             run = True
@@ -614,6 +616,13 @@ def _make_kernel(collect, cover, store_occ):
                         )
                         if depth + 1 < depth_cap and nodes >= max_nodes:
                             return nodes, False
+                        if depth + 1 == depth_cap:
+                            # a leaf parent: what bounds and measures its leaves in the walk
+                            lf_cost = fixed + per_term * (depth + 1)
+                            lf_p = sp[depth - 1, cur[depth]]
+                            lf_n = sn[depth - 1, cur[depth]]
+                            lf_ns = db_n[depth - 1]
+                            lf_c = db_c[depth]
                     nch[depth] = k_ch
                     chpos[depth] = 0
                 else:
@@ -769,25 +778,23 @@ def _make_kernel(collect, cover, store_occ):
                     if bitset and depth > 0 and depth + 1 == depth_cap:
                         # a leaf: bounded from its two parents with the threshold of the
                         # moment, measured only if it can pass, and never opened
-                        pd = depth - 1
-                        jj = cur[depth]
                         if _cost_bound_fails(
-                            fixed + per_term * (depth + 1),
+                            lf_cost,
                             per_term,
-                            sp[pd, jj],
-                            sn[pd, jj],
-                            sp[pd, j],
-                            sn[pd, j],
-                            db_n[pd],
+                            lf_p,
+                            lf_n,
+                            sp[depth - 1, j],
+                            sn[depth - 1, j],
+                            lf_ns,
                             thr,
                             True,
                         ):
                             continue
                         P, N, cj = _measure(
-                            cov[depth],
-                            bits[j],
-                            cov[depth],
-                            False,
+                            cov,
+                            depth,
+                            bits,
+                            j,
                             blk_lo,
                             blk_hi,
                             blk_w,
@@ -798,7 +805,7 @@ def _make_kernel(collect, cover, store_occ):
                             onw,
                         )
                         nodes += 1
-                        if cj == 0 or cj == db_c[depth]:
+                        if cj == 0 or cj == lf_c:
                             continue
                     else:
                         P = sp[depth, j]
@@ -811,7 +818,7 @@ def _make_kernel(collect, cover, store_occ):
                         rc = fixed + per_term * size + N - P
                         if rc < thr:
                             cur[size] = j
-                            _insert(heap_val, heap_items, heap_size, heap_n, rc, cur[1:], size)
+                            _insert(heap_val, heap_items, heap_size, heap_n, rc, cur, size)
                             thr = _threshold(tau, heap_val, heap_n)
                             if stop_when_full and heap_n[0] == cap_heap:
                                 return nodes, False
