@@ -171,23 +171,27 @@ def _bitset_children(
     """List (in ``ch[depth]``) the children of the node at ``depth``, whose last item is
     ``jj`` and whose cover is ``cov[depth]``: the items after ``jj`` that its parent kept.
 
-    Unless they are ``leaves`` (measured one by one in the walk, against the threshold of
-    the moment), each is bounded from its two parents and measured only when it or its
-    supersets can cost less than ``thr``; its (P, N, count) go to ``sp``, ``sn``, ``cnt``
-    at ``depth`` (count 0: not measured), and it is listed unless its cover is empty or
-    equal to the node's (it and its supersets cost more than the node for the same rows).
-    Returns the number listed and ``nodes`` plus the number measured."""
+    Each is bounded from its two parents and kept only when it (or, unless they are
+    ``leaves``, its supersets) can cost less than ``thr``. Leaves are then measured one by
+    one in the walk, bounded again against the threshold of the moment; other children are
+    measured here, their (P, N, count) going to ``sp``, ``sn``, ``cnt`` at ``depth`` (count
+    0: not measured), and listed unless their cover is empty or equal to the node's (they
+    and their supersets cost more than the node for the same rows). Returns the number
+    listed and ``nodes`` plus the number measured."""
     pd = depth - 1
     m = bits.shape[0]
     k_ch = 0
+    Pj = sp[pd, jj]
+    Nj = sn[pd, jj]
     if leaves:
+        # the threshold only falls, so a leaf bounded out now stays out
         for k in range(jj + 1, m):
-            if cnt[pd, k] != 0:
+            if cnt[pd, k] != 0 and not _cost_bound_fails(
+                child_cost, per_term, Pj, Nj, sp[pd, k], sn[pd, k], db_n[pd], thr, True
+            ):
                 ch[depth, k_ch] = k
                 k_ch += 1
         return k_ch, nodes
-    Pj = sp[pd, jj]
-    Nj = sn[pd, jj]
     Cj = db_c[depth]
     for k in range(jj + 1, m):
         if cnt[pd, k] == 0 or _cost_bound_fails(
