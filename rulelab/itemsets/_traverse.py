@@ -624,7 +624,6 @@ def _make_kernel(collect, cover, store_occ):
                             lf_ns = db_n[depth - 1]
                             lf_c = db_c[depth]
                     nch[depth] = k_ch
-                    chpos[depth] = 0
                 else:
                     # ---------- scan the database of the node at `depth` ----------
                     n_nodes += 1
@@ -724,7 +723,6 @@ def _make_kernel(collect, cover, store_occ):
                                 sp[depth, j] += a
                                 sn[depth, j] += b
                     nch[depth] = k_ch
-                    chpos[depth] = 0
                     if store_occ:
                         _backward_order(ch, depth, k_ch, met_in)
                     can_open = depth + 1 < depth_cap
@@ -759,9 +757,13 @@ def _make_kernel(collect, cover, store_occ):
                                 start[depth, j] -= cnt[depth, j]
 
                 # ---------- walk the children; descend into the next one that is opened ----------
+                # (the position among the node's children is kept in a local while walking
+                # them, and in chpos only while a child's subtree is searched)
                 descended = False
+                pos = 0
+                n_pos = nch[depth]
                 while not descended:
-                    if chpos[depth] >= nch[depth]:
+                    if pos >= n_pos:
                         if bitset:
                             # a leaf parent's children were measured in the walk
                             if depth > 0 and depth + 1 == depth_cap and nodes >= max_nodes:
@@ -772,9 +774,11 @@ def _make_kernel(collect, cover, store_occ):
                         depth -= 1
                         if depth < 0:
                             break
+                        pos = chpos[depth]
+                        n_pos = nch[depth]
                         continue
-                    j = ch[depth, chpos[depth]]
-                    chpos[depth] += 1
+                    j = ch[depth, pos]
+                    pos += 1
                     if bitset and depth > 0 and depth + 1 == depth_cap:
                         # a leaf: bounded from its two parents with the threshold of the
                         # moment, measured only if it can pass, and never opened
@@ -974,6 +978,7 @@ def _make_kernel(collect, cover, store_occ):
                     cur[d1] = j
                     if not bitset:
                         key[d1] = key[depth] ^ codes[j]
+                    chpos[depth] = pos
                     depth = d1
                     descended = True
                 if depth < 0:
