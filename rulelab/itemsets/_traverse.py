@@ -24,8 +24,9 @@ Two *covers* (how a node's rows are held and its children measured):
 
 Over a ``DATABASE``, every opened node gets its own *conditional database* (LCM's database
 reduction, Uno et al. 2004): the transactions that contain it, cut to the items after its
-last item that can still pass, with identical transactions merged and empty ones dropped. Deep in the tree these databases collapse to a
-few short transactions, which is where a plain occurrence-list search spends its time.
+last item that can still pass, with identical transactions merged and empty ones dropped.
+Deep in the tree these databases collapse to a few short transactions, which is where a
+plain occurrence-list search spends its time.
 
 Each transaction carries two non-negative weights, ``wpos`` and ``wneg``. For an itemset p,
 ``P(p)`` and ``N(p)`` are their sums over the transactions that contain p, and its weighted
@@ -419,12 +420,14 @@ def _make_kernel(collect, cover, store_occ):
             cur = np.empty(L + 1, dtype=np.int32)
             db_n = np.zeros(L + 1)  # per depth: N and the row count of the node's cover
             db_c = np.zeros(L + 1, dtype=np.int64)
+            # the root is the empty itemset, measured by the caller and not collected
             db_n[0] = root[1]
             db_c[0] = root[2]
             sp[0] = root[3]
             sn[0] = root[4]
             cnt[0] = root[5]
             cap_heap = heap_val.shape[0]
+            # the open leaf parent's terms of its leaves' bound (set when it is opened)
             lf_cost = lf_p = lf_n = lf_ns = 0.0
             lf_c = 0
             thr = _threshold(tau, heap_val, heap_n)
