@@ -1,9 +1,11 @@
 """The itemset engine against brute-force enumeration on small random data.
 
-Each collector of :func:`rulelab.itemsets.traverse` (every itemset above a threshold in the
-three test modes, with and without occurrence lists and a target; the top K) and the
-lowest-cost search of :func:`rulelab.itemsets.lowest_cost_search` are checked against
-every subset of the items evaluated directly.
+Each collector of the traversal (through :func:`rulelab.itemsets.traverse`: every itemset
+above a threshold in the three test modes, with and without occurrence lists and a target;
+the top K; through :func:`rulelab.itemsets.lowest_cost_search`: the lowest reduced costs
+over bitsets, whole or split by first item, capped or stopped when the heap fills) is
+checked against every subset of the items evaluated directly, and one search of each
+cover against its outputs recorded before the two searches became one traversal.
 """
 
 from __future__ import annotations
@@ -233,3 +235,166 @@ def test_both_searches_measure_the_same_costs(seed, max_terms):
     costs = np.sort([fixed + per_term * len(p) - v for p, v in found.items() if p])
     held = lowest_costs(A, mu_pos, cost_neg, fixed, per_term, max_terms, 8, tau=np.inf)
     np.testing.assert_allclose(np.sort(list(held.values())), costs[:8])
+
+
+def pricing_instance(seed, n_rows=90, n_items=7):
+    rng = np.random.default_rng(seed)
+    A = rng.random((n_rows, n_items)) < 0.55
+    y = rng.random(n_rows) < 0.5
+    mu_pos = np.where(y, rng.choice([0.0, 1.0, 0.37], size=n_rows, p=[0.3, 0.6, 0.1]), 0.0)
+    cost_neg = np.where(y, 0.0, rng.choice([1.0, 0.5], size=n_rows))
+    return A, mu_pos, cost_neg
+
+
+def bitset_search(A, mu_pos, cost_neg, fixed, per_term, max_terms, n_columns, tau, cuts, **kw):
+    """The heap and the calls' (nodes, finished) of a search split at the first items ``cuts``."""
+    rows = np.arange(A.shape[0])
+    order, layout, opw, onw = weighted_layout(rows, mu_pos, cost_neg)
+    bits = pack_rows(A.astype(np.uint8), order)
+    root = measure_root(bits, layout, opw, onw)
+    heap = (
+        np.full(n_columns, np.inf),
+        np.zeros((n_columns, max_terms), dtype=np.int64),
+        np.zeros(n_columns, dtype=np.int64),
+        np.zeros(1, dtype=np.int64),
+    )
+    calls = [
+        lowest_cost_search(
+            bits,
+            layout,
+            opw,
+            onw,
+            root,
+            lo,
+            hi,
+            max_terms,
+            fixed,
+            per_term,
+            tau,
+            *heap,
+            kw.get("max_nodes", 10**9),
+            kw.get("stop_when_full", False),
+        )
+        for lo, hi in zip(cuts[:-1], cuts[1:])
+    ]
+    val, items, size, n = heap
+    held = [(tuple(items[t, : size[t]].tolist()), float(val[t])) for t in range(int(n[0]))]
+    return held, calls
+
+
+@pytest.mark.parametrize("seed", range(5))
+@pytest.mark.parametrize("max_terms", [1, 2, 3, 4])
+def test_lowest_cost_collector_holds_every_itemset_below_tau(seed, max_terms):
+    # With room for all of them, the heap holds exactly the itemsets that cost less than tau
+    # among those the search meets: an itemset is not met when one of its prefixes of two
+    # or more items covers the same rows as the prefix one item shorter (it and its
+    # supersets then cost more than that prefix's for the same rows).
+    A, mu_pos, cost_neg = pricing_instance(seed)
+    fixed, per_term, tau = 0.5, 0.75, 1.5
+
+    def cover(p):
+        return A[:, list(p)].all(axis=1)
+
+    expected = {}
+    for size in range(1, max_terms + 1):
+        for p in combinations(range(A.shape[1]), size):
+            if not cover(p).any():
+                continue
+            if any((cover(p[:t]) == cover(p[: t - 1])).all() for t in range(2, size + 1)):
+                continue
+            rc = fixed + per_term * size + cost_neg[cover(p)].sum() - mu_pos[cover(p)].sum()
+            if rc < tau:
+                expected[p] = rc
+    held, calls = bitset_search(
+        A, mu_pos, cost_neg, fixed, per_term, max_terms, 500, tau, [0, A.shape[1]]
+    )
+    assert calls[0][1] and len(held) < 500
+    assert {p for p, _ in held} == set(expected)
+    for p, v in held:
+        assert v == pytest.approx(expected[p])
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_lowest_cost_search_split_by_first_item_is_one_search(seed):
+    # Pricing splits the search by first item and carries the heap over: the calls together
+    # measure the same itemsets and hold the same ones as a single call.
+    A, mu_pos, cost_neg = pricing_instance(seed, n_items=9)
+    args = (A, mu_pos, cost_neg, 1.0, 0.5, 3, 4, 0.0)
+    whole, (one,) = bitset_search(*args, [0, 9])
+    split, calls = bitset_search(*args, [0, 2, 5, 9])
+    assert split == whole
+    assert sum(c[0] for c in calls) == one[0] and all(c[1] for c in calls)
+
+
+def test_lowest_cost_search_stops_at_max_nodes_and_when_the_heap_is_full():
+    A, mu_pos, cost_neg = pricing_instance(0, n_items=9)
+    args = (A, mu_pos, cost_neg, 0.0, 0.1, 3)
+    _, (full,) = bitset_search(*args, 50, np.inf, [0, 9])
+    assert full[1]
+    _, (capped,) = bitset_search(*args, 50, np.inf, [0, 9], max_nodes=10)
+    assert not capped[1] and 10 <= capped[0] < full[0]
+    held, (stopped,) = bitset_search(*args, 3, np.inf, [0, 9], stop_when_full=True)
+    assert not stopped[1] and len(held) == 3
+
+
+# (nodes measured, finished) per call and the heap (itemset, reduced cost), as recorded
+RECORDED_CALLS = [(229, True), (53, True)]
+RECORDED_HELD = [
+    ((6, 10, 11), -4.239999999999998),
+    ((1, 6, 10), -7.740000000000002),
+    ((6, 10), -6.980000000000004),
+    ((1, 6), -4.740000000000002),
+    ((6, 9), -4.480000000000004),
+]
+
+
+def test_lowest_cost_search_reproduces_the_recorded_search():
+    # Recorded from the bitset search before it became a collector of the one traversal:
+    # the same itemsets, reduced costs and number of itemsets measured.
+    A, mu_pos, cost_neg = pricing_instance(3, n_rows=200, n_items=12)
+    held, calls = bitset_search(A, mu_pos, cost_neg, 2.0, 1.0, 3, 5, 0.0, [0, 5, 12])
+    assert calls == RECORDED_CALLS
+    assert held == RECORDED_HELD
+
+
+# (status, nodes opened, running sum, seen) and the top K (itemset, wfrq), as recorded
+RECORDED_TOP_K_RUN = (REACHED, 20, 48.3031045922973, 1206.8250979313918)
+RECORDED_TOP_K_HELD = [
+    ((8,), 56.874984227808106),
+    ((), 49.3031045922973),
+    ((3,), 47.10791657173974),
+    ((0, 3), 43.55605951122103),
+    ((6,), 42.37492103398369),
+    ((2,), 37.792640522495375),
+]
+
+
+def test_top_k_traversal_reproduces_the_recorded_search():
+    # Recorded before the traversal took the bitset cover and the lowest-cost collector:
+    # the same itemsets, weighted frequencies, nodes opened and running sums.
+    A, w = random_db(3, n_rows=200, n_items=10)
+    indptr, indices = csr(A)
+    res = traverse(
+        indptr,
+        indices.astype(np.int32),
+        np.maximum(w, 0.0),
+        np.maximum(-w, 0.0),
+        10,
+        0.5,
+        3,
+        1,
+        TOP_K,
+        6,
+        0,
+        True,
+        False,
+        codes(10),
+        np.zeros(0, dtype=np.uint64),
+        20.0,
+    )
+    n, status, item_ptr, items, values = res[:5]
+    held = [
+        (tuple(items[item_ptr[t] : item_ptr[t + 1]].tolist()), float(values[t])) for t in range(n)
+    ]
+    assert (int(status), int(res[8]), float(res[9]), float(res[10])) == RECORDED_TOP_K_RUN
+    assert held == RECORDED_TOP_K_HELD

@@ -11,9 +11,10 @@ superset ``T`` of ``S``::
 
     rc(T) >= fixed + per_term * (|S| + 1) - mu(P ∩ cover(S))
 
-and the depth-first search over itemsets (:func:`rulelab.itemsets.lowest_cost_search`, the
-weighted itemset search of GRAB, Lee et al. 2020, with this bound in place of GRAB's
-gradient bound) prunes a subtree as soon as the bound reaches the pruning threshold. Only the
+and the depth-first search over itemsets (:func:`rulelab.itemsets.lowest_cost_search`: the
+traversal of GRAB's weighted itemset search, Lee et al. 2020, with the lowest-reduced-cost
+collector over weighted bitsets and this bound in place of GRAB's gradient bound) prunes a
+subtree as soon as the bound reaches the pruning threshold. Only the
 rows that can change a reduced cost are searched: positives with ``mu_i > 0`` and negatives
 with ``v_i > 0``.
 

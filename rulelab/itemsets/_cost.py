@@ -1,4 +1,12 @@
-"""Lowest-cost itemsets over weighted bitsets: the best-reduced-cost collector (compiled).
+"""Weighted bitsets as the traversal's cover, and the lowest-cost collector's heap (compiled).
+
+The depth-first traversal (:mod:`._traverse`) runs over this cover with the
+``LOWEST_COST`` collector for column generation's pricing; this module holds what is
+particular to them: the layout and packing of the rows, the measurement of a cover AND an
+item (:func:`_measure`), the listing and measuring of a node's children
+(:func:`_bitset_children`), the cost bound of a child from its two parents
+(:func:`_cost_bound_fails`) and the heap of the lowest costs (:func:`_insert`,
+:func:`_threshold`).
 
 Rows carry a positive weight (``P``, a dual gained when the itemset covers the row) or a
 negative one (``N``, a cost paid), and an itemset S of at most ``max_terms`` items costs::
@@ -24,7 +32,6 @@ from numba import njit
 from ._bits import popcount
 
 __all__ = [
-    "lowest_cost_search",
     "measure_items",
     "measure_root",
     "pack_bit_rows",
@@ -34,8 +41,9 @@ __all__ = [
 
 
 @njit(cache=True, nogil=True)
-def _insert(heap_val, heap_items, heap_size, heap_n, rc, chosen, size):
-    """Keep the ``len(heap_val)`` smallest reduced costs (ties: the first met stays)."""
+def _insert(heap_val, heap_items, heap_size, heap_n, rc, cur, size):
+    """Keep the ``len(heap_val)`` smallest reduced costs (ties: the first met stays); the
+    itemset is ``cur[1 : size + 1]`` (the traversal's stack of items)."""
     cap = heap_val.shape[0]
     if heap_n[0] < cap:
         slot = heap_n[0]
@@ -50,7 +58,7 @@ def _insert(heap_val, heap_items, heap_size, heap_n, rc, chosen, size):
     heap_val[slot] = rc
     heap_size[slot] = size
     for q in range(size):
-        heap_items[slot, q] = chosen[q]
+        heap_items[slot, q] = cur[q + 1]
 
 
 @njit(cache=True, nogil=True)
@@ -65,27 +73,25 @@ def _threshold(tau, heap_val, heap_n):
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _measure(a, b, out, write, blk_lo, blk_hi, blk_w, blk_pos, o_lo, o_hi, opw, onw):
-    """Mass of the rows in both bitsets ``a`` and ``b``: (P, N, count); ``out = a & b``."""
+def _measure(A, ia, B, ib, blk_lo, blk_hi, blk_w, blk_pos, o_lo, o_hi, opw, onw):
+    """Mass of the rows in both bitsets ``A[ia]`` and ``B[ib]``: (P, N, count).
+
+    Rows of 2-d arrays rather than 1-d views, so the traversal's inner loop creates no
+    array (whose reference counting it would otherwise pay for every child measured)."""
     P = 0.0
     N = 0.0
     C = 0
     for t in range(blk_lo.shape[0]):
         c = 0
         for w in range(blk_lo[t], blk_hi[t]):
-            x = a[w] & b[w]
-            if write:
-                out[w] = x
-            c += popcount(x)
+            c += popcount(A[ia, w] & B[ib, w])
         C += c
         if blk_pos[t]:
             P += blk_w[t] * c
         else:
             N += blk_w[t] * c
     for w in range(o_lo, o_hi):
-        x = a[w] & b[w]
-        if write:
-            out[w] = x
+        x = A[ia, w] & B[ib, w]
         base = (w - o_lo) << 6
         while x:
             low = x & (~x + np.uint64(1))
@@ -105,10 +111,11 @@ def measure_items(bits, layout, opw, onw, cov):
     P = np.zeros(m)
     N = np.zeros(m)
     C = np.zeros(m, dtype=np.int64)
-    dummy = np.empty(0, dtype=np.uint64)
+    cov2 = np.empty((1, cov.shape[0]), dtype=np.uint64)
+    cov2[0] = cov
     for k in range(m):
         P[k], N[k], C[k] = _measure(
-            cov, bits[k], dummy, False, blk_lo, blk_hi, blk_w, blk_pos, o_lo, o_hi, opw, onw
+            cov2, 0, bits, k, blk_lo, blk_hi, blk_w, blk_pos, o_lo, o_hi, opw, onw
         )
     return P, N, C
 
@@ -117,151 +124,92 @@ def measure_items(bits, layout, opw, onw, cov):
 def measure_root(bits, layout, opw, onw):
     """The whole row set's mass and every item's (P, N, count): the search's first level."""
     blk_lo, blk_hi, blk_w, blk_pos, o_lo, o_hi = layout
-    full = np.full(bits.shape[1], ~np.uint64(0), dtype=np.uint64)
-    dummy = np.empty(0, dtype=np.uint64)
-    tP, tN, tC = _measure(
-        full, full, dummy, False, blk_lo, blk_hi, blk_w, blk_pos, o_lo, o_hi, opw, onw
-    )
-    P, N, C = measure_items(bits, layout, opw, onw, full)
+    full = np.full((1, bits.shape[1]), ~np.uint64(0), dtype=np.uint64)
+    tP, tN, tC = _measure(full, 0, full, 0, blk_lo, blk_hi, blk_w, blk_pos, o_lo, o_hi, opw, onw)
+    P, N, C = measure_items(bits, layout, opw, onw, full[0])
     return tP, tN, tC, P, N, C
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _cost_bound_fails(child_cost, per_term, Pj, Nj, Pk, Nk, NS, thr, leaf):
+    """Whether the child ``S + j + k`` and (unless it is a ``leaf``) its supersets cost at
+    least ``thr``, bounded from its two parents by inclusion-exclusion over S's cover:
+    ``P <= min(P(S+j), P(S+k))`` and ``N >= N(S+j) + N(S+k) - N(S)``."""
+    pk = min(Pj, Pk)
+    lb_n = Nj + Nk - NS
+    if lb_n < 0.0:
+        lb_n = 0.0
+    return child_cost + lb_n - pk >= thr and (leaf or child_cost + per_term - pk >= thr)
+
+
 @njit(cache=True, nogil=True)
-def lowest_cost_search(
+def _bitset_children(
+    depth,
+    leaves,
+    jj,
+    child_cost,
+    per_term,
+    thr,
     bits,
-    layout,
+    cov,
+    sp,
+    sn,
+    cnt,
+    ch,
+    db_n,
+    db_c,
+    nodes,
+    blk_lo,
+    blk_hi,
+    blk_w,
+    blk_pos,
+    o_lo,
+    o_hi,
     opw,
     onw,
-    root,
-    root_lo,
-    root_hi,
-    max_terms,
-    fixed,
-    per_term,
-    tau,
-    heap_val,
-    heap_items,
-    heap_size,
-    heap_n,
-    max_nodes,
-    stop_when_full,
 ):
-    """Depth-first search for the itemsets of lowest cost below ``tau``, first item in
-    [root_lo, root_hi).
+    """List (in ``ch[depth]``) the children of the node at ``depth``, whose last item is
+    ``jj`` and whose cover is ``cov[depth]``: the items after ``jj`` that its parent kept.
 
-    ``bits`` are the items' bitsets over the rows of ``layout`` (:func:`weighted_layout`,
-    :func:`pack_rows`), ``root`` is :func:`measure_root`'s output. The lowest costs found
-    are kept in the heap (``heap_val``, ``heap_items``, ``heap_size``, ``heap_n[0]`` held;
-    its capacity is ``len(heap_val)``, and ties keep the first met), which the caller may
-    carry over from one call to the next (a search split by first item). The threshold is
-    ``tau`` until the heap is full, then the heap's worst cost. ``stop_when_full`` stops
-    the search as soon as the heap is full; ``max_nodes`` bounds the itemsets measured.
-
-    Returns (nodes measured, finished). Children of a node take items after its last one,
-    so every itemset is met once; a child whose cover equals its parent's is skipped (it
-    and its supersets cost more than the parent for the same rows). A node's children are
-    measured together, so a child ``S+j+k`` is first bounded by inclusion-exclusion from
-    its two parents (``P <= min(P(S+j), P(S+k))``, ``N >= N(S+j) + N(S+k) - N(S)``) and
-    only measured when it or its supersets can fall below the threshold.
-    """
-    blk_lo, blk_hi, blk_w, blk_pos, o_lo, o_hi = layout
-    m, n_words = bits.shape
-    L = max_terms + 1
-    cov = np.empty((L, n_words), dtype=np.uint64)
-    nxt = np.zeros(L, dtype=np.int64)
-    NS = np.zeros(L)
-    CS = np.zeros(L, dtype=np.int64)
-    P = np.zeros((L, m))
-    N = np.zeros((L, m))
-    C = np.zeros((L, m), dtype=np.int64)
-    chosen = np.zeros(max_terms, dtype=np.int64)
-    cov[0, :] = ~np.uint64(0)
-    dummy = np.empty(0, dtype=np.uint64)
-    NS[0] = root[1]
-    CS[0] = root[2]
-    P[0] = root[3]
-    N[0] = root[4]
-    C[0] = root[5]
-    nodes = 0
-    nxt[0] = root_lo
-    d = 0
-    while True:
-        lim = root_hi if d == 0 else m
-        j = nxt[d]
-        if j >= lim:
-            if d == 0:
-                break
-            d -= 1
+    Each is bounded from its two parents and kept only when it (or, unless they are
+    ``leaves``, its supersets) can cost less than ``thr``. Leaves are then measured one by
+    one in the walk, bounded again against the threshold of the moment; other children are
+    measured here, their (P, N, count) going to ``sp``, ``sn``, ``cnt`` at ``depth`` (count
+    0: not measured), and listed unless their cover is empty or equal to the node's (they
+    and their supersets cost more than the node for the same rows). Returns the number
+    listed and ``nodes`` plus the number measured."""
+    pd = depth - 1
+    m = bits.shape[0]
+    k_ch = 0
+    Pj = sp[pd, jj]
+    Nj = sn[pd, jj]
+    if leaves:
+        # the threshold only falls, so a leaf bounded out now stays out
+        for k in range(jj + 1, m):
+            if cnt[pd, k] != 0 and not _cost_bound_fails(
+                child_cost, per_term, Pj, Nj, sp[pd, k], sn[pd, k], db_n[pd], thr, True
+            ):
+                ch[depth, k_ch] = k
+                k_ch += 1
+        return k_ch, nodes
+    Cj = db_c[depth]
+    for k in range(jj + 1, m):
+        if cnt[pd, k] == 0 or _cost_bound_fails(
+            child_cost, per_term, Pj, Nj, sp[pd, k], sn[pd, k], db_n[pd], thr, False
+        ):
+            cnt[depth, k] = 0
             continue
-        nxt[d] = j + 1
-        Pj = P[d, j]
-        Nj = N[d, j]
-        Cj = C[d, j]
-        if Cj == 0 or (d > 0 and Cj == CS[d]):
-            continue
-        size = d + 1
-        chosen[d] = j
-        rc = fixed + per_term * size + Nj - Pj
-        thr = _threshold(tau, heap_val, heap_n)
-        if rc < thr:
-            _insert(heap_val, heap_items, heap_size, heap_n, rc, chosen, size)
-            thr = _threshold(tau, heap_val, heap_n)
-            if stop_when_full and heap_n[0] == heap_val.shape[0]:
-                return nodes, False
-        if size >= max_terms or fixed + per_term * (size + 1) - Pj >= thr:
-            continue
-        for w in range(n_words):
-            cov[d + 1, w] = cov[d, w] & bits[j, w]
-        NS[d + 1] = Nj
-        CS[d + 1] = Cj
-        child_cost = fixed + per_term * (size + 1)
-        leaves = size + 1 == max_terms
-        for k in range(j + 1, m):
-            if C[d, k] == 0:
-                C[d + 1, k] = 0
-                continue
-            pk = min(Pj, P[d, k])
-            lb_n = Nj + N[d, k] - NS[d]
-            if lb_n < 0.0:
-                lb_n = 0.0
-            if child_cost + lb_n - pk >= thr and (leaves or child_cost + per_term - pk >= thr):
-                C[d + 1, k] = 0
-                continue
-            p, q, c = _measure(
-                cov[d + 1],
-                bits[k],
-                dummy,
-                False,
-                blk_lo,
-                blk_hi,
-                blk_w,
-                blk_pos,
-                o_lo,
-                o_hi,
-                opw,
-                onw,
-            )
-            nodes += 1
-            if leaves:
-                if c == 0 or c == Cj:
-                    continue
-                rc = child_cost + q - p
-                if rc < thr:
-                    chosen[d + 1] = k
-                    _insert(heap_val, heap_items, heap_size, heap_n, rc, chosen, size + 1)
-                    thr = _threshold(tau, heap_val, heap_n)
-                    if stop_when_full and heap_n[0] == heap_val.shape[0]:
-                        return nodes, False
-            else:
-                P[d + 1, k] = p
-                N[d + 1, k] = q
-                C[d + 1, k] = c
-        if nodes >= max_nodes:
-            return nodes, False
-        if not leaves:
-            nxt[d + 1] = j + 1
-            d += 1
-    return nodes, True
+        p, q, c = _measure(
+            cov, depth, bits, k, blk_lo, blk_hi, blk_w, blk_pos, o_lo, o_hi, opw, onw
+        )
+        nodes += 1
+        sp[depth, k] = p
+        sn[depth, k] = q
+        cnt[depth, k] = c
+        if c != 0 and c != Cj:
+            ch[depth, k_ch] = k
+            k_ch += 1
+    return k_ch, nodes
 
 
 def weighted_layout(rows, mu_pos, cost_neg):

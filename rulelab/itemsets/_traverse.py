@@ -1,11 +1,32 @@
-"""The depth-first weighted itemset traversal (compiled), with what it collects chosen per call.
+"""The depth-first weighted itemset traversal (compiled): one search, parameterised by what it
+collects and by how a node's cover is held.
 
 A backtracking search over itemsets in which a node p is extended only by items larger
-than its last one, so each itemset is met exactly once. Every opened node gets its own
-*conditional database* (LCM's database reduction, Uno et al. 2004): the transactions
-that contain it, cut to the items after its last item that can still pass, with identical
-transactions merged and empty ones dropped. Deep in the tree these databases collapse to a
-few short transactions, which is where a plain occurrence-list search spends its time.
+than its last one, so each itemset is met exactly once. Opening a node measures its
+children (their P, N and size of cover) at once; the walk then hands each child to the
+*collector*, and opens it only while an anti-monotone bound of the child (a mass its
+supersets cannot exceed) says a superset may still be collected. Children of a node may
+also be bounded from their two parents (``p + j`` and ``p + i`` bound ``p + j + i`` by
+inclusion-exclusion over p's cover) before they are measured. One kernel is compiled per
+(collector, cover) in use (:func:`_make_kernel`); the other's code is pruned before
+compilation.
+
+Two *covers* (how a node's rows are held and its children measured):
+
+- ``DATABASE``: every opened node gets its own conditional database (below); GRAB's
+  collectors run over it, since their transactions are sparse and collapse deep in the
+  tree;
+- ``BITSET``: the node's rows as a bitset over rows laid out in blocks of equal weight
+  (:mod:`._cost`), a child measured by an AND and a popcount per word; column
+  generation's pricing runs over it, since binarised columns are dense (about half the
+  rows per item), where one word measures 64 rows and a database scan reads one entry per
+  row (the database traversal takes 13-36x the time there).
+
+Over a ``DATABASE``, every opened node gets its own *conditional database* (LCM's database
+reduction, Uno et al. 2004): the transactions that contain it, cut to the items after its
+last item that can still pass, with identical transactions merged and empty ones dropped.
+Deep in the tree these databases collapse to a few short transactions, which is where a
+plain occurrence-list search spends its time.
 
 Each transaction carries two non-negative weights, ``wpos`` and ``wneg``. For an itemset p,
 ``P(p)`` and ``N(p)`` are their sums over the transactions that contain p, and its weighted
@@ -22,7 +43,8 @@ A merged transaction is *netted*: it adds ``wpos - wneg`` to every itemset that 
 so only the positive or the negative part of the difference is kept, which tightens the
 bounds without changing any weighted frequency.
 
-The *collector* says what is kept of the passing itemsets:
+The *collector* says what is kept of the passing itemsets (``THRESHOLD`` and ``TOP_K``
+over a ``DATABASE``, ``LOWEST_COST`` over a ``BITSET``):
 
 - ``THRESHOLD``: every one, in the order met (or only their number), optionally with each
   one's transactions (``store_occ``; no merging then, so rows keep their identity), with a
@@ -40,6 +62,15 @@ leaf by inclusion-exclusion from its two parents before counting it; ``THRESHOLD
 plain counts would gain nothing from either) delivers in a second sweep and builds every
 database. The two differ in nothing else, and the order in which itemsets are met is the
 same under both.
+
+- ``LOWEST_COST``: the itemsets S of lowest ``cost(S) = fixed + per_term * |S| + N(S) -
+  P(S)`` below a threshold (the reduced cost of a conjunction under the master LP's
+  duals), in a heap of fixed capacity whose worst cost becomes the threshold once it is
+  full. Every strict superset of S costs at least ``fixed + per_term * (|S| + 1) - P(S)``,
+  the bound by which a node is opened. A child whose cover equals its parent's is not
+  handed over (it and its supersets cost more for the same rows), and the children of a
+  leaf parent are bounded, measured and handed over one at a time, against the threshold
+  of the moment.
 """
 
 from __future__ import annotations
@@ -48,9 +79,19 @@ import numpy as np
 from numba import njit
 
 from ._bits import grow
+from ._cost import _bitset_children, _cost_bound_fails, _insert, _measure, _threshold
 from ._database import same_run
 
-__all__ = ["COMPLETE", "CAPPED", "REACHED", "THRESHOLD", "TOP_K", "traverse"]
+__all__ = [
+    "COMPLETE",
+    "CAPPED",
+    "REACHED",
+    "THRESHOLD",
+    "TOP_K",
+    "LOWEST_COST",
+    "lowest_cost_search",
+    "traverse",
+]
 
 # status codes returned by the kernel
 COMPLETE = 0
@@ -60,6 +101,11 @@ REACHED = 2  # the running sum of |wfrq| - 1 over the outputs reached the target
 # collectors
 THRESHOLD = 0
 TOP_K = 1
+LOWEST_COST = 2
+
+# how a node's cover is held and its children measured
+DATABASE = 0  # a conditional database of weighted transactions, scanned
+BITSET = 1  # a bitset of weighted rows, ANDed with each item's and counted
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -329,376 +375,547 @@ def _heap_sorted(hv, hval, hkey, hsz, hit, n_held):
     return item_ptr, items, values, keys
 
 
-def _make_kernel(topk, store_occ):
-    """The traversal compiled for one collector and one ``store_occ``: both are constants of
-    the closure, so the code of the other collector is pruned before compilation (the
-    counting kernel is otherwise slowed by the top-K code it never runs)."""
+def _make_kernel(collect, cover, store_occ):
+    """The traversal compiled for one collector, one cover representation and one
+    ``store_occ``: all three are constants of the closure, so the code of the other
+    collectors and cover is pruned before compilation (the counting kernel is otherwise
+    slowed by the top-K code it never runs, and each cover's arguments are typed only in
+    its own kernel)."""
+    topk = collect == TOP_K
+    lowest = collect == LOWEST_COST
+    bitset = cover == BITSET
 
     @njit(cache=True, nogil=True)
-    def _kernel(
-        indptr,
-        indices,
-        wpos,
-        wneg,
-        n_items,
-        theta,
-        max_size,
-        mode,
-        top_k,
-        max_out,
-        store,
-        codes,
-        excl_sorted,
-        target,
-    ):
-        """The search of :func:`traverse`, for one collector (``topk``) and ``store_occ``."""
-        m0 = indptr.shape[0] - 1
-        nnz0 = indices.shape[0]
-        # the longest transaction bounds the size of any itemset that occurs
-        longest = 0
-        for t in range(m0):
-            ln = indptr[t + 1] - indptr[t]
-            if ln > longest:
-                longest = ln
-        depth_cap = min(max_size, longest)
-        L = max(depth_cap, 1) + 1
-        cap_t = max(m0, 1)
-        cap_i = max(nnz0, 1)
-        # the conditional database of the node at each depth
-        tp = np.zeros((L, cap_t + 1), dtype=np.int64)
-        ti = np.empty((L, cap_i), dtype=np.int32)
-        twp = np.empty((L, cap_t), dtype=np.float64)
-        twn = np.empty((L, cap_t), dtype=np.float64)
-        trow = np.empty((L if store_occ else 1, cap_t), dtype=np.int64)
-        nt = np.zeros(L, dtype=np.int64)
-        # per depth: children statistics and their occurrence lists in that database
-        cnt = np.zeros((L, n_items), dtype=np.int64)
-        start = np.zeros((L, n_items), dtype=np.int64)
-        sp = np.zeros((L, n_items), dtype=np.float64)
-        sn = np.zeros((L, n_items), dtype=np.float64)
-        opened = np.zeros((L, n_items), dtype=np.bool_)
-        alive = np.zeros((L, n_items), dtype=np.bool_)  # may still grow (fixed threshold)
-        ch = np.empty((L, n_items), dtype=np.int32)
-        nch = np.zeros(L, dtype=np.int64)
-        chpos = np.zeros(L, dtype=np.int64)
-        occ_t = np.empty((L, cap_i), dtype=np.int64)  # transaction index
-        occ_p = np.empty((L, cap_i), dtype=np.int64)  # position of the child item in it
-        cur = np.empty(L + 1, dtype=np.int32)
-        key = np.zeros(L + 1, dtype=np.uint64)
-        db_p = np.zeros(L + 1)  # per depth: P and N summed over the node's whole database
-        db_n = np.zeros(L + 1)
-        viable = np.zeros(n_items, dtype=np.int64)  # == stamp: counted at this leaf parent
-        stamp = 0
-        kept = np.zeros(n_items, dtype=np.bool_)
-        met_in = np.empty(n_items, dtype=np.int64)  # transaction where each child was first met
-        nh = np.empty(cap_t, dtype=np.uint64)
-        table = np.empty(16, dtype=np.int64)
-
-        # THRESHOLD's outputs, grown as needed
-        cap0 = 1 if topk else (1024 if max_out <= 0 else min(max_out, 1 << 16) + 1)
-        item_ptr = np.zeros(cap0 + 1, dtype=np.int64)
-        items = np.empty(cap0 * 2, dtype=np.int32)
-        values = np.empty(cap0, dtype=np.float64)
-        keys = np.empty(cap0, dtype=np.uint64)
-        occ_ptr = np.zeros(cap0 + 1 if store_occ else 1, dtype=np.int64)
-        occ = np.empty(1024 if store_occ else 1, dtype=np.int32)
-
-        # TOP_K's heap: slot s holds |value| hv[s], value hval[s], key hkey[s], size hsz[s] and
-        # the items hit[s, :hsz[s]]; order[] arranges the slots as a binary min-heap
-        K = max(top_k, 1) if topk else 1
-        hv = np.zeros(K, dtype=np.float64)
-        hval = np.zeros(K, dtype=np.float64)
-        hkey = np.zeros(K, dtype=np.uint64)
-        hsz = np.zeros(K, dtype=np.int64)
-        hit = np.empty((K, L), dtype=np.int32)
-        order = np.arange(K)
-        n_held = 0
-        thr = theta  # the heap's threshold
-        measuring = topk and target > 0
-        status = COMPLETE
-        stop = False
-        acc = 0.0
-        seen = 0.0
-        n_out = 0
-        n_nodes = 0
-
-        # ---------- the root: the empty itemset (the constant feature), key 0 ----------
-        for t in range(m0 + 1):
-            tp[0, t] = indptr[t]
-        for q in range(nnz0):
-            ti[0, q] = indices[q]
-        P = 0.0
-        N = 0.0
-        for t in range(m0):
-            twp[0, t] = wpos[t]
-            twn[0, t] = wneg[t]
-            P += wpos[t]
-            N += wneg[t]
-        if store_occ:
-            for t in range(m0):
-                trow[0, t] = t
-        nt[0] = m0
-        db_p[0] = P
-        db_n[0] = N
-        v = P - N
-        if topk:
-            root_excl = _excluded(excl_sorted, np.uint64(0))
-            if measuring and abs(v) > 1.0:
-                n_out = 1
-                if not root_excl:
-                    acc += abs(v) - 1.0
-                if acc >= target:
-                    measuring = False
-                    status = REACHED
-                elif max_out > 0 and n_out >= max_out:
-                    measuring = False
-                    status = CAPPED
-            if abs(v) > thr and not root_excl:
-                n_held = _hold(
-                    hv, hval, hkey, hsz, hit, order, n_held, K, abs(v), v, np.uint64(0), cur, 0, 0
-                )
-                if n_held == K:
-                    thr = max(theta, hv[order[0]])
-            othr = 1.0 if measuring else thr  # the threshold that opens nodes and keeps items
+    def _kernel(data, params, max_size):
+        """The search of :func:`traverse` (``data``: the transaction database and item
+        codes; ``params``: the test and collector's settings) or of
+        :func:`lowest_cost_search` (``data``: the bitsets, their layout and the root's
+        measurement; ``params``: the costs, threshold and heap)."""
+        if bitset:
+            bits, layout, opw, onw, root, root_lo, root_hi = data
+            blk_lo, blk_hi, blk_w, blk_pos, o_lo, o_hi = layout
+            (
+                fixed,
+                per_term,
+                tau,
+                heap_val,
+                heap_items,
+                heap_size,
+                heap_n,
+                max_nodes,
+                stop_when_full,
+            ) = params
+            n_items, n_words = bits.shape
+            depth_cap = max_size
+            L = max_size + 1
+            # the cover of the node at each depth, and its children's (P, N, count) in it
+            cov = np.empty((L, n_words), dtype=np.uint64)
+            cov[0, :] = ~np.uint64(0)
+            sp = np.zeros((L, n_items))
+            sn = np.zeros((L, n_items))
+            cnt = np.zeros((L, n_items), dtype=np.int64)
+            ch = np.empty((L, n_items), dtype=np.int32)
+            nch = np.zeros(L, dtype=np.int64)
+            chpos = np.zeros(L, dtype=np.int64)
+            cur = np.empty(L + 1, dtype=np.int32)
+            db_n = np.zeros(L + 1)  # per depth: N and the row count of the node's cover
+            db_c = np.zeros(L + 1, dtype=np.int64)
+            # the root is the empty itemset, measured by the caller and not collected
+            db_n[0] = root[1]
+            db_c[0] = root[2]
+            sp[0] = root[3]
+            sn[0] = root[4]
+            cnt[0] = root[5]
+            cap_heap = heap_val.shape[0]
+            # the open leaf parent's terms of its leaves' bound (set when it is opened)
+            lf_cost = lf_p = lf_n = lf_ns = 0.0
+            lf_c = 0
+            thr = _threshold(tau, heap_val, heap_n)
+            nodes = 0
+            run = True
         else:
-            othr = theta
-            if (v > theta) if mode == 0 else (abs(v) > theta):
-                if store:
-                    values[0] = v
-                    keys[0] = np.uint64(0)
-                    if store_occ:
-                        occ = grow(occ, m0)
-                        for t in range(m0):
-                            occ[t] = t
-                        occ_ptr[1] = m0
-                n_out = 1
-                if target > 0 and not _excluded(excl_sorted, np.uint64(0)):
-                    acc += abs(v) - 1.0
-                    if acc >= target:
-                        status = REACHED
-                        stop = True
-                if not stop and max_out > 0 and n_out >= max_out:
-                    status = CAPPED
-                    stop = True
+            (indptr, indices, wpos, wneg, n_items, codes) = data
+            theta, mode, top_k, max_out, store, excl_sorted, target = params
+            m0 = indptr.shape[0] - 1
+            nnz0 = indices.shape[0]
+            # the longest transaction bounds the size of any itemset that occurs
+            longest = 0
+            for t in range(m0):
+                ln = indptr[t + 1] - indptr[t]
+                if ln > longest:
+                    longest = ln
+            depth_cap = min(max_size, longest)
+            L = max(depth_cap, 1) + 1
+            cap_t = max(m0, 1)
+            cap_i = max(nnz0, 1)
+            # the conditional database of the node at each depth
+            tp = np.zeros((L, cap_t + 1), dtype=np.int64)
+            ti = np.empty((L, cap_i), dtype=np.int32)
+            twp = np.empty((L, cap_t), dtype=np.float64)
+            twn = np.empty((L, cap_t), dtype=np.float64)
+            trow = np.empty((L if store_occ else 1, cap_t), dtype=np.int64)
+            nt = np.zeros(L, dtype=np.int64)
+            # per depth: children statistics and their occurrence lists in that database
+            cnt = np.zeros((L, n_items), dtype=np.int64)
+            start = np.zeros((L, n_items), dtype=np.int64)
+            sp = np.zeros((L, n_items), dtype=np.float64)
+            sn = np.zeros((L, n_items), dtype=np.float64)
+            opened = np.zeros((L, n_items), dtype=np.bool_)
+            alive = np.zeros((L, n_items), dtype=np.bool_)  # may still grow (fixed threshold)
+            ch = np.empty((L, n_items), dtype=np.int32)
+            nch = np.zeros(L, dtype=np.int64)
+            chpos = np.zeros(L, dtype=np.int64)
+            occ_t = np.empty((L, cap_i), dtype=np.int64)  # transaction index
+            occ_p = np.empty((L, cap_i), dtype=np.int64)  # position of the child item in it
+            cur = np.empty(L + 1, dtype=np.int32)
+            key = np.zeros(L + 1, dtype=np.uint64)
+            db_p = np.zeros(L + 1)  # per depth: P and N summed over the node's whole database
+            db_n = np.zeros(L + 1)
+            viable = np.zeros(n_items, dtype=np.int64)  # == stamp: counted at this leaf parent
+            stamp = 0
+            kept = np.zeros(n_items, dtype=np.bool_)
+            met_in = np.empty(n_items, dtype=np.int64)  # transaction where each child was first met
+            nh = np.empty(cap_t, dtype=np.uint64)
+            table = np.empty(16, dtype=np.int64)
 
-        if depth_cap > 0 and not stop and _may_grow(P, N, othr, mode):
+            # THRESHOLD's outputs, grown as needed
+            cap0 = 1 if topk else (1024 if max_out <= 0 else min(max_out, 1 << 16) + 1)
+            item_ptr = np.zeros(cap0 + 1, dtype=np.int64)
+            items = np.empty(cap0 * 2, dtype=np.int32)
+            values = np.empty(cap0, dtype=np.float64)
+            keys = np.empty(cap0, dtype=np.uint64)
+            occ_ptr = np.zeros(cap0 + 1 if store_occ else 1, dtype=np.int64)
+            occ = np.empty(1024 if store_occ else 1, dtype=np.int32)
+
+            # TOP_K's heap: slot s holds |value| hv[s], value hval[s], key hkey[s], size hsz[s] and
+            # the items hit[s, :hsz[s]]; order[] arranges the slots as a binary min-heap
+            K = max(top_k, 1) if topk else 1
+            hv = np.zeros(K, dtype=np.float64)
+            hval = np.zeros(K, dtype=np.float64)
+            hkey = np.zeros(K, dtype=np.uint64)
+            hsz = np.zeros(K, dtype=np.int64)
+            hit = np.empty((K, L), dtype=np.int32)
+            order = np.arange(K)
+            n_held = 0
+            thr = theta  # the heap's threshold
+            measuring = topk and target > 0
+            status = COMPLETE
+            stop = False
+            acc = 0.0
+            seen = 0.0
+            n_out = 0
+            n_nodes = 0
+
+            # ---------- the root: the empty itemset (the constant feature), key 0 ----------
+            for t in range(m0 + 1):
+                tp[0, t] = indptr[t]
+            for q in range(nnz0):
+                ti[0, q] = indices[q]
+            P = 0.0
+            N = 0.0
+            for t in range(m0):
+                twp[0, t] = wpos[t]
+                twn[0, t] = wneg[t]
+                P += wpos[t]
+                N += wneg[t]
+            if store_occ:
+                for t in range(m0):
+                    trow[0, t] = t
+            nt[0] = m0
+            db_p[0] = P
+            db_n[0] = N
+            v = P - N
+            if topk:
+                root_excl = _excluded(excl_sorted, np.uint64(0))
+                if measuring and abs(v) > 1.0:
+                    n_out = 1
+                    if not root_excl:
+                        acc += abs(v) - 1.0
+                    if acc >= target:
+                        measuring = False
+                        status = REACHED
+                    elif max_out > 0 and n_out >= max_out:
+                        measuring = False
+                        status = CAPPED
+                if abs(v) > thr and not root_excl:
+                    n_held = _hold(
+                        hv,
+                        hval,
+                        hkey,
+                        hsz,
+                        hit,
+                        order,
+                        n_held,
+                        K,
+                        abs(v),
+                        v,
+                        np.uint64(0),
+                        cur,
+                        0,
+                        0,
+                    )
+                    if n_held == K:
+                        thr = max(theta, hv[order[0]])
+                othr = 1.0 if measuring else thr  # the threshold that opens nodes and keeps items
+            else:
+                othr = theta
+                if (v > theta) if mode == 0 else (abs(v) > theta):
+                    if store:
+                        values[0] = v
+                        keys[0] = np.uint64(0)
+                        if store_occ:
+                            occ = grow(occ, m0)
+                            for t in range(m0):
+                                occ[t] = t
+                            occ_ptr[1] = m0
+                    n_out = 1
+                    if target > 0 and not _excluded(excl_sorted, np.uint64(0)):
+                        acc += abs(v) - 1.0
+                        if acc >= target:
+                            status = REACHED
+                            stop = True
+                    if not stop and max_out > 0 and n_out >= max_out:
+                        status = CAPPED
+                        stop = True
+
+            run = depth_cap > 0 and not stop and _may_grow(P, N, othr, mode)
+        if run:
             depth = 0
             cur[0] = -1
             while True:
-                # ---------- scan the database of the node at `depth` ----------
-                n_nodes += 1
-                n_t = nt[depth]
-                k_ch = 0
-                if topk and depth > 0 and depth + 1 == depth_cap:
-                    # the node's children are leaves, so its database would be scanned once:
-                    # read its transactions straight from the parent's occurrence lists (the
-                    # same items, cut the same way) instead of copying them first. The leaves
-                    # are exact itemsets p + jj + i, so inclusion-exclusion bounds them
-                    # (:func:`_leaf_may_pass`); an item whose leaf cannot pass othr is not
-                    # counted, and the scan is skipped when no item can pass (p's children are
-                    # sorted by max(P, N): the first one at or below othr ends the candidates;
-                    # the viable ones are stamped with this leaf parent's number). The
-                    # threshold collector builds the leaf parent's database instead: in modes
-                    # 0 and 2 children are not sorted, and in a plain count nearly every item
-                    # is viable.
-                    pd = depth - 1
-                    jj = cur[depth]
-                    pj = sp[pd, jj]
-                    nj = sn[pd, jj]
-                    n_viable = 0
-                    stamp += 1
-                    for c in range(nch[pd]):
-                        i = ch[pd, c]
-                        pi = sp[pd, i]
-                        ni = sn[pd, i]
-                        if not (pi > othr or ni > othr):
-                            break
-                        if i > jj and _leaf_may_pass(pj, nj, pi, ni, db_p[pd], db_n[pd], othr):
-                            viable[i] = stamp
-                            n_viable += 1
-                    for r in range(start[pd, jj], start[pd, jj] + cnt[pd, jj] if n_viable else 0):
-                        t = occ_t[pd, r]
-                        a = twp[pd, t]
-                        b = twn[pd, t]
-                        for q in range(occ_p[pd, r] + 1, tp[pd, t + 1]):
-                            j = ti[pd, q]
-                            if viable[j] == stamp:
+                if bitset:
+                    # ---------- measure the children of the node at `depth` ----------
+                    k_ch = 0
+                    if depth == 0:
+                        for j in range(root_lo, root_hi):
+                            if cnt[0, j] != 0:
+                                ch[0, k_ch] = j
+                                k_ch += 1
+                    else:
+                        k_ch, nodes = _bitset_children(
+                            depth,
+                            depth + 1 == depth_cap,
+                            cur[depth],
+                            fixed + per_term * (depth + 1),
+                            per_term,
+                            thr,
+                            bits,
+                            cov,
+                            sp,
+                            sn,
+                            cnt,
+                            ch,
+                            db_n,
+                            db_c,
+                            nodes,
+                            blk_lo,
+                            blk_hi,
+                            blk_w,
+                            blk_pos,
+                            o_lo,
+                            o_hi,
+                            opw,
+                            onw,
+                        )
+                        if depth + 1 < depth_cap and nodes >= max_nodes:
+                            return nodes, False
+                        if depth + 1 == depth_cap:
+                            # a leaf parent: what bounds and measures its leaves in the walk
+                            lf_cost = fixed + per_term * (depth + 1)
+                            lf_p = sp[depth - 1, cur[depth]]
+                            lf_n = sn[depth - 1, cur[depth]]
+                            lf_ns = db_n[depth - 1]
+                            lf_c = db_c[depth]
+                    nch[depth] = k_ch
+                else:
+                    # ---------- scan the database of the node at `depth` ----------
+                    n_nodes += 1
+                    n_t = nt[depth]
+                    k_ch = 0
+                    if topk and depth > 0 and depth + 1 == depth_cap:
+                        # the node's children are leaves, so its database would be scanned once:
+                        # read its transactions straight from the parent's occurrence lists (the
+                        # same items, cut the same way) instead of copying them first. The leaves
+                        # are exact itemsets p + jj + i, so inclusion-exclusion bounds them
+                        # (:func:`_leaf_may_pass`); an item whose leaf cannot pass othr is not
+                        # counted, and the scan is skipped when no item can pass (p's children are
+                        # sorted by max(P, N): the first one at or below othr ends the candidates;
+                        # the viable ones are stamped with this leaf parent's number). The
+                        # threshold collector builds the leaf parent's database instead: in modes
+                        # 0 and 2 children are not sorted, and in a plain count nearly every item
+                        # is viable.
+                        pd = depth - 1
+                        jj = cur[depth]
+                        pj = sp[pd, jj]
+                        nj = sn[pd, jj]
+                        n_viable = 0
+                        stamp += 1
+                        for c in range(nch[pd]):
+                            i = ch[pd, c]
+                            pi = sp[pd, i]
+                            ni = sn[pd, i]
+                            if not (pi > othr or ni > othr):
+                                break
+                            if i > jj and _leaf_may_pass(pj, nj, pi, ni, db_p[pd], db_n[pd], othr):
+                                viable[i] = stamp
+                                n_viable += 1
+                        for r in range(
+                            start[pd, jj], start[pd, jj] + cnt[pd, jj] if n_viable else 0
+                        ):
+                            t = occ_t[pd, r]
+                            a = twp[pd, t]
+                            b = twn[pd, t]
+                            for q in range(occ_p[pd, r] + 1, tp[pd, t + 1]):
+                                j = ti[pd, q]
+                                if viable[j] == stamp:
+                                    if cnt[depth, j] == 0:
+                                        ch[depth, k_ch] = j
+                                        k_ch += 1
+                                        sp[depth, j] = 0.0
+                                        sn[depth, j] = 0.0
+                                    cnt[depth, j] += 1
+                                    sp[depth, j] += a
+                                    sn[depth, j] += b
+                        if k_ch == 0:
+                            n_nodes -= 1  # no item survived the cut: not a node, as below
+                    elif topk and depth > 0:
+                        # the occurrence lists are delivered in the same sweep as the counts: an
+                        # item occurs in this database at most as often as in the parent's (merging
+                        # only lowers counts), so the parent's counts lay out the buckets
+                        pd = depth - 1
+                        jj = cur[depth]
+                        off = 0
+                        for c in range(nch[pd]):
+                            i = ch[pd, c]
+                            if i > jj:
+                                start[depth, i] = off
+                                off += cnt[pd, i]
+                        for t in range(n_t):
+                            a = twp[depth, t]
+                            b = twn[depth, t]
+                            for q in range(tp[depth, t], tp[depth, t + 1]):
+                                j = ti[depth, q]
+                                c_j = cnt[depth, j]
+                                if c_j == 0:
+                                    ch[depth, k_ch] = j
+                                    if store_occ:
+                                        met_in[k_ch] = t
+                                    k_ch += 1
+                                    sp[depth, j] = 0.0
+                                    sn[depth, j] = 0.0
+                                s = start[depth, j] + c_j
+                                occ_t[depth, s] = t
+                                occ_p[depth, s] = q
+                                cnt[depth, j] = c_j + 1
+                                sp[depth, j] += a
+                                sn[depth, j] += b
+                    else:
+                        for t in range(n_t):
+                            a = twp[depth, t]
+                            b = twn[depth, t]
+                            for q in range(tp[depth, t], tp[depth, t + 1]):
+                                j = ti[depth, q]
                                 if cnt[depth, j] == 0:
                                     ch[depth, k_ch] = j
+                                    if store_occ:
+                                        met_in[k_ch] = t
                                     k_ch += 1
                                     sp[depth, j] = 0.0
                                     sn[depth, j] = 0.0
                                 cnt[depth, j] += 1
                                 sp[depth, j] += a
                                 sn[depth, j] += b
-                    if k_ch == 0:
-                        n_nodes -= 1  # no item survived the cut: not a node, as below
-                elif topk and depth > 0:
-                    # the occurrence lists are delivered in the same sweep as the counts: an
-                    # item occurs in this database at most as often as in the parent's (merging
-                    # only lowers counts), so the parent's counts lay out the buckets
-                    pd = depth - 1
-                    jj = cur[depth]
+                    nch[depth] = k_ch
+                    if store_occ:
+                        _backward_order(ch, depth, k_ch, met_in)
+                    can_open = depth + 1 < depth_cap
+                    if mode == 1 and can_open:
+                        _order_by_bound(ch, sp, sn, depth, k_ch)
+                    # otherwise the occurrence lists are delivered in a second sweep, for the
+                    # children that are opened (or whose transactions are kept)
                     off = 0
-                    for c in range(nch[pd]):
-                        i = ch[pd, c]
-                        if i > jj:
-                            start[depth, i] = off
-                            off += cnt[pd, i]
-                    for t in range(n_t):
-                        a = twp[depth, t]
-                        b = twn[depth, t]
-                        for q in range(tp[depth, t], tp[depth, t + 1]):
-                            j = ti[depth, q]
-                            c_j = cnt[depth, j]
-                            if c_j == 0:
-                                ch[depth, k_ch] = j
-                                if store_occ:
-                                    met_in[k_ch] = t
-                                k_ch += 1
-                                sp[depth, j] = 0.0
-                                sn[depth, j] = 0.0
-                            s = start[depth, j] + c_j
-                            occ_t[depth, s] = t
-                            occ_p[depth, s] = q
-                            cnt[depth, j] = c_j + 1
-                            sp[depth, j] += a
-                            sn[depth, j] += b
-                else:
-                    for t in range(n_t):
-                        a = twp[depth, t]
-                        b = twn[depth, t]
-                        for q in range(tp[depth, t], tp[depth, t + 1]):
-                            j = ti[depth, q]
-                            if cnt[depth, j] == 0:
-                                ch[depth, k_ch] = j
-                                if store_occ:
-                                    met_in[k_ch] = t
-                                k_ch += 1
-                                sp[depth, j] = 0.0
-                                sn[depth, j] = 0.0
-                            cnt[depth, j] += 1
-                            sp[depth, j] += a
-                            sn[depth, j] += b
-                nch[depth] = k_ch
-                chpos[depth] = 0
-                if store_occ:
-                    _backward_order(ch, depth, k_ch, met_in)
-                can_open = depth + 1 < depth_cap
-                if mode == 1 and can_open:
-                    _order_by_bound(ch, sp, sn, depth, k_ch)
-                # otherwise the occurrence lists are delivered in a second sweep, for the
-                # children that are opened (or whose transactions are kept)
-                off = 0
-                any_deliver = False
-                for c in range(k_ch):
-                    j = ch[depth, c]
-                    al = _may_grow(sp[depth, j], sn[depth, j], othr, mode)
-                    alive[depth, j] = al
-                    op = can_open and al
-                    opened[depth, j] = op
-                    if (depth == 0 or not topk) and (op or store_occ):
-                        any_deliver = True
-                        start[depth, j] = off
-                        off += cnt[depth, j]
-                if any_deliver:
-                    for t in range(n_t):
-                        for q in range(tp[depth, t], tp[depth, t + 1]):
-                            j = ti[depth, q]
-                            if opened[depth, j] or store_occ:
-                                s = start[depth, j]
-                                occ_t[depth, s] = t
-                                occ_p[depth, s] = q
-                                start[depth, j] = s + 1
+                    any_deliver = False
                     for c in range(k_ch):
                         j = ch[depth, c]
-                        if opened[depth, j] or store_occ:
-                            start[depth, j] -= cnt[depth, j]
+                        al = _may_grow(sp[depth, j], sn[depth, j], othr, mode)
+                        alive[depth, j] = al
+                        op = can_open and al
+                        opened[depth, j] = op
+                        if (depth == 0 or not topk) and (op or store_occ):
+                            any_deliver = True
+                            start[depth, j] = off
+                            off += cnt[depth, j]
+                    if any_deliver:
+                        for t in range(n_t):
+                            for q in range(tp[depth, t], tp[depth, t + 1]):
+                                j = ti[depth, q]
+                                if opened[depth, j] or store_occ:
+                                    s = start[depth, j]
+                                    occ_t[depth, s] = t
+                                    occ_p[depth, s] = q
+                                    start[depth, j] = s + 1
+                        for c in range(k_ch):
+                            j = ch[depth, c]
+                            if opened[depth, j] or store_occ:
+                                start[depth, j] -= cnt[depth, j]
 
                 # ---------- walk the children; descend into the next one that is opened ----------
+                # (the position among the node's children is kept in a local while walking
+                # them, and in chpos only while a child's subtree is searched)
                 descended = False
+                pos = 0
+                n_pos = nch[depth]
                 while not descended:
-                    if chpos[depth] >= nch[depth]:
-                        for c in range(nch[depth]):
-                            cnt[depth, ch[depth, c]] = 0
+                    if pos >= n_pos:
+                        if bitset:
+                            # a leaf parent's children were measured in the walk
+                            if depth > 0 and depth + 1 == depth_cap and nodes >= max_nodes:
+                                return nodes, False
+                        else:
+                            for c in range(nch[depth]):
+                                cnt[depth, ch[depth, c]] = 0
                         depth -= 1
                         if depth < 0:
                             break
+                        pos = chpos[depth]
+                        n_pos = nch[depth]
                         continue
-                    j = ch[depth, chpos[depth]]
-                    chpos[depth] += 1
-                    P = sp[depth, j]
-                    N = sn[depth, j]
-                    v = P - N
-                    av = abs(v)
-                    if topk and av > 1.0:
-                        seen += av - 1.0
-                    if topk:
-                        if measuring and av > 1.0:
-                            # the threshold collector's measurement: every output at 1, in order
-                            n_out += 1
-                            if not _excluded(excl_sorted, key[depth] ^ codes[j]):
-                                acc += av - 1.0
-                            if acc >= target:
-                                measuring = False
-                                status = REACHED
-                            elif max_out > 0 and n_out >= max_out:
-                                measuring = False
-                                status = CAPPED
-                        if av > thr:
-                            kj = key[depth] ^ codes[j]
-                            if not _excluded(excl_sorted, kj):
-                                n_held = _hold(
-                                    hv,
-                                    hval,
-                                    hkey,
-                                    hsz,
-                                    hit,
-                                    order,
-                                    n_held,
-                                    K,
-                                    av,
-                                    v,
-                                    kj,
-                                    cur,
-                                    depth + 1,
-                                    j,
-                                )
-                                if n_held == K:
-                                    thr = max(theta, hv[order[0]])
-                        othr = 1.0 if measuring else thr
-                    elif (v > theta) if mode == 0 else (av > theta):
-                        if store:
-                            size = depth + 1
-                            if n_out + 1 >= values.shape[0]:
-                                values = grow(values, n_out + 2)
-                                keys = grow(keys, n_out + 2)
-                                item_ptr = grow(item_ptr, values.shape[0] + 1)
+                    j = ch[depth, pos]
+                    pos += 1
+                    if bitset and depth > 0 and depth + 1 == depth_cap:
+                        # a leaf: bounded from its two parents with the threshold of the
+                        # moment, measured only if it can pass, and never opened
+                        if _cost_bound_fails(
+                            lf_cost,
+                            per_term,
+                            lf_p,
+                            lf_n,
+                            sp[depth - 1, j],
+                            sn[depth - 1, j],
+                            lf_ns,
+                            thr,
+                            True,
+                        ):
+                            continue
+                        P, N, cj = _measure(
+                            cov,
+                            depth,
+                            bits,
+                            j,
+                            blk_lo,
+                            blk_hi,
+                            blk_w,
+                            blk_pos,
+                            o_lo,
+                            o_hi,
+                            opw,
+                            onw,
+                        )
+                        nodes += 1
+                        if cj == 0 or cj == lf_c:
+                            continue
+                    else:
+                        P = sp[depth, j]
+                        N = sn[depth, j]
+                    if lowest:
+                        # the lowest-cost collector: a new cost below the threshold is held
+                        # (and may lower the threshold); a node is opened while a strict
+                        # superset can still cost less, fixed + per_term * (size + 1) - P
+                        size = depth + 1
+                        rc = fixed + per_term * size + N - P
+                        if rc < thr:
+                            cur[size] = j
+                            _insert(heap_val, heap_items, heap_size, heap_n, rc, cur, size)
+                            thr = _threshold(tau, heap_val, heap_n)
+                            if stop_when_full and heap_n[0] == cap_heap:
+                                return nodes, False
+                        if size >= depth_cap or fixed + per_term * (size + 1) - P >= thr:
+                            continue
+                    else:
+                        v = P - N
+                        av = abs(v)
+                        if topk and av > 1.0:
+                            seen += av - 1.0
+                        if topk:
+                            if measuring and av > 1.0:
+                                # the threshold collector's measurement: every output at 1, in order
+                                n_out += 1
+                                if not _excluded(excl_sorted, key[depth] ^ codes[j]):
+                                    acc += av - 1.0
+                                if acc >= target:
+                                    measuring = False
+                                    status = REACHED
+                                elif max_out > 0 and n_out >= max_out:
+                                    measuring = False
+                                    status = CAPPED
+                            if av > thr:
+                                kj = key[depth] ^ codes[j]
+                                if not _excluded(excl_sorted, kj):
+                                    n_held = _hold(
+                                        hv,
+                                        hval,
+                                        hkey,
+                                        hsz,
+                                        hit,
+                                        order,
+                                        n_held,
+                                        K,
+                                        av,
+                                        v,
+                                        kj,
+                                        cur,
+                                        depth + 1,
+                                        j,
+                                    )
+                                    if n_held == K:
+                                        thr = max(theta, hv[order[0]])
+                            othr = 1.0 if measuring else thr
+                        elif (v > theta) if mode == 0 else (av > theta):
+                            if store:
+                                size = depth + 1
+                                if n_out + 1 >= values.shape[0]:
+                                    values = grow(values, n_out + 2)
+                                    keys = grow(keys, n_out + 2)
+                                    item_ptr = grow(item_ptr, values.shape[0] + 1)
+                                    if store_occ:
+                                        occ_ptr = grow(occ_ptr, values.shape[0] + 1)
+                                base = item_ptr[n_out]
+                                items = grow(items, base + size)
+                                for r in range(depth):
+                                    items[base + r] = cur[r + 1]
+                                items[base + depth] = j
+                                item_ptr[n_out + 1] = base + size
+                                values[n_out] = v
+                                keys[n_out] = key[depth] ^ codes[j]
                                 if store_occ:
-                                    occ_ptr = grow(occ_ptr, values.shape[0] + 1)
-                            base = item_ptr[n_out]
-                            items = grow(items, base + size)
-                            for r in range(depth):
-                                items[base + r] = cur[r + 1]
-                            items[base + depth] = j
-                            item_ptr[n_out + 1] = base + size
-                            values[n_out] = v
-                            keys[n_out] = key[depth] ^ codes[j]
-                            if store_occ:
-                                ob = occ_ptr[n_out]
-                                c_j = cnt[depth, j]
-                                occ = grow(occ, ob + c_j)
-                                s_j = start[depth, j]
-                                for r in range(c_j):
-                                    occ[ob + r] = trow[depth, occ_t[depth, s_j + r]]
-                                occ_ptr[n_out + 1] = ob + c_j
-                        n_out += 1
-                        if target > 0 and not _excluded(excl_sorted, key[depth] ^ codes[j]):
-                            acc += av - 1.0
-                            if acc >= target:
+                                    ob = occ_ptr[n_out]
+                                    c_j = cnt[depth, j]
+                                    occ = grow(occ, ob + c_j)
+                                    s_j = start[depth, j]
+                                    for r in range(c_j):
+                                        occ[ob + r] = trow[depth, occ_t[depth, s_j + r]]
+                                    occ_ptr[n_out + 1] = ob + c_j
+                            n_out += 1
+                            if target > 0 and not _excluded(excl_sorted, key[depth] ^ codes[j]):
+                                acc += av - 1.0
+                                if acc >= target:
+                                    return (
+                                        n_out,
+                                        REACHED,
+                                        item_ptr,
+                                        items,
+                                        values,
+                                        keys,
+                                        occ_ptr,
+                                        occ,
+                                        n_nodes,
+                                        acc,
+                                        seen,
+                                    )
+                            if max_out > 0 and n_out >= max_out:
                                 return (
                                     n_out,
-                                    REACHED,
+                                    CAPPED,
                                     item_ptr,
                                     items,
                                     values,
@@ -709,77 +926,69 @@ def _make_kernel(topk, store_occ):
                                     acc,
                                     seen,
                                 )
-                        if max_out > 0 and n_out >= max_out:
-                            return (
-                                n_out,
-                                CAPPED,
-                                item_ptr,
-                                items,
-                                values,
-                                keys,
-                                occ_ptr,
-                                occ,
-                                n_nodes,
-                                acc,
-                                seen,
-                            )
-                    # a top-K threshold may have risen since this node's children were scanned
-                    if not opened[depth, j] or (topk and not _may_grow(P, N, othr, mode)):
-                        continue
+                        # a top-K threshold may have risen since this node's children were scanned
+                        if not opened[depth, j] or (topk and not _may_grow(P, N, othr, mode)):
+                            continue
+
+                    # ---------- open the child: its cover, then descend into it ----------
                     d1 = depth + 1
-                    if topk and d1 + 1 == depth_cap:
-                        # a leaf parent: scanned from this node's occurrence lists (above)
-                        cur[d1] = j
-                        key[d1] = key[depth] ^ codes[j]
-                        depth = d1
-                        descended = True
-                        continue
-                    if topk:
-                        # an item i is kept only where p + i could still pass on a side that p
-                        # itself passes: P(p + i) <= min(P(p), P(parent + i)), the same for N
-                        # (decided per child: the heap's threshold moves)
-                        keep_p = P > othr
-                        keep_n = N > othr
-                        for c in range(nch[depth]):
-                            i = ch[depth, c]
-                            kept[i] = (keep_p and sp[depth, i] > othr) or (
-                                keep_n and sn[depth, i] > othr
-                            )
-                        keep = kept
-                    else:
-                        keep = alive[depth]  # a fixed threshold: decided once per node
-                    table, n_new, p_sum, n_sum = _project(
-                        depth,
-                        j,
-                        d1 + 1 < depth_cap and cnt[depth, j] > 1 and not store_occ,
-                        start,
-                        cnt,
-                        occ_t,
-                        occ_p,
-                        tp,
-                        ti,
-                        twp,
-                        twn,
-                        keep,
-                        codes,
-                        nh,
-                        table,
-                        trow,
-                        store_occ,
-                    )
-                    if topk:  # the leaf bounds need the database's totals
-                        db_p[d1] = p_sum
-                        db_n[d1] = n_sum
-                    if n_new == 0:
-                        continue
-                    nt[d1] = n_new
+                    if bitset:
+                        for w in range(n_words):
+                            cov[d1, w] = cov[depth, w] & bits[j, w]
+                        db_n[d1] = N
+                        db_c[d1] = cnt[depth, j]
+                    elif not (topk and d1 + 1 == depth_cap):
+                        # (a top-K leaf parent is scanned from this node's occurrence lists)
+                        if topk:
+                            # an item i is kept only where p + i could still pass on a side that p
+                            # itself passes: P(p + i) <= min(P(p), P(parent + i)), the same for N
+                            # (decided per child: the heap's threshold moves)
+                            keep_p = P > othr
+                            keep_n = N > othr
+                            for c in range(nch[depth]):
+                                i = ch[depth, c]
+                                kept[i] = (keep_p and sp[depth, i] > othr) or (
+                                    keep_n and sn[depth, i] > othr
+                                )
+                            keep = kept
+                        else:
+                            keep = alive[depth]  # a fixed threshold: decided once per node
+                        table, n_new, p_sum, n_sum = _project(
+                            depth,
+                            j,
+                            d1 + 1 < depth_cap and cnt[depth, j] > 1 and not store_occ,
+                            start,
+                            cnt,
+                            occ_t,
+                            occ_p,
+                            tp,
+                            ti,
+                            twp,
+                            twn,
+                            keep,
+                            codes,
+                            nh,
+                            table,
+                            trow,
+                            store_occ,
+                        )
+                        if topk:  # the leaf bounds need the database's totals
+                            db_p[d1] = p_sum
+                            db_n[d1] = n_sum
+                        if n_new == 0:
+                            continue
+                        nt[d1] = n_new
                     cur[d1] = j
-                    key[d1] = key[depth] ^ codes[j]
+                    if not bitset:
+                        key[d1] = key[depth] ^ codes[j]
+                    chpos[depth] = pos
                     depth = d1
                     descended = True
                 if depth < 0:
                     break
 
+        if lowest:
+            return nodes, True
         if topk:
             item_ptr, items, values, keys = _heap_sorted(hv, hval, hkey, hsz, hit, n_held)
             n_out = n_held
@@ -788,7 +997,13 @@ def _make_kernel(topk, store_occ):
     return _kernel
 
 
-_KERNELS = {(topk, occ): _make_kernel(topk, occ) for topk in (False, True) for occ in (False, True)}
+# the kernels in use: GRAB's collectors over databases, pricing's over bitsets
+_KERNELS = {
+    (THRESHOLD, False): _make_kernel(THRESHOLD, DATABASE, False),
+    (THRESHOLD, True): _make_kernel(THRESHOLD, DATABASE, True),
+    (TOP_K, False): _make_kernel(TOP_K, DATABASE, False),
+    (LOWEST_COST, False): _make_kernel(LOWEST_COST, BITSET, False),
+}
 
 
 def traverse(
@@ -860,20 +1075,70 @@ def traverse(
         )
     if mode not in (0, 1, 2) or (collect == TOP_K and mode != 1):
         raise ValueError(f"mode must be 0, 1 or 2 (1 with TOP_K), got {mode!r}")
-    kernel = _KERNELS[(collect == TOP_K, bool(store_occ) and collect == THRESHOLD)]
-    return kernel(
-        indptr,
-        indices,
-        wpos,
-        wneg,
-        int(n_items),
+    kernel = _KERNELS[(collect, bool(store_occ) and collect == THRESHOLD)]
+    data = (indptr, indices, wpos, wneg, int(n_items), codes)
+    params = (
         float(theta),
-        int(max_size),
         int(mode),
         int(top_k),
         int(max_out),
         bool(store),
-        codes,
         excl_sorted,
         float(target),
     )
+    return kernel(data, params, int(max_size))
+
+
+def lowest_cost_search(
+    bits,
+    layout,
+    opw,
+    onw,
+    root,
+    root_lo,
+    root_hi,
+    max_terms,
+    fixed,
+    per_term,
+    tau,
+    heap_val,
+    heap_items,
+    heap_size,
+    heap_n,
+    max_nodes,
+    stop_when_full,
+):
+    """Search for the itemsets of lowest cost below ``tau``, first item in
+    [root_lo, root_hi): the traversal with the ``LOWEST_COST`` collector over bitsets.
+
+    ``bits`` are the items' bitsets over the rows of ``layout`` (:func:`weighted_layout`,
+    :func:`pack_rows`), ``root`` is :func:`measure_root`'s output, and an itemset S of at
+    most ``max_terms`` (>= 1) items costs ``fixed + per_term * |S| + N(S) - P(S)``. The
+    lowest costs found are kept in the heap (``heap_val``, ``heap_items``, ``heap_size``,
+    ``heap_n[0]`` held; its capacity is ``len(heap_val)``, and ties keep the first met),
+    which the caller may carry over from one call to the next (a search split by first
+    item). The threshold is ``tau`` until the heap is full, then the heap's worst cost.
+    ``stop_when_full`` stops the search as soon as the heap is full; ``max_nodes`` bounds
+    the itemsets measured.
+
+    Returns (nodes measured, finished). A child whose cover equals its parent's is skipped
+    (it and its supersets cost more than the parent for the same rows). A node's children
+    are bounded by inclusion-exclusion from their two parents before they are measured
+    (:func:`_cost_bound_fails`), and a node is opened only while a strict superset can
+    still cost less than the threshold, ``fixed + per_term * (|S| + 1) - P(S)`` (the
+    anti-monotone bound); the children of a node whose children are leaves are measured
+    one by one, against the threshold of the moment.
+    """
+    data = (bits, layout, opw, onw, root, int(root_lo), int(root_hi))
+    params = (
+        float(fixed),
+        float(per_term),
+        float(tau),
+        heap_val,
+        heap_items,
+        heap_size,
+        heap_n,
+        int(max_nodes),
+        bool(stop_when_full),
+    )
+    return _KERNELS[(LOWEST_COST, False)](data, params, int(max_terms))
