@@ -48,11 +48,17 @@ for ``-s 5`` and ``-s 6``); scikit-learn's ``LogisticRegression`` defaults to 1e
 
 
 def conjunction_matrix(B, itemsets) -> sp.csc_matrix:
-    """0/1 matrix with one column per conjunction (itemset of column indices) of B."""
+    """0/1 matrix with one column per conjunction (itemset of column indices) of B.
+
+    ``itemsets`` is a list of tuples, or the flat pair ``(ptr, items)`` of int arrays
+    (itemset i is ``items[ptr[i]:ptr[i + 1]]``), which spares building a tuple for each of
+    the tens of thousands of itemsets LRFIM mines.
+    """
     db = TransactionMatrix(B)
-    ptr, items = flatten(itemsets)
+    flat = isinstance(itemsets, tuple) and all(isinstance(a, np.ndarray) for a in itemsets)
+    ptr, items = itemsets if flat else flatten(itemsets)
     col_ptr, rows = columns(pack_columns(db), db.n_rows, ptr, items)
-    return sp.csc_matrix((np.ones(rows.size), rows, col_ptr), shape=(db.n_rows, len(itemsets)))
+    return sp.csc_matrix((np.ones(rows.size), rows, col_ptr), shape=(db.n_rows, len(ptr) - 1))
 
 
 def l1_linear(
@@ -242,7 +248,17 @@ class ExpansionLinear(_BinaryInput, ClassifierMixin, BaseEstimator):
 
 class LRFIM(_BinaryInput, ClassifierMixin, BaseEstimator):
     """Frequent itemsets (support >= ``min_support`` of the rows, size <= ``max_size``) as
-    features of an L1-regularised logistic regression (with an intercept)."""
+    features of an L1-regularised logistic regression (with an intercept).
+
+    Attributes
+    ----------
+    itemsets_flat_ : tuple of ndarray
+        The mined itemsets flat, ``(ptr, items)``: itemset i is ``items[ptr[i]:ptr[i + 1]]``.
+    itemsets_ : list of tuples
+        The same itemsets as tuples.
+    model_ : LogisticRegression
+        The fitted L1 logistic regression over their columns.
+    """
 
     def __init__(
         self, min_support=0.01, max_size=5, C=1.0, tol=1e-4, max_iter=1000, random_state=0
@@ -258,8 +274,9 @@ class LRFIM(_BinaryInput, ClassifierMixin, BaseEstimator):
         B = self._binary(X, fit=True)
         self.classes_ = np.unique(y)
         minsup = max(1, math.ceil(self.min_support * B.shape[0]))
-        self.itemsets_ = frequent_itemsets(B, minsup, self.max_size).itemsets
-        Z = conjunction_matrix(B, self.itemsets_)
+        mined = frequent_itemsets(B, minsup, self.max_size)
+        self.itemsets_flat_ = (mined.ptr.astype(np.int64), mined.cols.astype(np.int64))
+        Z = conjunction_matrix(B, self.itemsets_flat_)
         self.model_ = l1_linear(
             "logistic", self.C, self.tol, True, self.max_iter, self.random_state
         )
@@ -271,8 +288,15 @@ class LRFIM(_BinaryInput, ClassifierMixin, BaseEstimator):
     def decision_function(self, X):
         check_is_fitted(self, "model_")
         return self.model_.decision_function(
-            conjunction_matrix(self._binary(X, fit=False), self.itemsets_).tocsr()
+            conjunction_matrix(self._binary(X, fit=False), self.itemsets_flat_).tocsr()
         )
+
+    @property
+    def itemsets_(self) -> list:
+        """The mined itemsets as tuples of column indices, aligned with the model's
+        coefficients (built on first use: the fit itself works on the flat arrays)."""
+        check_is_fitted(self, "itemsets_flat_")
+        return itemset_tuples(*self.itemsets_flat_)
 
     def predict(self, X):
         return np.where(self.decision_function(X) > 0, self.classes_[1], self.classes_[0])
