@@ -9,6 +9,7 @@ serves a result of the old one.
 
 from __future__ import annotations
 
+import copy
 import json
 import time
 import warnings
@@ -583,6 +584,36 @@ def _fit_and_score(model, B, y, train, test) -> dict:
     return {"score": score, "seconds": time.perf_counter() - t0, "error": error, "killed": False}
 
 
+def _in_child_killed_at(time_limit: float, work: Callable[[], object]):
+    """``work()`` in a forked child process killed after ``time_limit`` seconds: its
+    result, or None when it was killed, failed or died."""
+    import multiprocessing as mp
+
+    ctx = mp.get_context("fork")
+    receive, send = ctx.Pipe(duplex=False)
+
+    def child():
+        try:
+            send.send(work())
+        except Exception:  # noqa: BLE001 - the parent sees no result
+            send.send(None)
+
+    proc = ctx.Process(target=child, daemon=True)
+    proc.start()
+    send.close()
+    result = None
+    if receive.poll(time_limit):
+        try:
+            result = receive.recv()
+        except EOFError:  # the child died without a word (e.g. out of memory)
+            result = None
+    proc.join(timeout=0 if result is None else 10)
+    if proc.is_alive():
+        proc.kill()
+        proc.join()
+    return result
+
+
 def _fit_and_score_killed_at(time_limit: float, model, B, y, train, test) -> dict:
     """:func:`_fit_and_score` in a forked child process, killed after ``time_limit`` s."""
     import multiprocessing as mp
@@ -660,6 +691,67 @@ def _path_task(
     return [{**r, "cached": bool(read)} for r in out["records"]]
 
 
+def _forest_fit_scores(est, params: dict, Ns, B, y, train, test, time_limit) -> dict:
+    """:func:`_fit_score` for every forest size of ``Ns`` on one fold, from one forest.
+
+    A random forest's trees are drawn one after another from its seed, so the forest of
+    ``n`` trees is exactly the first ``n`` trees of the largest forest with the same seed
+    and parameters: the largest is fitted (in a child killed at ``time_limit``, as
+    :func:`_fit_score` does) and each smaller size scored on its first trees. Each record
+    carries the seconds spent on it (the largest's: its fit); if the largest forest fails
+    or is killed, every size is fitted on its own as before.
+    """
+    Ns = sorted(Ns)
+    model = clone(est).set_params(**params, n_estimators=Ns[-1])
+
+    def fit_and_score_all():
+        t0 = time.perf_counter()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            model.fit(B.iloc[train], y.iloc[train])
+        fitted = time.perf_counter() - t0
+        out = []
+        for n in Ns:
+            t1 = time.perf_counter()
+            sub = copy.copy(model)
+            sub.estimators_, sub.n_estimators = model.estimators_[:n], n
+            score = float(sub.score(B.iloc[test], y.iloc[test]))
+            spent = time.perf_counter() - t1 + (fitted if n == Ns[-1] else 0.0)
+            out.append({"score": score, "seconds": spent, "error": "", "timed_out": False})
+        return out
+
+    if time_limit is None:
+        try:
+            return {"records": fit_and_score_all()}
+        except Exception:  # noqa: BLE001 - each size is then fitted (and recorded) alone
+            pass
+    else:
+        shared = _in_child_killed_at(time_limit, fit_and_score_all)
+        if shared is not None and not any(r["seconds"] > time_limit for r in shared):
+            return {"records": shared}
+    records = [
+        _fit_score(est, {**params, "n_estimators": n}, B, y, train, test, time_limit) for n in Ns
+    ]
+    return {"records": records}
+
+
+def _forest_task(
+    key: dict, est, params, Ns, B, y, train, test, time_limit, cache: bool
+) -> list[dict]:
+    read = cache and cache_path(_cache_kind(key), key, __name__).is_file()
+    out = _cached(
+        key, lambda: _forest_fit_scores(est, params, Ns, B, y, train, test, time_limit), cache
+    )
+    return [{**r, "cached": bool(read)} for r in out["records"]]
+
+
+def _uses_forest_prefixes(est, grid: dict) -> bool:
+    """Whether a method's forest sizes can be scored as prefixes of one forest per fold."""
+    from sklearn.ensemble import RandomForestClassifier
+
+    return isinstance(est, RandomForestClassifier) and len(grid.get("n_estimators", ())) > 1
+
+
 def _uses_path(est, grid: dict) -> bool:
     """Whether a method's C grid can be fitted as one warm-started path per fold."""
     return isinstance(est, CBMClassifier) and len(grid.get("C", ())) > 1
@@ -691,6 +783,11 @@ def tuned_accuracy(
     ``max_train``, ``fit_time_limit``), so a table finished in parts merges only rows of
     the same protocol (:func:`repro.runner.merge_runs`).
     ``methods`` maps a name to (estimator, grid), as :func:`table1_methods` returns.
+
+    A random forest's sizes (``n_estimators``) are scored per (other parameters, fold) as
+    the prefixes of one forest of the largest size, which they are exactly (the trees come
+    one after another from the seed; :func:`_forest_fit_scores`): the same scores for a
+    fraction of the trees.
 
     ``grab_path=False`` (the default, the paper's protocol) fits every C cold. With
     ``grab_path=True``, GRAB's C grid is fitted per (other parameters, fold) as one
@@ -733,6 +830,36 @@ def tuned_accuracy(
                     at[repr(sorted({**o, "C": C}.items())), f] = r
         return [at[repr(sorted(c.items())), f] for c in combos for f in range(len(splits))]
 
+    def _forest_results(base, est, grid, combos, B, y, splits, time_limit):
+        # one task per (other parameters, fold): the largest forest, its prefixes scored
+        Ns = sorted(grid["n_estimators"])
+        others = [
+            dict(o) for o in ParameterGrid({p: v for p, v in grid.items() if p != "n_estimators"})
+        ]
+        jobs = [
+            delayed(_forest_task)(
+                {**base, "experiment": "table1forest", "params": repr(o), "Ns": Ns, "fold": f},
+                est,
+                o,
+                Ns,
+                B,
+                y,
+                tr,
+                te,
+                time_limit,
+                cache,
+            )
+            for o in others
+            for f, (tr, te) in enumerate(splits)
+        ]
+        forests = Parallel(n_jobs=n_jobs)(jobs)
+        at = {}
+        for i, o in enumerate(others):
+            for f in range(len(splits)):
+                for n, r in zip(Ns, forests[i * len(splits) + f]):
+                    at[repr(sorted({**o, "n_estimators": n}.items())), f] = r
+        return [at[repr(sorted(c.items())), f] for c in combos for f in range(len(splits))]
+
     B, y, Bt, yt = binarized_split(name, seed)
     if max_train is not None and len(B) > max_train:
         idx = np.sort(np.random.default_rng(seed).choice(len(B), max_train, replace=False))
@@ -753,6 +880,8 @@ def tuned_accuracy(
         }
         if grab_path and _uses_path(est, grid):
             results = _path_results(base, est, grid, combos, B, y, splits, fit_time_limit)
+        elif _uses_forest_prefixes(est, grid):
+            results = _forest_results(base, est, grid, combos, B, y, splits, fit_time_limit)
         else:
             jobs = [
                 delayed(_task)(

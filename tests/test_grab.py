@@ -700,3 +700,29 @@ def test_a_fit_that_cannot_stop_itself_is_stopped_at_the_time_limit():
     quick = ex._fit_score(_Sleeper(), {"delay": 0.0}, B, y, train, test, 30.0)
     assert not quick["timed_out"] and quick["error"] == ""
     assert quick["score"] == float((y.iloc[test] == 0).mean())
+
+
+@pytest.mark.parametrize("time_limit", [None, 60.0])
+def test_forest_sizes_scored_as_prefixes_equal_forests_fitted_alone(time_limit):
+    """Table 1 scores a random forest's sizes as prefixes of its largest forest: each score
+    is the score of that forest fitted on its own (in a child process under a time limit
+    as well)."""
+    from sklearn.ensemble import RandomForestClassifier
+
+    from repro import grab as ex
+
+    rng = np.random.default_rng(1)
+    B = pd.DataFrame(rng.integers(0, 2, size=(160, 12)), columns=[f"c{j}" for j in range(12)])
+    y = pd.Series((B.c0 & B.c1 | B.c2).astype(int) ^ (rng.random(160) < 0.1))
+    train, test = np.arange(110), np.arange(110, 160)
+    est = RandomForestClassifier(random_state=0, n_jobs=1)
+    Ns = [4, 8, 16]
+    shared = ex._forest_fit_scores(est, {"max_depth": 3}, Ns, B, y, train, test, time_limit)
+    alone = [
+        ex._fit_score(est, {"max_depth": 3, "n_estimators": n}, B, y, train, test, time_limit)
+        for n in Ns
+    ]
+    assert [r["score"] for r in shared["records"]] == [r["score"] for r in alone]
+    assert len({r["score"] for r in alone}) > 1  # the sizes are told apart
+    assert not any(r["timed_out"] or r["error"] for r in shared["records"])
+    assert ex._uses_forest_prefixes(est, {"max_depth": [3], "n_estimators": Ns})
