@@ -544,23 +544,24 @@ def table1_methods(
     }
 
 
-def _fit_score(est, params: dict, B, y, train, test, time_limit) -> dict:
+def _fit_score(est, params: dict, B, y, train, test, time_limit, probe=None) -> dict:
     """Fit ``est`` with ``params`` on rows ``train``; accuracy on rows ``test``.
 
     With a ``time_limit``, an estimator that cannot stop itself (it has no ``time_limit``
     parameter, as GRAB has) is fitted in a child process that is killed at the limit, so a
     combination that would run for hours is excluded after ``time_limit`` seconds instead
     of holding up the search. A fit is timed out when it was killed, when the estimator
-    says so (``timed_out_``) or when it took longer than the limit.
+    says so (``timed_out_``) or when it took longer than the limit. ``probe(model)``, a
+    dict read off the fitted model (where the fit ran), is merged into the record.
     """
     model = clone(est).set_params(**params)
     stops_itself = "time_limit" in model.get_params()
     if time_limit is not None and stops_itself:
         model.set_params(time_limit=time_limit)
     if time_limit is not None and not stops_itself:
-        record = _fit_and_score_killed_at(time_limit, model, B, y, train, test)
+        record = _fit_and_score_killed_at(time_limit, model, B, y, train, test, probe)
     else:
-        record = _fit_and_score(model, B, y, train, test)
+        record = _fit_and_score(model, B, y, train, test, probe)
     record["timed_out"] = (
         record.pop("killed")
         or bool(getattr(model, "timed_out_", False))
@@ -569,7 +570,7 @@ def _fit_score(est, params: dict, B, y, train, test, time_limit) -> dict:
     return record
 
 
-def _fit_and_score(model, B, y, train, test) -> dict:
+def _fit_and_score(model, B, y, train, test, probe=None) -> dict:
     """Fit ``model`` on rows ``train`` and score it on rows ``test``; a failure is recorded
     as an error (the combination is then excluded)."""
     t0 = time.perf_counter()
@@ -581,7 +582,14 @@ def _fit_and_score(model, B, y, train, test) -> dict:
         error = ""
     except Exception as err:  # noqa: BLE001 - recorded; the combination is excluded
         score, error = float("nan"), f"{type(err).__name__}: {err}"[:300]
-    return {"score": score, "seconds": time.perf_counter() - t0, "error": error, "killed": False}
+    seconds = time.perf_counter() - t0
+    probed = {}
+    if probe is not None and not error:
+        try:
+            probed = probe(model)
+        except Exception:  # noqa: BLE001 - a probe that fails tells nothing
+            probed = {}
+    return {"score": score, "seconds": seconds, "error": error, "killed": False, **probed}
 
 
 def _in_child_killed_at(time_limit: float, work: Callable[[], object]):
@@ -614,7 +622,7 @@ def _in_child_killed_at(time_limit: float, work: Callable[[], object]):
     return result
 
 
-def _fit_and_score_killed_at(time_limit: float, model, B, y, train, test) -> dict:
+def _fit_and_score_killed_at(time_limit: float, model, B, y, train, test, probe=None) -> dict:
     """:func:`_fit_and_score` in a forked child process, killed after ``time_limit`` s."""
     import multiprocessing as mp
 
@@ -623,7 +631,7 @@ def _fit_and_score_killed_at(time_limit: float, model, B, y, train, test) -> dic
     receive, send = ctx.Pipe(duplex=False)
 
     def child():
-        send.send(_fit_and_score(model, B, y, train, test))
+        send.send(_fit_and_score(model, B, y, train, test, probe))
 
     t0 = time.perf_counter()
     proc = ctx.Process(target=child, daemon=True)
@@ -745,6 +753,84 @@ def _forest_task(
     return [{**r, "cached": bool(read)} for r in out["records"]]
 
 
+def _reached_depth(model) -> dict:
+    """``{"reached_depth": d}``: the depth of the deepest node of a fitted decision tree, or
+    of the deepest node of any of a boosted model's trees (the root at depth 0)."""
+    from sklearn.pipeline import Pipeline
+    from sklearn.tree import DecisionTreeClassifier
+
+    if isinstance(model, Pipeline):
+        model = model[-1]
+    if isinstance(model, DecisionTreeClassifier):
+        return {"reached_depth": int(model.tree_.max_depth)}
+    # XGBoost's text dump indents each node by one tab per level of depth
+    dump = model.get_booster().get_dump()
+    deepest = max(len(line) - len(line.lstrip("\t")) for tree in dump for line in tree.splitlines())
+    return {"reached_depth": int(deepest)}
+
+
+def _depth_fit_scores(
+    est, params: dict, depth_key: str, depths, B, y, train, test, time_limit
+) -> dict:
+    """:func:`_fit_score` for every maximum depth of ``depths`` on one fold, each model fitted
+    once.
+
+    A tree grows a node unless the node is pure, too small, gains nothing from a split or
+    sits at the maximum depth; the other tests and the random draws (one per node split) do
+    not depend on the maximum depth. A tree fitted at ``max_depth`` D whose deepest node
+    lies above D was therefore never stopped by the depth, and any larger D grows the same
+    tree. Boosted trees alike: each tree is then the same, hence the margins the next tree
+    is fitted to. The depths are fitted ascending, each as :func:`_fit_score` fits it (in a
+    child killed at ``time_limit``); once a fit's deepest node lies above its D, its record
+    stands for every larger depth, with the seconds actually spent on it (0). A fit that
+    failed or was killed tells no depth, and the next depth is fitted on its own.
+    """
+    depths = sorted(depths)
+    records = []
+    for D in depths:
+        if records and records[-1].get("reached_depth", D) < records[-1]["max_depth"]:
+            records.append({**records[-1], "seconds": 0.0, "max_depth": D})
+            continue
+        record = _fit_score(
+            est, {**params, depth_key: D}, B, y, train, test, time_limit, _reached_depth
+        )
+        records.append({**record, "max_depth": D})
+    for r in records:
+        r.pop("max_depth")
+        r.pop("reached_depth", None)
+    return {"records": records}
+
+
+def _depth_task(
+    key: dict, est, params, depth_key, depths, B, y, train, test, time_limit, cache: bool
+) -> list[dict]:
+    read = cache and cache_path(_cache_kind(key), key, __name__).is_file()
+    out = _cached(
+        key,
+        lambda: _depth_fit_scores(est, params, depth_key, depths, B, y, train, test, time_limit),
+        cache,
+    )
+    return [{**r, "cached": bool(read)} for r in out["records"]]
+
+
+def _depth_key(est, grid: dict) -> str | None:
+    """The grid's maximum-depth parameter when a method's depths can be fitted as one chain
+    per fold (a decision tree, or XGBoost's boosted trees), else None."""
+    from sklearn.pipeline import Pipeline
+    from sklearn.tree import DecisionTreeClassifier
+    from xgboost import XGBClassifier
+
+    if isinstance(est, DecisionTreeClassifier):
+        key = "max_depth"
+    elif isinstance(est, Pipeline) and isinstance(est[-1], XGBClassifier):
+        key = f"{est.steps[-1][0]}__max_depth"
+    else:
+        return None
+    depths = grid.get(key, ())
+    ok = len(depths) > 1 and all(isinstance(d, int) and d > 0 for d in depths)
+    return key if ok else None
+
+
 def _uses_forest_prefixes(est, grid: dict) -> bool:
     """Whether a method's forest sizes can be scored as prefixes of one forest per fold."""
     from sklearn.ensemble import RandomForestClassifier
@@ -788,6 +874,9 @@ def tuned_accuracy(
     the prefixes of one forest of the largest size, which they are exactly (the trees come
     one after another from the seed; :func:`_forest_fit_scores`): the same scores for a
     fraction of the trees.
+    A decision tree's and XGBoost's depths are fitted per (other parameters, fold) ascending
+    until the fitted trees stop short of the maximum depth; that model is the model of every
+    larger depth and its record stands for them (:func:`_depth_fit_scores`).
 
     ``grab_path=False`` (the default, the paper's protocol) fits every C cold. With
     ``grab_path=True``, GRAB's C grid is fitted per (other parameters, fold) as one
@@ -860,6 +949,43 @@ def tuned_accuracy(
                     at[repr(sorted({**o, "n_estimators": n}.items())), f] = r
         return [at[repr(sorted(c.items())), f] for c in combos for f in range(len(splits))]
 
+    def _depth_results(base, est, grid, combos, B, y, splits, time_limit):
+        # one task per (other parameters, fold): the depths ascending, fitted until the
+        # trees stop short of the maximum depth
+        key = _depth_key(est, grid)
+        depths = sorted(grid[key])
+        others = [dict(o) for o in ParameterGrid({p: v for p, v in grid.items() if p != key})]
+        jobs = [
+            delayed(_depth_task)(
+                {
+                    **base,
+                    "experiment": "table1depth",
+                    "params": repr(o),
+                    "depths": depths,
+                    "fold": f,
+                },
+                est,
+                o,
+                key,
+                depths,
+                B,
+                y,
+                tr,
+                te,
+                time_limit,
+                cache,
+            )
+            for o in others
+            for f, (tr, te) in enumerate(splits)
+        ]
+        chains = Parallel(n_jobs=n_jobs)(jobs)
+        at = {}
+        for i, o in enumerate(others):
+            for f in range(len(splits)):
+                for D, r in zip(depths, chains[i * len(splits) + f]):
+                    at[repr(sorted({**o, key: D}.items())), f] = r
+        return [at[repr(sorted(c.items())), f] for c in combos for f in range(len(splits))]
+
     B, y, Bt, yt = binarized_split(name, seed)
     if max_train is not None and len(B) > max_train:
         idx = np.sort(np.random.default_rng(seed).choice(len(B), max_train, replace=False))
@@ -882,6 +1008,8 @@ def tuned_accuracy(
             results = _path_results(base, est, grid, combos, B, y, splits, fit_time_limit)
         elif _uses_forest_prefixes(est, grid):
             results = _forest_results(base, est, grid, combos, B, y, splits, fit_time_limit)
+        elif _depth_key(est, grid) is not None:
+            results = _depth_results(base, est, grid, combos, B, y, splits, fit_time_limit)
         else:
             jobs = [
                 delayed(_task)(

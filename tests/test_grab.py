@@ -311,7 +311,9 @@ def test_table1_and_table2_runs_are_cached_so_an_interrupted_run_resumes(tmp_pat
     from repro import grab as ex
 
     monkeypatch.setenv("RULELAB_CACHE", str(tmp_path))
-    methods = {"DT": (DecisionTreeClassifier(random_state=0), {"max_depth": [2, 4]})}
+    # one depth: each (combination, fold) is a unit of its own (depths form a chain per fold)
+    grid = {"max_depth": [4], "min_samples_leaf": [1, 20]}
+    methods = {"DT": (DecisionTreeClassifier(random_state=0), grid)}
     first = ex.tuned_accuracy("fourclass", methods, folds=2, max_train=200)
     # one record per (combination, fold) and one for the refit: a search resumes
     assert len(list((tmp_path / "results" / "grab" / "table1cv").glob("*.json"))) == 4
@@ -323,6 +325,13 @@ def test_table1_and_table2_runs_are_cached_so_an_interrupted_run_resumes(tmp_pat
     fresh = ex.tuned_accuracy("fourclass", methods, folds=2, max_train=200, cache=False)
     assert fresh.accuracy.tolist() == first.accuracy.tolist()
     assert fresh.n_cached.tolist() == [0]
+    # a depth grid: one unit per fold, read back as one record per (combination, fold)
+    chain = {"DT": (DecisionTreeClassifier(random_state=0), {"max_depth": [2, 4, 8]})}
+    first = ex.tuned_accuracy("fourclass", chain, folds=2, max_train=200)
+    assert len(list((tmp_path / "results" / "grab" / "table1depth").glob("*.json"))) == 2
+    again = ex.tuned_accuracy("fourclass", chain, folds=2, max_train=200)
+    assert first.n_cached.tolist() == [0] and again.n_cached.tolist() == [6]
+    pd.testing.assert_frame_equal(first.drop(columns="n_cached"), again.drop(columns="n_cached"))
     tol = ex.tolerance_study("fourclass", 2, tols=(1e-4, 1e-2), max_train=200)
     assert len(list((tmp_path / "results" / "grab" / "table2").glob("*.json"))) == 2
     pd.testing.assert_frame_equal(
@@ -726,3 +735,80 @@ def test_forest_sizes_scored_as_prefixes_equal_forests_fitted_alone(time_limit):
     assert len({r["score"] for r in alone}) > 1  # the sizes are told apart
     assert not any(r["timed_out"] or r["error"] for r in shared["records"])
     assert ex._uses_forest_prefixes(est, {"max_depth": [3], "n_estimators": Ns})
+
+
+def _depth_data():
+    rng = np.random.default_rng(3)
+    B = pd.DataFrame(rng.integers(0, 2, size=(200, 10)), columns=[f"c{j}" for j in range(10)])
+    y = pd.Series((B.c0 & B.c1 | B.c2 & ~B.c3).astype(int) ^ (rng.random(200) < 0.15))
+    return B, y, np.arange(140), np.arange(140, 200)
+
+
+def _depth_methods():
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import FunctionTransformer
+    from sklearn.tree import DecisionTreeClassifier
+    from xgboost import XGBClassifier
+
+    from repro import grab as ex
+
+    xgb = make_pipeline(
+        FunctionTransformer(ex.sparse_cells),
+        XGBClassifier(n_jobs=1, random_state=0, tree_method="hist", n_estimators=20),
+    )
+    return [
+        (DecisionTreeClassifier(random_state=0), "max_depth", {}),
+        (xgb, "xgbclassifier__max_depth", {"xgbclassifier__reg_lambda": 0.01}),
+    ]
+
+
+@pytest.mark.parametrize("time_limit", [None, 60.0])
+@pytest.mark.parametrize("which", [0, 1])
+def test_depths_fitted_as_one_chain_equal_depths_fitted_alone(which, time_limit):
+    """Table 1 fits a tree's (or XGBoost's) depths ascending and, once the fitted trees stop
+    short of the maximum depth, scores every larger depth with that model: each score is
+    the score of that depth fitted on its own (in a child process under a time limit as
+    well), and the larger depths are not fitted again."""
+    from repro import grab as ex
+
+    B, y, train, test = _depth_data()
+    est, key, params = _depth_methods()[which]
+    depths = [1, 2, 3, 8, 16, 64]
+    chain = ex._depth_fit_scores(est, params, key, depths, B, y, train, test, time_limit)
+    alone = [ex._fit_score(est, {**params, key: D}, B, y, train, test, time_limit) for D in depths]
+    assert [r["score"] for r in chain["records"]] == [r["score"] for r in alone]
+    assert len({r["score"] for r in alone}) > 1  # the depths are told apart
+    assert not any(r["timed_out"] or r["error"] for r in chain["records"])
+    assert chain["records"][-1]["seconds"] == 0.0  # reused, not fitted again
+    assert set(chain["records"][0]) == set(alone[0])
+    assert ex._depth_key(est, {**{k: [v] for k, v in params.items()}, key: depths}) == key
+
+
+def test_trees_that_stop_short_of_the_maximum_depth_are_the_trees_of_any_larger_depth():
+    """The premise of the depth chain, on the models themselves: a decision tree's nodes and
+    every XGBoost tree (the booster's dump, hist method, with reg_lambda) are the same at
+    any maximum depth above the depth the fitted trees reach, and differ below it."""
+    from sklearn.base import clone
+
+    from repro import grab as ex
+
+    B, y, train, _ = _depth_data()
+    for est, key, params in _depth_methods():
+        reached = None
+        models = {}
+        for D in [2, 16, 64, 256, 512]:
+            model = clone(est).set_params(**params, **{key: D}).fit(B.iloc[train], y.iloc[train])
+            models[D] = model
+            reached = ex._reached_depth(model)["reached_depth"]
+        assert 2 < reached < 16
+        if key == "max_depth":
+            trees = {D: m.tree_ for D, m in models.items()}
+            for D in [64, 256, 512]:
+                for field in ("children_left", "children_right", "feature", "threshold", "value"):
+                    assert np.array_equal(getattr(trees[D], field), getattr(trees[16], field))
+            assert trees[2].node_count < trees[16].node_count
+        else:
+            dumps = {D: m[-1].get_booster().get_dump(with_stats=True) for D, m in models.items()}
+            assert all(dumps[D] == dumps[16] for D in [64, 256, 512])
+            assert dumps[2] != dumps[16]
+            assert ex._reached_depth(models[2])["reached_depth"] == 2
