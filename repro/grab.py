@@ -831,6 +831,123 @@ def _depth_key(est, grid: dict) -> str | None:
     return key if ok else None
 
 
+def _lrfim_steps(model, Cs, B, y, train, test):
+    """LRFIM on one fold, mined once: yields the seconds of the mining (the training and
+    test rows' itemset columns), then a :func:`_fit_and_score` record for each C."""
+    from sklearn.metrics import accuracy_score
+
+    t0 = time.perf_counter()
+    Z = model.mine(B.iloc[train], y.iloc[train])
+    Z_test = model.features(B.iloc[test])
+    yield time.perf_counter() - t0
+    for C in Cs:
+        t1 = time.perf_counter()
+        fitted = copy.copy(model).set_params(C=C)  # shares the itemsets, has its own model_
+        try:
+            fitted.fit_features(Z, y.iloc[train])
+            # what ClassifierMixin.score computes, on the test columns mined once
+            score = float(accuracy_score(y.iloc[test], fitted.predict_from_features(Z_test)))
+            error = ""
+        except Exception as err:  # noqa: BLE001 - recorded; the combination is excluded
+            score, error = float("nan"), f"{type(err).__name__}: {err}"[:300]
+        yield {"score": score, "seconds": time.perf_counter() - t1, "error": error}
+
+
+def _lrfim_fit_scores(est, params: dict, Cs, B, y, train, test, time_limit) -> dict:
+    """:func:`_fit_score` for LRFIM at every C of ``Cs`` on one fold, mining once.
+
+    LRFIM's itemsets and their columns depend on the training rows only, not on C, so
+    they are mined once per fold and each C is a cold L1 logistic fit on them: the models
+    and scores of separate fits. The first record carries the mining's seconds. Under a
+    ``time_limit`` the work runs in a child process that reports after the mining and
+    after each C; a C is timed out when the mining and its fit would take longer than the
+    limit (a separate fit does both), and the child is killed when the mining alone or a
+    fit overruns (the mining: every C is timed out, as each separate fit would be; a fit:
+    that C is, and the Cs after it are fitted separately). A failure in the mining sends
+    every C not yet scored to a separate fit.
+    """
+    model = clone(est).set_params(**params)
+    mined, records, killed = 0.0, [], None
+    if time_limit is None:
+        try:
+            steps = _lrfim_steps(model, Cs, B, y, train, test)
+            mined = next(steps)
+            records.extend(steps)
+        except Exception:  # noqa: BLE001 - the rest is fitted (and recorded) separately
+            pass
+    else:
+        import multiprocessing as mp
+
+        ctx = mp.get_context("fork")
+        receive, send = ctx.Pipe(duplex=False)
+
+        def child():
+            try:
+                for item in _lrfim_steps(model, Cs, B, y, train, test):
+                    send.send(item)
+            except Exception:  # noqa: BLE001 - the parent fits the rest separately
+                send.send(None)
+
+        proc = ctx.Process(target=child, daemon=True)
+        t0 = time.perf_counter()
+        proc.start()
+        send.close()
+
+        def receive_within(seconds):
+            if not receive.poll(max(seconds, 0.0)):
+                return "killed"
+            try:
+                return receive.recv()
+            except EOFError:  # the child died without a word (e.g. out of memory)
+                return None
+
+        first = receive_within(time_limit)
+        if first == "killed":  # the mining alone overran: so would every separate fit
+            killed = [time.perf_counter() - t0] + (len(Cs) - 1) * [0.0]
+        elif first is not None:
+            mined = first
+            for _ in Cs:
+                t1 = time.perf_counter()
+                item = receive_within(time_limit - mined)
+                if item == "killed":
+                    killed = [time.perf_counter() - t1]
+                if not isinstance(item, dict):
+                    break
+                records.append(item)
+        proc.join(timeout=0 if killed or len(records) < len(Cs) else 10)
+        if proc.is_alive():
+            proc.kill()
+            proc.join()
+    out = []
+    for i, r in enumerate(records):
+        seconds = r["seconds"] + (mined if i == 0 else 0.0)
+        late = time_limit is not None and mined + r["seconds"] > time_limit
+        out.append({**r, "seconds": seconds, "timed_out": late})
+    for spent in killed or []:
+        nan = float("nan")
+        out.append({"score": nan, "seconds": spent, "error": "", "timed_out": True})
+    rest = Cs[len(out) :]
+    out += [_fit_score(est, {**params, "C": C}, B, y, train, test, time_limit) for C in rest]
+    return {"records": out}
+
+
+def _lrfim_task(
+    key: dict, est, params, Cs, B, y, train, test, time_limit, cache: bool
+) -> list[dict]:
+    read = cache and cache_path(_cache_kind(key), key, __name__).is_file()
+    out = _cached(
+        key, lambda: _lrfim_fit_scores(est, params, Cs, B, y, train, test, time_limit), cache
+    )
+    return [{**r, "cached": bool(read)} for r in out["records"]]
+
+
+def _uses_lrfim_mining(est, grid: dict) -> bool:
+    """Whether a method is LRFIM with several C, mined once per fold."""
+    from repro.grab_baselines import LRFIM
+
+    return isinstance(est, LRFIM) and len(grid.get("C", ())) > 1
+
+
 def _uses_forest_prefixes(est, grid: dict) -> bool:
     """Whether a method's forest sizes can be scored as prefixes of one forest per fold."""
     from sklearn.ensemble import RandomForestClassifier
@@ -877,6 +994,8 @@ def tuned_accuracy(
     A decision tree's and XGBoost's depths are fitted per (other parameters, fold) ascending
     until the fitted trees stop short of the maximum depth; that model is the model of every
     larger depth and its record stands for them (:func:`_depth_fit_scores`).
+    LRFIM's itemsets do not depend on C: they are mined once per (other parameters, fold)
+    and every C is a cold fit on them (:func:`_lrfim_fit_scores`).
 
     ``grab_path=False`` (the default, the paper's protocol) fits every C cold. With
     ``grab_path=True``, GRAB's C grid is fitted per (other parameters, fold) as one
@@ -986,6 +1105,34 @@ def tuned_accuracy(
                     at[repr(sorted({**o, key: D}.items())), f] = r
         return [at[repr(sorted(c.items())), f] for c in combos for f in range(len(splits))]
 
+    def _lrfim_results(base, est, grid, combos, B, y, splits, time_limit):
+        # one task per (other parameters, fold): the itemsets mined once, every C fitted
+        Cs = sorted(grid["C"])
+        others = [dict(o) for o in ParameterGrid({p: v for p, v in grid.items() if p != "C"})]
+        jobs = [
+            delayed(_lrfim_task)(
+                {**base, "experiment": "table1lrfim", "params": repr(o), "Cs": Cs, "fold": f},
+                est,
+                o,
+                Cs,
+                B,
+                y,
+                tr,
+                te,
+                time_limit,
+                cache,
+            )
+            for o in others
+            for f, (tr, te) in enumerate(splits)
+        ]
+        fits = Parallel(n_jobs=n_jobs)(jobs)
+        at = {}
+        for i, o in enumerate(others):
+            for f in range(len(splits)):
+                for C, r in zip(Cs, fits[i * len(splits) + f]):
+                    at[repr(sorted({**o, "C": C}.items())), f] = r
+        return [at[repr(sorted(c.items())), f] for c in combos for f in range(len(splits))]
+
     B, y, Bt, yt = binarized_split(name, seed)
     if max_train is not None and len(B) > max_train:
         idx = np.sort(np.random.default_rng(seed).choice(len(B), max_train, replace=False))
@@ -1010,6 +1157,8 @@ def tuned_accuracy(
             results = _forest_results(base, est, grid, combos, B, y, splits, fit_time_limit)
         elif _depth_key(est, grid) is not None:
             results = _depth_results(base, est, grid, combos, B, y, splits, fit_time_limit)
+        elif _uses_lrfim_mining(est, grid):
+            results = _lrfim_results(base, est, grid, combos, B, y, splits, fit_time_limit)
         else:
             jobs = [
                 delayed(_task)(

@@ -812,3 +812,72 @@ def test_trees_that_stop_short_of_the_maximum_depth_are_the_trees_of_any_larger_
             assert all(dumps[D] == dumps[16] for D in [64, 256, 512])
             assert dumps[2] != dumps[16]
             assert ex._reached_depth(models[2])["reached_depth"] == 2
+
+
+def _lrfim_data():
+    rng = np.random.default_rng(4)
+    B = pd.DataFrame(rng.integers(0, 2, size=(240, 12)), columns=[f"c{j}" for j in range(12)])
+    y = pd.Series((B.c0 & B.c1 | B.c2 & B.c3 & B.c4).astype(int) ^ (rng.random(240) < 0.1))
+    return B, y, np.arange(170), np.arange(170, 240)
+
+
+@pytest.mark.parametrize("time_limit", [None, 60.0])
+def test_lrfim_mined_once_per_fold_equals_lrfim_fitted_per_c(time_limit):
+    """Table 1 mines LRFIM's itemsets once per fold and fits every C on them: each score is
+    the score of LRFIM fitted on its own at that C (in a child process under a time limit
+    as well), and the models are the same."""
+    from repro import grab as ex
+    from repro.grab_baselines import LRFIM
+
+    B, y, train, test = _lrfim_data()
+    est, Cs = LRFIM(min_support=0.05, max_size=3), [0.01, 0.1, 1.0, 10.0]
+    shared = ex._lrfim_fit_scores(est, {}, Cs, B, y, train, test, time_limit)
+    alone = [ex._fit_score(est, {"C": C}, B, y, train, test, time_limit) for C in Cs]
+    assert [r["score"] for r in shared["records"]] == [r["score"] for r in alone]
+    assert len({r["score"] for r in alone}) > 1  # the Cs are told apart
+    assert not any(r["timed_out"] or r["error"] for r in shared["records"])
+    assert [set(r) for r in shared["records"]] == [set(r) for r in alone]
+    assert ex._uses_lrfim_mining(est, {"C": Cs})
+    # the fit on mined columns is LRFIM's fit
+    model = LRFIM(min_support=0.05, max_size=3, C=0.1)
+    Z = model.mine(B.iloc[train], y.iloc[train])
+    reference = LRFIM(min_support=0.05, max_size=3, C=0.1).fit(B.iloc[train], y.iloc[train])
+    model.fit_features(Z, y.iloc[train])
+    assert np.array_equal(model.model_.coef_, reference.model_.coef_)
+    assert np.array_equal(model.predict(B.iloc[test]), reference.predict(B.iloc[test]))
+
+
+def test_lrfim_mined_once_keeps_the_time_limit_of_separate_fits(monkeypatch):
+    """Under a time limit, mining that overruns times out every C (each separate fit would
+    mine too) without mining again; a fit that overruns times out its own C, and the Cs
+    after it are fitted separately."""
+    from repro import grab as ex
+    from repro.grab_baselines import LRFIM
+
+    B, y, train, test = _lrfim_data()
+    est, Cs = LRFIM(min_support=0.05, max_size=3), [0.01, 0.1, 1.0]
+    mine, fit_features = LRFIM.mine, LRFIM.fit_features
+
+    def slow_mine(self, X, y):
+        time.sleep(60)
+        return mine(self, X, y)
+
+    monkeypatch.setattr(LRFIM, "mine", slow_mine)
+    t0 = time.perf_counter()
+    out = ex._lrfim_fit_scores(est, {}, Cs, B, y, train, test, 2.0)["records"]
+    assert time.perf_counter() - t0 < 30
+    assert all(r["timed_out"] and np.isnan(r["score"]) and not r["error"] for r in out)
+    monkeypatch.setattr(LRFIM, "mine", mine)
+
+    def slow_at_one_tenth(self, Z, y):
+        if self.C == 0.1:
+            time.sleep(60)
+        return fit_features(self, Z, y)
+
+    monkeypatch.setattr(LRFIM, "fit_features", slow_at_one_tenth)
+    t0 = time.perf_counter()
+    out = ex._lrfim_fit_scores(est, {}, Cs, B, y, train, test, 2.0)["records"]
+    assert time.perf_counter() - t0 < 30
+    assert [r["timed_out"] for r in out] == [False, True, False]
+    alone = ex._fit_score(est, {"C": 1.0}, B, y, train, test, 2.0)
+    assert out[2]["score"] == alone["score"] and not np.isnan(out[0]["score"])
