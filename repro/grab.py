@@ -413,14 +413,20 @@ class PolySVC(ClassifierMixin, BaseEstimator):
         # only the pairs of non-zeros (Madelon: 2 % of the cells), and in float32 the counts
         # are exact below 2^24, the same numbers the dense product gave at two to three times the
         # CPU time (benchmarks/bench_dense_csr.py); the kernel in float64
-        dots = (S @ self.X_fit_.T).toarray().astype(np.float64)
+        return self.kernel_from_dots((S @ self.X_fit_.T).toarray().astype(np.float64))
+
+    def kernel_from_dots(self, dots: np.ndarray) -> np.ndarray:
+        """The kernel from the dot products of the rows (counts of common cells, float64)."""
         return (self.gamma * dots + (1.0 - self.gamma)) ** self.degree
+
+    def precomputes(self, rows: int, columns: int) -> bool:
+        """Whether a fit on ``rows`` x ``columns`` cells gives libsvm the kernel precomputed."""
+        return rows <= self.gram_max_rows and columns >= self.gram_min_columns
 
     def fit(self, X, y):
         """Fit libsvm on ``X`` (0/1 cells) and ``y``."""
         common = dict(C=self.C, max_iter=self.max_iter)
-        rows, columns = np.shape(X)
-        if rows <= self.gram_max_rows and columns >= self.gram_min_columns:
+        if self.precomputes(*np.shape(X)):
             self.X_fit_ = sparse_cells(X)
             self.svc_ = SVC(kernel="precomputed", **common).fit(self._kernel(self.X_fit_), y)
         else:
@@ -853,82 +859,197 @@ def _lrfim_steps(model, Cs, B, y, train, test):
         yield {"score": score, "seconds": time.perf_counter() - t1, "error": error}
 
 
+def _run_steps(steps: Callable[[], object], count: int, time_limit) -> tuple:
+    """Run a shared-work generator (``steps()``: the seconds of its preparation, then one
+    record per fit) for ``count`` fits; under a ``time_limit`` in a child process that
+    reports after each step and is killed when the preparation, or the preparation and a
+    fit together, overrun. Returns ``(prep_seconds, records, status, spent)``: ``status``
+    is "done", "prep killed", "fit killed" (the fit after ``records``) or "failed";
+    ``spent`` the seconds waited for the step that was killed."""
+    if time_limit is None:
+        prep, records = 0.0, []
+        try:
+            it = iter(steps())
+            prep = next(it)
+            records.extend(it)
+        except Exception:  # noqa: BLE001 - the rest is fitted (and recorded) separately
+            return prep, records, "failed", 0.0
+        return prep, records, "done", 0.0
+    import multiprocessing as mp
+
+    ctx = mp.get_context("fork")
+    receive, send = ctx.Pipe(duplex=False)
+
+    def child():
+        try:
+            for item in steps():
+                send.send(item)
+        except Exception:  # noqa: BLE001 - the parent fits the rest separately
+            send.send(None)
+
+    def receive_within(seconds):
+        if not receive.poll(max(seconds, 0.0)):
+            return "killed"
+        try:
+            return receive.recv()
+        except EOFError:  # the child died without a word (e.g. out of memory)
+            return None
+
+    proc = ctx.Process(target=child, daemon=True)
+    t0 = time.perf_counter()
+    proc.start()
+    send.close()
+    prep, records, status, spent = 0.0, [], "done", 0.0
+    first = receive_within(time_limit)
+    if first == "killed":
+        status, spent = "prep killed", time.perf_counter() - t0
+    elif first is None:
+        status = "failed"
+    else:
+        prep = first
+        while len(records) < count:
+            t1 = time.perf_counter()
+            item = receive_within(time_limit - prep)
+            if item == "killed":
+                status, spent = "fit killed", time.perf_counter() - t1
+            elif item is None:
+                status = "failed"
+            if not isinstance(item, dict):
+                break
+            records.append(item)
+    proc.join(timeout=10 if status == "done" else 0)
+    if proc.is_alive():
+        proc.kill()
+        proc.join()
+    return prep, records, status, spent
+
+
+def _shared_fit_scores(
+    steps: Callable[[int], object], n: int, time_limit, alone: Callable[[int], dict]
+) -> list[dict]:
+    """:func:`_fit_score` records for ``n`` fits that share a preparation (``steps(start)``
+    yields its seconds, then a record for each fit from ``start`` on; ``alone(i)`` fits the
+    i-th on its own).
+
+    Each fit is timed as its separate fit would be, preparation included: it is timed out
+    when the preparation and it take longer than ``time_limit``, and killed there. A
+    preparation that overruns times out every fit left, as each separate fit would be; a
+    fit killed is timed out and the fits after it get a fresh shared run; a shared run that
+    fails leaves the fits after it to separate fits. The first record of a run carries the
+    preparation's seconds.
+    """
+    out: list[dict] = []
+    while len(out) < n:
+        start = len(out)
+        prep, records, status, spent = _run_steps(
+            lambda start=start: steps(start), n - start, time_limit
+        )
+        for k, r in enumerate(records):
+            late = time_limit is not None and prep + r["seconds"] > time_limit
+            seconds = r["seconds"] + (prep if k == 0 else 0.0)
+            out.append({**r, "seconds": seconds, "timed_out": late})
+        nan = float("nan")
+        if status == "prep killed":
+            left = n - len(out)
+            out += [
+                {"score": nan, "seconds": spent if k == 0 else 0.0, "error": "", "timed_out": True}
+                for k in range(left)
+            ]
+        elif status == "fit killed":
+            spent += prep if not records else 0.0
+            out.append({"score": nan, "seconds": spent, "error": "", "timed_out": True})
+        elif status == "failed":
+            out += [alone(i) for i in range(len(out), n)]
+    return out
+
+
 def _lrfim_fit_scores(est, params: dict, Cs, B, y, train, test, time_limit) -> dict:
     """:func:`_fit_score` for LRFIM at every C of ``Cs`` on one fold, mining once.
 
     LRFIM's itemsets and their columns depend on the training rows only, not on C, so
     they are mined once per fold and each C is a cold L1 logistic fit on them: the models
-    and scores of separate fits. The first record carries the mining's seconds. Under a
-    ``time_limit`` the work runs in a child process that reports after the mining and
-    after each C; a C is timed out when the mining and its fit would take longer than the
-    limit (a separate fit does both), and the child is killed when the mining alone or a
-    fit overruns (the mining: every C is timed out, as each separate fit would be; a fit:
-    that C is, and the Cs after it are fitted separately). A failure in the mining sends
-    every C not yet scored to a separate fit.
+    and scores of separate fits. The time limit applies as to separate fits, mining
+    included (:func:`_shared_fit_scores`).
     """
+    Cs = list(Cs)
     model = clone(est).set_params(**params)
-    mined, records, killed = 0.0, [], None
-    if time_limit is None:
+    records = _shared_fit_scores(
+        lambda start: _lrfim_steps(model, Cs[start:], B, y, train, test),
+        len(Cs),
+        time_limit,
+        lambda i: _fit_score(est, {**params, "C": Cs[i]}, B, y, train, test, time_limit),
+    )
+    return {"records": records}
+
+
+def _svc_steps(model, combos, B, y, train, test):
+    """PolySVC on one fold with the dot products computed once: yields their seconds, then a
+    :func:`_fit_and_score` record for each combination of ``combos``, each kernel made from
+    the shared dot products exactly as :meth:`PolySVC.fit` makes it."""
+    from sklearn.metrics import accuracy_score
+
+    t0 = time.perf_counter()
+    S, S_test = sparse_cells(B.iloc[train]), sparse_cells(B.iloc[test])
+    # the products PolySVC._kernel computes, fit and score
+    dots = (S @ S.T).toarray().astype(np.float64)
+    dots_test = (S_test @ S.T).toarray().astype(np.float64)
+    yield time.perf_counter() - t0
+    for params in combos:
+        t1 = time.perf_counter()
+        fitted = clone(model).set_params(**params)
         try:
-            steps = _lrfim_steps(model, Cs, B, y, train, test)
-            mined = next(steps)
-            records.extend(steps)
-        except Exception:  # noqa: BLE001 - the rest is fitted (and recorded) separately
-            pass
-    else:
-        import multiprocessing as mp
+            svc = SVC(kernel="precomputed", C=fitted.C, max_iter=fitted.max_iter)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", ConvergenceWarning)
+                svc.fit(fitted.kernel_from_dots(dots), y.iloc[train])
+            predicted = svc.predict(fitted.kernel_from_dots(dots_test))
+            score = float(accuracy_score(y.iloc[test], predicted))
+            error = ""
+        except Exception as err:  # noqa: BLE001 - recorded; the combination is excluded
+            score, error = float("nan"), f"{type(err).__name__}: {err}"[:300]
+        yield {"score": score, "seconds": time.perf_counter() - t1, "error": error}
 
-        ctx = mp.get_context("fork")
-        receive, send = ctx.Pipe(duplex=False)
 
-        def child():
-            try:
-                for item in _lrfim_steps(model, Cs, B, y, train, test):
-                    send.send(item)
-            except Exception:  # noqa: BLE001 - the parent fits the rest separately
-                send.send(None)
+def _svc_fit_scores(est, combos, B, y, train, test, time_limit) -> dict:
+    """:func:`_fit_score` for PolySVC at every combination of ``combos`` on one fold, the
+    rows' dot products computed once.
 
-        proc = ctx.Process(target=child, daemon=True)
-        t0 = time.perf_counter()
-        proc.start()
-        send.close()
+    Where PolySVC gives libsvm its kernel precomputed (:meth:`PolySVC.precomputes`), the
+    kernel is an elementwise function of the dot products of the 0/1 rows, whatever the
+    degree, gamma and C: the products are computed once per fold and each combination's
+    kernel made from them as PolySVC makes it, the same float64 matrices, libsvm models
+    and scores as separate fits. The time limit applies as to separate fits, the products
+    included (:func:`_shared_fit_scores`). Elsewhere every combination is fitted on its own.
+    """
+    combos = [dict(c) for c in combos]
+    model = clone(est)
 
-        def receive_within(seconds):
-            if not receive.poll(max(seconds, 0.0)):
-                return "killed"
-            try:
-                return receive.recv()
-            except EOFError:  # the child died without a word (e.g. out of memory)
-                return None
+    def alone(i):
+        return _fit_score(est, combos[i], B, y, train, test, time_limit)
 
-        first = receive_within(time_limit)
-        if first == "killed":  # the mining alone overran: so would every separate fit
-            killed = [time.perf_counter() - t0] + (len(Cs) - 1) * [0.0]
-        elif first is not None:
-            mined = first
-            for _ in Cs:
-                t1 = time.perf_counter()
-                item = receive_within(time_limit - mined)
-                if item == "killed":
-                    killed = [time.perf_counter() - t1]
-                if not isinstance(item, dict):
-                    break
-                records.append(item)
-        proc.join(timeout=0 if killed or len(records) < len(Cs) else 10)
-        if proc.is_alive():
-            proc.kill()
-            proc.join()
-    out = []
-    for i, r in enumerate(records):
-        seconds = r["seconds"] + (mined if i == 0 else 0.0)
-        late = time_limit is not None and mined + r["seconds"] > time_limit
-        out.append({**r, "seconds": seconds, "timed_out": late})
-    for spent in killed or []:
-        nan = float("nan")
-        out.append({"score": nan, "seconds": spent, "error": "", "timed_out": True})
-    rest = Cs[len(out) :]
-    out += [_fit_score(est, {**params, "C": C}, B, y, train, test, time_limit) for C in rest]
-    return {"records": out}
+    if not model.precomputes(len(train), B.shape[1]):
+        return {"records": [alone(i) for i in range(len(combos))]}
+    records = _shared_fit_scores(
+        lambda start: _svc_steps(model, combos[start:], B, y, train, test),
+        len(combos),
+        time_limit,
+        alone,
+    )
+    return {"records": records}
+
+
+def _svc_task(key: dict, est, combos, B, y, train, test, time_limit, cache: bool) -> list[dict]:
+    read = cache and cache_path(_cache_kind(key), key, __name__).is_file()
+    out = _cached(key, lambda: _svc_fit_scores(est, combos, B, y, train, test, time_limit), cache)
+    return [{**r, "cached": bool(read)} for r in out["records"]]
+
+
+def _uses_shared_gram(est, grid: dict, rows: int, columns: int) -> bool:
+    """Whether a method is PolySVC with several combinations whose kernels are precomputed
+    on training folds of ``rows`` rows and ``columns`` cells (the dot products are then
+    computed once per fold)."""
+    combos = np.prod([len(v) for v in grid.values()]) if grid else 1
+    return isinstance(est, PolySVC) and combos > 1 and est.precomputes(rows, columns)
 
 
 def _lrfim_task(
@@ -996,6 +1117,8 @@ def tuned_accuracy(
     larger depth and its record stands for them (:func:`_depth_fit_scores`).
     LRFIM's itemsets do not depend on C: they are mined once per (other parameters, fold)
     and every C is a cold fit on them (:func:`_lrfim_fit_scores`).
+    Where PolySVC precomputes its kernel, the rows' dot products are computed once per fold
+    and every (degree, gamma, C) kernel made from them (:func:`_svc_fit_scores`).
 
     ``grab_path=False`` (the default, the paper's protocol) fits every C cold. With
     ``grab_path=True``, GRAB's C grid is fitted per (other parameters, fold) as one
@@ -1133,6 +1256,25 @@ def tuned_accuracy(
                     at[repr(sorted({**o, "C": C}.items())), f] = r
         return [at[repr(sorted(c.items())), f] for c in combos for f in range(len(splits))]
 
+    def _svc_results(base, est, combos, B, y, splits, time_limit):
+        # one task per fold: the rows' dot products once, every combination's kernel from them
+        jobs = [
+            delayed(_svc_task)(
+                {**base, "experiment": "table1svc", "params": repr(combos), "fold": f},
+                est,
+                combos,
+                B,
+                y,
+                tr,
+                te,
+                time_limit,
+                cache,
+            )
+            for f, (tr, te) in enumerate(splits)
+        ]
+        per_fold = Parallel(n_jobs=n_jobs)(jobs)
+        return [per_fold[f][i] for i in range(len(combos)) for f in range(len(splits))]
+
     B, y, Bt, yt = binarized_split(name, seed)
     if max_train is not None and len(B) > max_train:
         idx = np.sort(np.random.default_rng(seed).choice(len(B), max_train, replace=False))
@@ -1159,6 +1301,8 @@ def tuned_accuracy(
             results = _depth_results(base, est, grid, combos, B, y, splits, fit_time_limit)
         elif _uses_lrfim_mining(est, grid):
             results = _lrfim_results(base, est, grid, combos, B, y, splits, fit_time_limit)
+        elif _uses_shared_gram(est, grid, max(len(tr) for tr, _ in splits), B.shape[1]):
+            results = _svc_results(base, est, combos, B, y, splits, fit_time_limit)
         else:
             jobs = [
                 delayed(_task)(

@@ -850,7 +850,7 @@ def test_lrfim_mined_once_per_fold_equals_lrfim_fitted_per_c(time_limit):
 def test_lrfim_mined_once_keeps_the_time_limit_of_separate_fits(monkeypatch):
     """Under a time limit, mining that overruns times out every C (each separate fit would
     mine too) without mining again; a fit that overruns times out its own C, and the Cs
-    after it are fitted separately."""
+    after it are mined for and fitted again."""
     from repro import grab as ex
     from repro.grab_baselines import LRFIM
 
@@ -881,3 +881,40 @@ def test_lrfim_mined_once_keeps_the_time_limit_of_separate_fits(monkeypatch):
     assert [r["timed_out"] for r in out] == [False, True, False]
     alone = ex._fit_score(est, {"C": 1.0}, B, y, train, test, 2.0)
     assert out[2]["score"] == alone["score"] and not np.isnan(out[0]["score"])
+
+
+@pytest.mark.parametrize("time_limit", [None, 60.0])
+def test_svc_kernels_from_dot_products_once_per_fold_equal_svcs_fitted_alone(time_limit):
+    """Where PolySVC precomputes its kernel, Table 1 computes the rows' dot products once
+    per fold and makes every (degree, gamma, C) kernel from them: each score is the score
+    of that PolySVC fitted on its own (in a child process under a time limit as well)."""
+    from sklearn.model_selection import ParameterGrid
+    from sklearn.svm import SVC
+
+    from repro import grab as ex
+
+    rng = np.random.default_rng(5)
+    B = pd.DataFrame((rng.random((150, 40)) < 0.3).astype(np.uint8))
+    B.columns = [f"c{j}" for j in range(40)]
+    y = pd.Series((B.c0 + B.c1 + B.c2 * B.c3 > 1).astype(int) ^ (rng.random(150) < 0.1))
+    train, test = np.arange(100), np.arange(100, 150)
+    est = ex.PolySVC(max_iter=100_000, gram_min_columns=1)
+    grid = {"degree": [1, 3], "gamma": [0.1, 1.0], "C": [0.01, 1.0, 100.0]}
+    combos = list(ParameterGrid(grid))
+    shared = ex._svc_fit_scores(est, combos, B, y, train, test, time_limit)["records"]
+    alone = [ex._fit_score(est, c, B, y, train, test, time_limit) for c in combos]
+    assert [r["score"] for r in shared] == [r["score"] for r in alone]
+    assert len({r["score"] for r in alone}) > 1  # the combinations are told apart
+    assert not any(r["timed_out"] or r["error"] for r in shared)
+    assert [set(r) for r in shared] == [set(r) for r in alone]
+    assert ex._uses_shared_gram(est, grid, len(train), B.shape[1])
+    assert not ex._uses_shared_gram(ex.PolySVC(), grid, len(train), B.shape[1])
+    # the libsvm model itself: the same support vectors and coefficients, bit for bit
+    S = ex.sparse_cells(B.iloc[train])
+    dots = (S @ S.T).toarray().astype(np.float64)
+    model = ex.PolySVC(degree=3, gamma=0.1, C=100.0, max_iter=100_000, gram_min_columns=1)
+    model.fit(B.iloc[train], y.iloc[train])
+    svc = SVC(kernel="precomputed", C=100.0, max_iter=100_000)
+    svc.fit(model.kernel_from_dots(dots), y.iloc[train])
+    assert np.array_equal(svc.support_, model.svc_.support_)
+    assert np.array_equal(svc.dual_coef_, model.svc_.dual_coef_)
