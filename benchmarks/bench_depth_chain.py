@@ -1,6 +1,6 @@
-"""Table 1's depth grid for XGBoost and the decision tree: every depth fitted alone vs the
-depths fitted ascending until the trees stop short of the maximum depth, side by side on
-the same fold.
+"""Table 1's depth grid for XGBoost, the decision tree and the random forest: every depth
+fitted alone vs the depths fitted ascending until the trees stop short of the maximum depth,
+side by side on the same fold.
 
     python benchmarks/bench_depth_chain.py [data set]
 
@@ -8,7 +8,8 @@ Paper 4's Table 1 tunes the depth over 8, 16, ..., 512. Trees that stop short of
 maximum depth are the trees of every larger depth, so once a fit's deepest node lies above
 its maximum depth its score stands for the larger depths. Prints, on the data set's first
 cross-validation fold (the Table 1 binarisation; german.numer unless named; XGBoost at
-lambda = 1/m), the seconds of both ways, their ratio and whether the seven scores agree.
+lambda = 1/m; the random forest with its sizes 16..256 scored as prefixes of one forest
+per depth either way), the seconds of both ways, their ratio and whether the scores agree.
 """
 
 from __future__ import annotations
@@ -39,6 +40,21 @@ def main(name: str = "german.numer") -> None:
         t_chain = time.perf_counter() - start
         same = [a["score"] for a in alone] == [c["score"] for c in chain["records"]]
         print(f"{method:>7} {t_alone:>8.2f} {t_chain:>8.2f} {t_alone / t_chain:>7.2f} {same!s:>12}")
+    # the forest: each depth's sizes as prefixes of one forest (the way before), per depth
+    # vs the depths as one chain
+    est, grid = methods["RF"]
+    depths, Ns = grid["max_depth"], grid["n_estimators"]
+    start = time.perf_counter()
+    alone = []
+    for D in depths:
+        out = ex._forest_fit_scores(est, {"max_depth": D}, Ns, B, y, train, test, None)
+        alone += out["records"]
+    t_alone = time.perf_counter() - start
+    start = time.perf_counter()
+    chain = ex._forest_depth_fit_scores(est, {}, depths, Ns, B, y, train, test, None)
+    t_chain = time.perf_counter() - start
+    same = [a["score"] for a in alone] == [c["score"] for c in chain["records"]]
+    print(f"{'RF':>7} {t_alone:>8.2f} {t_chain:>8.2f} {t_alone / t_chain:>7.2f} {same!s:>12}")
 
 
 if __name__ == "__main__":

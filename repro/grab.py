@@ -705,7 +705,9 @@ def _path_task(
     return [{**r, "cached": bool(read)} for r in out["records"]]
 
 
-def _forest_fit_scores(est, params: dict, Ns, B, y, train, test, time_limit) -> dict:
+def _forest_fit_scores(
+    est, params: dict, Ns, B, y, train, test, time_limit, reached: bool = False
+) -> dict:
     """:func:`_fit_score` for every forest size of ``Ns`` on one fold, from one forest.
 
     A random forest's trees are drawn one after another from its seed, so the forest of
@@ -713,7 +715,9 @@ def _forest_fit_scores(est, params: dict, Ns, B, y, train, test, time_limit) -> 
     and parameters: the largest is fitted (in a child killed at ``time_limit``, as
     :func:`_fit_score` does) and each smaller size scored on its first trees. Each record
     carries the seconds spent on it (the largest's: its fit); if the largest forest fails
-    or is killed, every size is fitted on its own as before.
+    or is killed, every size is fitted on its own as before. With ``reached``, the result
+    has ``reached_depth``: the depth of the deepest node of the shared forest's trees
+    (None when the sizes were fitted on their own).
     """
     Ns = sorted(Ns)
     model = clone(est).set_params(**params, n_estimators=Ns[-1])
@@ -732,21 +736,68 @@ def _forest_fit_scores(est, params: dict, Ns, B, y, train, test, time_limit) -> 
             score = float(sub.score(B.iloc[test], y.iloc[test]))
             spent = time.perf_counter() - t1 + (fitted if n == Ns[-1] else 0.0)
             out.append({"score": score, "seconds": spent, "error": "", "timed_out": False})
-        return out
+        return out, max(int(tree.tree_.max_depth) for tree in model.estimators_)
 
+    shared = None
     if time_limit is None:
         try:
-            return {"records": fit_and_score_all()}
+            shared = fit_and_score_all()
         except Exception:  # noqa: BLE001 - each size is then fitted (and recorded) alone
             pass
     else:
         shared = _in_child_killed_at(time_limit, fit_and_score_all)
-        if shared is not None and not any(r["seconds"] > time_limit for r in shared):
-            return {"records": shared}
-    records = [
-        _fit_score(est, {**params, "n_estimators": n}, B, y, train, test, time_limit) for n in Ns
-    ]
+        if shared is not None and any(r["seconds"] > time_limit for r in shared[0]):
+            shared = None
+    if shared is not None:
+        records, depth = shared
+    else:
+        records, depth = (
+            [
+                _fit_score(est, {**params, "n_estimators": n}, B, y, train, test, time_limit)
+                for n in Ns
+            ],
+            None,
+        )
+    return {"records": records, "reached_depth": depth} if reached else {"records": records}
+
+
+def _forest_depth_fit_scores(est, params: dict, depths, Ns, B, y, train, test, time_limit) -> dict:
+    """:func:`_forest_fit_scores` for every maximum depth of ``depths`` on one fold, each
+    forest fitted once: the depths ascending, and once the shared forest's trees all stop
+    short of the maximum depth, its records stand for every larger depth (the same trees,
+    as for a single tree, :func:`_depth_fit_scores`; each tree's seed and bootstrap rows
+    come from the forest's seed whatever the depth), with the seconds actually spent (0).
+    Returns ``{"records": [the sizes' records for each depth, depth by depth]}``.
+    """
+    records, last = [], None
+    for D in sorted(depths):
+        if last is not None and last[1] is not None and last[1] < last[0]:
+            records += [{**r, "seconds": 0.0} for r in last[2]]
+            continue
+        out = _forest_fit_scores(
+            est, {**params, "max_depth": D}, Ns, B, y, train, test, time_limit, reached=True
+        )
+        records += out["records"]
+        last = (D, out["reached_depth"], out["records"])
     return {"records": records}
+
+
+def _forest_depth_task(
+    key: dict, est, params, depths, Ns, B, y, train, test, time_limit, cache: bool
+) -> list[dict]:
+    read = cache and cache_path(_cache_kind(key), key, __name__).is_file()
+    out = _cached(
+        key,
+        lambda: _forest_depth_fit_scores(est, params, depths, Ns, B, y, train, test, time_limit),
+        cache,
+    )
+    return [{**r, "cached": bool(read)} for r in out["records"]]
+
+
+def _uses_forest_depths(grid: dict) -> bool:
+    """Whether a forest's depths (with its sizes) can be fitted as one chain per fold."""
+    depths = grid.get("max_depth", ())
+    return len(depths) > 1 and all(isinstance(d, int) and d > 0 for d in depths)
 
 
 def _forest_task(
@@ -1114,7 +1165,8 @@ def tuned_accuracy(
     fraction of the trees.
     A decision tree's and XGBoost's depths are fitted per (other parameters, fold) ascending
     until the fitted trees stop short of the maximum depth; that model is the model of every
-    larger depth and its record stands for them (:func:`_depth_fit_scores`).
+    larger depth and its record stands for them (:func:`_depth_fit_scores`); a forest's
+    depths likewise, with its sizes as prefixes (:func:`_forest_depth_fit_scores`).
     LRFIM's itemsets do not depend on C: they are mined once per (other parameters, fold)
     and every C is a cold fit on them (:func:`_lrfim_fit_scores`).
     Where PolySVC precomputes its kernel, the rows' dot products are computed once per fold
@@ -1189,6 +1241,39 @@ def tuned_accuracy(
             for f in range(len(splits)):
                 for n, r in zip(Ns, forests[i * len(splits) + f]):
                     at[repr(sorted({**o, "n_estimators": n}.items())), f] = r
+        return [at[repr(sorted(c.items())), f] for c in combos for f in range(len(splits))]
+
+    def _forest_depth_results(base, est, grid, combos, B, y, splits, time_limit):
+        # one task per (other parameters, fold): the depths ascending, each depth's forest
+        # scored on its prefixes, until the trees stop short of the maximum depth
+        Ns, depths = sorted(grid["n_estimators"]), sorted(grid["max_depth"])
+        rest = {p: v for p, v in grid.items() if p not in ("n_estimators", "max_depth")}
+        others = [dict(o) for o in ParameterGrid(rest)]
+        key = {**base, "experiment": "table1forestdepth", "depths": depths, "Ns": Ns}
+        jobs = [
+            delayed(_forest_depth_task)(
+                {**key, "params": repr(o), "fold": f},
+                est,
+                o,
+                depths,
+                Ns,
+                B,
+                y,
+                tr,
+                te,
+                time_limit,
+                cache,
+            )
+            for o in others
+            for f, (tr, te) in enumerate(splits)
+        ]
+        chains = Parallel(n_jobs=n_jobs)(jobs)
+        at = {}
+        for i, o in enumerate(others):
+            for f in range(len(splits)):
+                pairs = [(D, n) for D in depths for n in Ns]
+                for (D, n), r in zip(pairs, chains[i * len(splits) + f]):
+                    at[repr(sorted({**o, "max_depth": D, "n_estimators": n}.items())), f] = r
         return [at[repr(sorted(c.items())), f] for c in combos for f in range(len(splits))]
 
     def _depth_results(base, est, grid, combos, B, y, splits, time_limit):
@@ -1295,6 +1380,8 @@ def tuned_accuracy(
         }
         if grab_path and _uses_path(est, grid):
             results = _path_results(base, est, grid, combos, B, y, splits, fit_time_limit)
+        elif _uses_forest_prefixes(est, grid) and _uses_forest_depths(grid):
+            results = _forest_depth_results(base, est, grid, combos, B, y, splits, fit_time_limit)
         elif _uses_forest_prefixes(est, grid):
             results = _forest_results(base, est, grid, combos, B, y, splits, fit_time_limit)
         elif _depth_key(est, grid) is not None:

@@ -918,3 +918,26 @@ def test_svc_kernels_from_dot_products_once_per_fold_equal_svcs_fitted_alone(tim
     svc.fit(model.kernel_from_dots(dots), y.iloc[train])
     assert np.array_equal(svc.support_, model.svc_.support_)
     assert np.array_equal(svc.dual_coef_, model.svc_.dual_coef_)
+
+
+@pytest.mark.parametrize("time_limit", [None, 60.0])
+def test_forest_depths_fitted_as_one_chain_equal_forests_fitted_alone(time_limit):
+    """Table 1 fits a forest's depths ascending (each depth's sizes as prefixes of one
+    forest) and, once every tree stops short of the maximum depth, scores the larger
+    depths with that forest: each score is the score of that forest fitted on its own."""
+    from sklearn.ensemble import RandomForestClassifier
+
+    from repro import grab as ex
+
+    B, y, train, test = _depth_data()
+    est = RandomForestClassifier(random_state=0, n_jobs=1)
+    depths, Ns = [1, 2, 4, 16, 64, 256], [4, 8]
+    chain = ex._forest_depth_fit_scores(est, {}, depths, Ns, B, y, train, test, time_limit)
+    params = [{"max_depth": D, "n_estimators": n} for D in depths for n in Ns]
+    alone = [ex._fit_score(est, p, B, y, train, test, time_limit) for p in params]
+    assert [r["score"] for r in chain["records"]] == [r["score"] for r in alone]
+    assert len({r["score"] for r in alone}) > 1  # the combinations are told apart
+    assert not any(r["timed_out"] or r["error"] for r in chain["records"])
+    assert [r["seconds"] for r in chain["records"][-4:]] == [0.0] * 4  # reused
+    assert [set(r) for r in chain["records"]] == [set(r) for r in alone]
+    assert ex._uses_forest_depths({"max_depth": depths}) and not ex._uses_forest_depths({})
