@@ -941,3 +941,49 @@ def test_forest_depths_fitted_as_one_chain_equal_forests_fitted_alone(time_limit
     assert [r["seconds"] for r in chain["records"][-4:]] == [0.0] * 4  # reused
     assert [set(r) for r in chain["records"]] == [set(r) for r in alone]
     assert ex._uses_forest_depths({"max_depth": depths}) and not ex._uses_forest_depths({})
+
+
+@pytest.mark.data
+@pytest.mark.skipif(not os.environ.get("RULELAB_DATA"), reason="needs RULELAB_DATA")
+def test_table1_with_shared_fits_equals_table1_with_every_fit_alone(monkeypatch):
+    """The shared fits (depth chains, forest prefixes, LRFIM mined once, SVC dot products
+    once) put each record in the place of its (combination, fold): Table 1's rows are
+    those of a search that fits every (combination, fold) on its own."""
+    from sklearn.ensemble import RandomForestClassifier
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import FunctionTransformer
+    from sklearn.tree import DecisionTreeClassifier
+    from xgboost import XGBClassifier
+
+    from repro import grab as ex
+    from repro.grab_baselines import LRFIM
+
+    xgb = make_pipeline(
+        FunctionTransformer(ex.sparse_cells),
+        XGBClassifier(n_jobs=1, random_state=0, tree_method="hist", n_estimators=10),
+    )
+    methods = {
+        "DT": (DecisionTreeClassifier(random_state=0), {"max_depth": [1, 2, 4, 64]}),
+        "RF": (
+            RandomForestClassifier(random_state=0, n_jobs=1),
+            {"max_depth": [2, 4, 64], "n_estimators": [4, 8]},
+        ),
+        "XGB": (
+            xgb,
+            {"xgbclassifier__max_depth": [1, 2, 64], "xgbclassifier__reg_lambda": [0.01, 1]},
+        ),
+        "LRFIM": (LRFIM(max_size=2), {"C": [0.01, 1.0, 100.0]}),
+        "SVC": (
+            ex.PolySVC(max_iter=10_000, gram_min_columns=1),
+            {"degree": [1, 3], "gamma": [0.1, 1.0], "C": [0.1, 10.0]},
+        ),
+    }
+    run = dict(folds=3, max_train=150, cache=False)
+    shared = ex.tuned_accuracy("german.numer", methods, **run)
+    for name in ("_uses_forest_prefixes", "_uses_forest_depths", "_uses_lrfim_mining"):
+        monkeypatch.setattr(ex, name, lambda *a, **k: False)
+    monkeypatch.setattr(ex, "_uses_shared_gram", lambda *a, **k: False)
+    monkeypatch.setattr(ex, "_depth_key", lambda *a, **k: None)
+    alone = ex.tuned_accuracy("german.numer", methods, **run)
+    columns = ["method", "accuracy", "best", "cv_accuracy", "n_excluded"]
+    pd.testing.assert_frame_equal(shared[columns], alone[columns])
