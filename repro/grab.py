@@ -413,14 +413,20 @@ class PolySVC(ClassifierMixin, BaseEstimator):
         # only the pairs of non-zeros (Madelon: 2 % of the cells), and in float32 the counts
         # are exact below 2^24, the same numbers the dense product gave at two to three times the
         # CPU time (benchmarks/bench_dense_csr.py); the kernel in float64
-        dots = (S @ self.X_fit_.T).toarray().astype(np.float64)
+        return self.kernel_from_dots((S @ self.X_fit_.T).toarray().astype(np.float64))
+
+    def kernel_from_dots(self, dots: np.ndarray) -> np.ndarray:
+        """The kernel from the dot products of the rows (counts of common cells, float64)."""
         return (self.gamma * dots + (1.0 - self.gamma)) ** self.degree
+
+    def precomputes(self, rows: int, columns: int) -> bool:
+        """Whether a fit on ``rows`` x ``columns`` cells gives libsvm the kernel precomputed."""
+        return rows <= self.gram_max_rows and columns >= self.gram_min_columns
 
     def fit(self, X, y):
         """Fit libsvm on ``X`` (0/1 cells) and ``y``."""
         common = dict(C=self.C, max_iter=self.max_iter)
-        rows, columns = np.shape(X)
-        if rows <= self.gram_max_rows and columns >= self.gram_min_columns:
+        if self.precomputes(*np.shape(X)):
             self.X_fit_ = sparse_cells(X)
             self.svc_ = SVC(kernel="precomputed", **common).fit(self._kernel(self.X_fit_), y)
         else:
@@ -544,23 +550,24 @@ def table1_methods(
     }
 
 
-def _fit_score(est, params: dict, B, y, train, test, time_limit) -> dict:
+def _fit_score(est, params: dict, B, y, train, test, time_limit, probe=None) -> dict:
     """Fit ``est`` with ``params`` on rows ``train``; accuracy on rows ``test``.
 
     With a ``time_limit``, an estimator that cannot stop itself (it has no ``time_limit``
     parameter, as GRAB has) is fitted in a child process that is killed at the limit, so a
     combination that would run for hours is excluded after ``time_limit`` seconds instead
     of holding up the search. A fit is timed out when it was killed, when the estimator
-    says so (``timed_out_``) or when it took longer than the limit.
+    says so (``timed_out_``) or when it took longer than the limit. ``probe(model)``, a
+    dict read off the fitted model (where the fit ran), is merged into the record.
     """
     model = clone(est).set_params(**params)
     stops_itself = "time_limit" in model.get_params()
     if time_limit is not None and stops_itself:
         model.set_params(time_limit=time_limit)
     if time_limit is not None and not stops_itself:
-        record = _fit_and_score_killed_at(time_limit, model, B, y, train, test)
+        record = _fit_and_score_killed_at(time_limit, model, B, y, train, test, probe)
     else:
-        record = _fit_and_score(model, B, y, train, test)
+        record = _fit_and_score(model, B, y, train, test, probe)
     record["timed_out"] = (
         record.pop("killed")
         or bool(getattr(model, "timed_out_", False))
@@ -569,7 +576,7 @@ def _fit_score(est, params: dict, B, y, train, test, time_limit) -> dict:
     return record
 
 
-def _fit_and_score(model, B, y, train, test) -> dict:
+def _fit_and_score(model, B, y, train, test, probe=None) -> dict:
     """Fit ``model`` on rows ``train`` and score it on rows ``test``; a failure is recorded
     as an error (the combination is then excluded)."""
     t0 = time.perf_counter()
@@ -581,7 +588,14 @@ def _fit_and_score(model, B, y, train, test) -> dict:
         error = ""
     except Exception as err:  # noqa: BLE001 - recorded; the combination is excluded
         score, error = float("nan"), f"{type(err).__name__}: {err}"[:300]
-    return {"score": score, "seconds": time.perf_counter() - t0, "error": error, "killed": False}
+    seconds = time.perf_counter() - t0
+    probed = {}
+    if probe is not None and not error:
+        try:
+            probed = probe(model)
+        except Exception:  # noqa: BLE001 - a probe that fails tells nothing
+            probed = {}
+    return {"score": score, "seconds": seconds, "error": error, "killed": False, **probed}
 
 
 def _in_child_killed_at(time_limit: float, work: Callable[[], object]):
@@ -614,7 +628,7 @@ def _in_child_killed_at(time_limit: float, work: Callable[[], object]):
     return result
 
 
-def _fit_and_score_killed_at(time_limit: float, model, B, y, train, test) -> dict:
+def _fit_and_score_killed_at(time_limit: float, model, B, y, train, test, probe=None) -> dict:
     """:func:`_fit_and_score` in a forked child process, killed after ``time_limit`` s."""
     import multiprocessing as mp
 
@@ -623,7 +637,7 @@ def _fit_and_score_killed_at(time_limit: float, model, B, y, train, test) -> dic
     receive, send = ctx.Pipe(duplex=False)
 
     def child():
-        send.send(_fit_and_score(model, B, y, train, test))
+        send.send(_fit_and_score(model, B, y, train, test, probe))
 
     t0 = time.perf_counter()
     proc = ctx.Process(target=child, daemon=True)
@@ -691,7 +705,9 @@ def _path_task(
     return [{**r, "cached": bool(read)} for r in out["records"]]
 
 
-def _forest_fit_scores(est, params: dict, Ns, B, y, train, test, time_limit) -> dict:
+def _forest_fit_scores(
+    est, params: dict, Ns, B, y, train, test, time_limit, reached: bool = False
+) -> dict:
     """:func:`_fit_score` for every forest size of ``Ns`` on one fold, from one forest.
 
     A random forest's trees are drawn one after another from its seed, so the forest of
@@ -699,7 +715,9 @@ def _forest_fit_scores(est, params: dict, Ns, B, y, train, test, time_limit) -> 
     and parameters: the largest is fitted (in a child killed at ``time_limit``, as
     :func:`_fit_score` does) and each smaller size scored on its first trees. Each record
     carries the seconds spent on it (the largest's: its fit); if the largest forest fails
-    or is killed, every size is fitted on its own as before.
+    or is killed, every size is fitted on its own as before. With ``reached``, the result
+    has ``reached_depth``: the depth of the deepest node of the shared forest's trees
+    (None when the sizes were fitted on their own).
     """
     Ns = sorted(Ns)
     model = clone(est).set_params(**params, n_estimators=Ns[-1])
@@ -718,21 +736,68 @@ def _forest_fit_scores(est, params: dict, Ns, B, y, train, test, time_limit) -> 
             score = float(sub.score(B.iloc[test], y.iloc[test]))
             spent = time.perf_counter() - t1 + (fitted if n == Ns[-1] else 0.0)
             out.append({"score": score, "seconds": spent, "error": "", "timed_out": False})
-        return out
+        return out, max(int(tree.tree_.max_depth) for tree in model.estimators_)
 
+    shared = None
     if time_limit is None:
         try:
-            return {"records": fit_and_score_all()}
+            shared = fit_and_score_all()
         except Exception:  # noqa: BLE001 - each size is then fitted (and recorded) alone
             pass
     else:
         shared = _in_child_killed_at(time_limit, fit_and_score_all)
-        if shared is not None and not any(r["seconds"] > time_limit for r in shared):
-            return {"records": shared}
-    records = [
-        _fit_score(est, {**params, "n_estimators": n}, B, y, train, test, time_limit) for n in Ns
-    ]
+        if shared is not None and any(r["seconds"] > time_limit for r in shared[0]):
+            shared = None
+    if shared is not None:
+        records, depth = shared
+    else:
+        records, depth = (
+            [
+                _fit_score(est, {**params, "n_estimators": n}, B, y, train, test, time_limit)
+                for n in Ns
+            ],
+            None,
+        )
+    return {"records": records, "reached_depth": depth} if reached else {"records": records}
+
+
+def _forest_depth_fit_scores(est, params: dict, depths, Ns, B, y, train, test, time_limit) -> dict:
+    """:func:`_forest_fit_scores` for every maximum depth of ``depths`` on one fold, each
+    forest fitted once: the depths ascending, and once the shared forest's trees all stop
+    short of the maximum depth, its records stand for every larger depth (the same trees,
+    as for a single tree, :func:`_depth_fit_scores`; each tree's seed and bootstrap rows
+    come from the forest's seed whatever the depth), with the seconds actually spent (0).
+    Returns ``{"records": [the sizes' records for each depth, depth by depth]}``.
+    """
+    records, last = [], None
+    for D in sorted(depths):
+        if last is not None and last[1] is not None and last[1] < last[0]:
+            records += [{**r, "seconds": 0.0} for r in last[2]]
+            continue
+        out = _forest_fit_scores(
+            est, {**params, "max_depth": D}, Ns, B, y, train, test, time_limit, reached=True
+        )
+        records += out["records"]
+        last = (D, out["reached_depth"], out["records"])
     return {"records": records}
+
+
+def _forest_depth_task(
+    key: dict, est, params, depths, Ns, B, y, train, test, time_limit, cache: bool
+) -> list[dict]:
+    read = cache and cache_path(_cache_kind(key), key, __name__).is_file()
+    out = _cached(
+        key,
+        lambda: _forest_depth_fit_scores(est, params, depths, Ns, B, y, train, test, time_limit),
+        cache,
+    )
+    return [{**r, "cached": bool(read)} for r in out["records"]]
+
+
+def _uses_forest_depths(grid: dict) -> bool:
+    """Whether a forest's depths (with its sizes) can be fitted as one chain per fold."""
+    depths = grid.get("max_depth", ())
+    return len(depths) > 1 and all(isinstance(d, int) and d > 0 for d in depths)
 
 
 def _forest_task(
@@ -743,6 +808,316 @@ def _forest_task(
         key, lambda: _forest_fit_scores(est, params, Ns, B, y, train, test, time_limit), cache
     )
     return [{**r, "cached": bool(read)} for r in out["records"]]
+
+
+def _reached_depth(model) -> dict:
+    """``{"reached_depth": d}``: the depth of the deepest node of a fitted decision tree, or
+    of the deepest node of any of a boosted model's trees (the root at depth 0)."""
+    from sklearn.pipeline import Pipeline
+    from sklearn.tree import DecisionTreeClassifier
+
+    if isinstance(model, Pipeline):
+        model = model[-1]
+    if isinstance(model, DecisionTreeClassifier):
+        return {"reached_depth": int(model.tree_.max_depth)}
+    # XGBoost's text dump indents each node by one tab per level of depth
+    dump = model.get_booster().get_dump()
+    deepest = max(len(line) - len(line.lstrip("\t")) for tree in dump for line in tree.splitlines())
+    return {"reached_depth": int(deepest)}
+
+
+def _depth_fit_scores(
+    est, params: dict, depth_key: str, depths, B, y, train, test, time_limit
+) -> dict:
+    """:func:`_fit_score` for every maximum depth of ``depths`` on one fold, each model fitted
+    once.
+
+    A tree grows a node unless the node is pure, too small, gains nothing from a split or
+    sits at the maximum depth; the other tests and the random draws (one per node split) do
+    not depend on the maximum depth. A tree fitted at ``max_depth`` D whose deepest node
+    lies above D was therefore never stopped by the depth, and any larger D grows the same
+    tree. Boosted trees alike: each tree is then the same, hence the margins the next tree
+    is fitted to. The depths are fitted ascending, each as :func:`_fit_score` fits it (in a
+    child killed at ``time_limit``); once a fit's deepest node lies above its D, its record
+    stands for every larger depth, with the seconds actually spent on it (0). A fit that
+    failed or was killed tells no depth, and the next depth is fitted on its own.
+    """
+    depths = sorted(depths)
+    records = []
+    for D in depths:
+        if records and records[-1].get("reached_depth", D) < records[-1]["max_depth"]:
+            records.append({**records[-1], "seconds": 0.0, "max_depth": D})
+            continue
+        record = _fit_score(
+            est, {**params, depth_key: D}, B, y, train, test, time_limit, _reached_depth
+        )
+        records.append({**record, "max_depth": D})
+    for r in records:
+        r.pop("max_depth")
+        r.pop("reached_depth", None)
+    return {"records": records}
+
+
+def _depth_task(
+    key: dict, est, params, depth_key, depths, B, y, train, test, time_limit, cache: bool
+) -> list[dict]:
+    read = cache and cache_path(_cache_kind(key), key, __name__).is_file()
+    out = _cached(
+        key,
+        lambda: _depth_fit_scores(est, params, depth_key, depths, B, y, train, test, time_limit),
+        cache,
+    )
+    return [{**r, "cached": bool(read)} for r in out["records"]]
+
+
+def _depth_key(est, grid: dict) -> str | None:
+    """The grid's maximum-depth parameter when a method's depths can be fitted as one chain
+    per fold (a decision tree, or XGBoost's boosted trees), else None."""
+    from sklearn.pipeline import Pipeline
+    from sklearn.tree import DecisionTreeClassifier
+    from xgboost import XGBClassifier
+
+    if isinstance(est, DecisionTreeClassifier):
+        key = "max_depth"
+    elif isinstance(est, Pipeline) and isinstance(est[-1], XGBClassifier):
+        key = f"{est.steps[-1][0]}__max_depth"
+    else:
+        return None
+    depths = grid.get(key, ())
+    ok = len(depths) > 1 and all(isinstance(d, int) and d > 0 for d in depths)
+    return key if ok else None
+
+
+def _lrfim_steps(model, Cs, B, y, train, test):
+    """LRFIM on one fold, mined once: yields the seconds of the mining (the training and
+    test rows' itemset columns), then a :func:`_fit_and_score` record for each C."""
+    from sklearn.metrics import accuracy_score
+
+    t0 = time.perf_counter()
+    Z = model.mine(B.iloc[train], y.iloc[train])
+    Z_test = model.features(B.iloc[test])
+    yield time.perf_counter() - t0
+    for C in Cs:
+        t1 = time.perf_counter()
+        fitted = copy.copy(model).set_params(C=C)  # shares the itemsets, has its own model_
+        try:
+            fitted.fit_features(Z, y.iloc[train])
+            # what ClassifierMixin.score computes, on the test columns mined once
+            score = float(accuracy_score(y.iloc[test], fitted.predict_from_features(Z_test)))
+            error = ""
+        except Exception as err:  # noqa: BLE001 - recorded; the combination is excluded
+            score, error = float("nan"), f"{type(err).__name__}: {err}"[:300]
+        yield {"score": score, "seconds": time.perf_counter() - t1, "error": error}
+
+
+def _run_steps(steps: Callable[[], object], count: int, time_limit) -> tuple:
+    """Run a shared-work generator (``steps()``: the seconds of its preparation, then one
+    record per fit) for ``count`` fits; under a ``time_limit`` in a child process that
+    reports after each step and is killed when the preparation, or the preparation and a
+    fit together, overrun. Returns ``(prep_seconds, records, status, spent)``: ``status``
+    is "done", "prep killed", "fit killed" (the fit after ``records``) or "failed";
+    ``spent`` the seconds waited for the step that was killed."""
+    if time_limit is None:
+        prep, records = 0.0, []
+        try:
+            it = iter(steps())
+            prep = next(it)
+            records.extend(it)
+        except Exception:  # noqa: BLE001 - the rest is fitted (and recorded) separately
+            return prep, records, "failed", 0.0
+        return prep, records, "done", 0.0
+    import multiprocessing as mp
+
+    ctx = mp.get_context("fork")
+    receive, send = ctx.Pipe(duplex=False)
+
+    def child():
+        try:
+            for item in steps():
+                send.send(item)
+        except Exception:  # noqa: BLE001 - the parent fits the rest separately
+            send.send(None)
+
+    def receive_within(seconds):
+        if not receive.poll(max(seconds, 0.0)):
+            return "killed"
+        try:
+            return receive.recv()
+        except EOFError:  # the child died without a word (e.g. out of memory)
+            return None
+
+    proc = ctx.Process(target=child, daemon=True)
+    t0 = time.perf_counter()
+    proc.start()
+    send.close()
+    prep, records, status, spent = 0.0, [], "done", 0.0
+    first = receive_within(time_limit)
+    if first == "killed":
+        status, spent = "prep killed", time.perf_counter() - t0
+    elif first is None:
+        status = "failed"
+    else:
+        prep = first
+        while len(records) < count:
+            t1 = time.perf_counter()
+            item = receive_within(time_limit - prep)
+            if item == "killed":
+                status, spent = "fit killed", time.perf_counter() - t1
+            elif item is None:
+                status = "failed"
+            if not isinstance(item, dict):
+                break
+            records.append(item)
+    proc.join(timeout=10 if status == "done" else 0)
+    if proc.is_alive():
+        proc.kill()
+        proc.join()
+    return prep, records, status, spent
+
+
+def _shared_fit_scores(
+    steps: Callable[[int], object], n: int, time_limit, alone: Callable[[int], dict]
+) -> list[dict]:
+    """:func:`_fit_score` records for ``n`` fits that share a preparation (``steps(start)``
+    yields its seconds, then a record for each fit from ``start`` on; ``alone(i)`` fits the
+    i-th on its own).
+
+    Each fit is timed as its separate fit would be, preparation included: it is timed out
+    when the preparation and it take longer than ``time_limit``, and killed there. A
+    preparation that overruns times out every fit left, as each separate fit would be; a
+    fit killed is timed out and the fits after it get a fresh shared run; a shared run that
+    fails leaves the fits after it to separate fits. The first record of a run carries the
+    preparation's seconds.
+    """
+    out: list[dict] = []
+    while len(out) < n:
+        start = len(out)
+        prep, records, status, spent = _run_steps(
+            lambda start=start: steps(start), n - start, time_limit
+        )
+        for k, r in enumerate(records):
+            late = time_limit is not None and prep + r["seconds"] > time_limit
+            seconds = r["seconds"] + (prep if k == 0 else 0.0)
+            out.append({**r, "seconds": seconds, "timed_out": late})
+        nan = float("nan")
+        if status == "prep killed":
+            left = n - len(out)
+            out += [
+                {"score": nan, "seconds": spent if k == 0 else 0.0, "error": "", "timed_out": True}
+                for k in range(left)
+            ]
+        elif status == "fit killed":
+            spent += prep if not records else 0.0
+            out.append({"score": nan, "seconds": spent, "error": "", "timed_out": True})
+        elif status == "failed":
+            out += [alone(i) for i in range(len(out), n)]
+    return out
+
+
+def _lrfim_fit_scores(est, params: dict, Cs, B, y, train, test, time_limit) -> dict:
+    """:func:`_fit_score` for LRFIM at every C of ``Cs`` on one fold, mining once.
+
+    LRFIM's itemsets and their columns depend on the training rows only, not on C, so
+    they are mined once per fold and each C is a cold L1 logistic fit on them: the models
+    and scores of separate fits. The time limit applies as to separate fits, mining
+    included (:func:`_shared_fit_scores`).
+    """
+    Cs = list(Cs)
+    model = clone(est).set_params(**params)
+    records = _shared_fit_scores(
+        lambda start: _lrfim_steps(model, Cs[start:], B, y, train, test),
+        len(Cs),
+        time_limit,
+        lambda i: _fit_score(est, {**params, "C": Cs[i]}, B, y, train, test, time_limit),
+    )
+    return {"records": records}
+
+
+def _svc_steps(model, combos, B, y, train, test):
+    """PolySVC on one fold with the dot products computed once: yields their seconds, then a
+    :func:`_fit_and_score` record for each combination of ``combos``, each kernel made from
+    the shared dot products exactly as :meth:`PolySVC.fit` makes it."""
+    from sklearn.metrics import accuracy_score
+
+    t0 = time.perf_counter()
+    S, S_test = sparse_cells(B.iloc[train]), sparse_cells(B.iloc[test])
+    # the products PolySVC._kernel computes, fit and score
+    dots = (S @ S.T).toarray().astype(np.float64)
+    dots_test = (S_test @ S.T).toarray().astype(np.float64)
+    yield time.perf_counter() - t0
+    for params in combos:
+        t1 = time.perf_counter()
+        fitted = clone(model).set_params(**params)
+        try:
+            svc = SVC(kernel="precomputed", C=fitted.C, max_iter=fitted.max_iter)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", ConvergenceWarning)
+                svc.fit(fitted.kernel_from_dots(dots), y.iloc[train])
+            predicted = svc.predict(fitted.kernel_from_dots(dots_test))
+            score = float(accuracy_score(y.iloc[test], predicted))
+            error = ""
+        except Exception as err:  # noqa: BLE001 - recorded; the combination is excluded
+            score, error = float("nan"), f"{type(err).__name__}: {err}"[:300]
+        yield {"score": score, "seconds": time.perf_counter() - t1, "error": error}
+
+
+def _svc_fit_scores(est, combos, B, y, train, test, time_limit) -> dict:
+    """:func:`_fit_score` for PolySVC at every combination of ``combos`` on one fold, the
+    rows' dot products computed once.
+
+    Where PolySVC gives libsvm its kernel precomputed (:meth:`PolySVC.precomputes`), the
+    kernel is an elementwise function of the dot products of the 0/1 rows, whatever the
+    degree, gamma and C: the products are computed once per fold and each combination's
+    kernel made from them as PolySVC makes it, the same float64 matrices, libsvm models
+    and scores as separate fits. The time limit applies as to separate fits, the products
+    included (:func:`_shared_fit_scores`). Elsewhere every combination is fitted on its own.
+    """
+    combos = [dict(c) for c in combos]
+    model = clone(est)
+
+    def alone(i):
+        return _fit_score(est, combos[i], B, y, train, test, time_limit)
+
+    if not model.precomputes(len(train), B.shape[1]):
+        return {"records": [alone(i) for i in range(len(combos))]}
+    records = _shared_fit_scores(
+        lambda start: _svc_steps(model, combos[start:], B, y, train, test),
+        len(combos),
+        time_limit,
+        alone,
+    )
+    return {"records": records}
+
+
+def _svc_task(key: dict, est, combos, B, y, train, test, time_limit, cache: bool) -> list[dict]:
+    read = cache and cache_path(_cache_kind(key), key, __name__).is_file()
+    out = _cached(key, lambda: _svc_fit_scores(est, combos, B, y, train, test, time_limit), cache)
+    return [{**r, "cached": bool(read)} for r in out["records"]]
+
+
+def _uses_shared_gram(est, grid: dict, rows: int, columns: int) -> bool:
+    """Whether a method is PolySVC with several combinations whose kernels are precomputed
+    on training folds of ``rows`` rows and ``columns`` cells (the dot products are then
+    computed once per fold)."""
+    combos = np.prod([len(v) for v in grid.values()]) if grid else 1
+    return isinstance(est, PolySVC) and combos > 1 and est.precomputes(rows, columns)
+
+
+def _lrfim_task(
+    key: dict, est, params, Cs, B, y, train, test, time_limit, cache: bool
+) -> list[dict]:
+    read = cache and cache_path(_cache_kind(key), key, __name__).is_file()
+    out = _cached(
+        key, lambda: _lrfim_fit_scores(est, params, Cs, B, y, train, test, time_limit), cache
+    )
+    return [{**r, "cached": bool(read)} for r in out["records"]]
+
+
+def _uses_lrfim_mining(est, grid: dict) -> bool:
+    """Whether a method is LRFIM with several C, mined once per fold."""
+    from repro.grab_baselines import LRFIM
+
+    return isinstance(est, LRFIM) and len(grid.get("C", ())) > 1
 
 
 def _uses_forest_prefixes(est, grid: dict) -> bool:
@@ -788,6 +1163,14 @@ def tuned_accuracy(
     the prefixes of one forest of the largest size, which they are exactly (the trees come
     one after another from the seed; :func:`_forest_fit_scores`): the same scores for a
     fraction of the trees.
+    A decision tree's and XGBoost's depths are fitted per (other parameters, fold) ascending
+    until the fitted trees stop short of the maximum depth; that model is the model of every
+    larger depth and its record stands for them (:func:`_depth_fit_scores`); a forest's
+    depths likewise, with its sizes as prefixes (:func:`_forest_depth_fit_scores`).
+    LRFIM's itemsets do not depend on C: they are mined once per (other parameters, fold)
+    and every C is a cold fit on them (:func:`_lrfim_fit_scores`).
+    Where PolySVC precomputes its kernel, the rows' dot products are computed once per fold
+    and every (degree, gamma, C) kernel made from them (:func:`_svc_fit_scores`).
 
     ``grab_path=False`` (the default, the paper's protocol) fits every C cold. With
     ``grab_path=True``, GRAB's C grid is fitted per (other parameters, fold) as one
@@ -860,6 +1243,123 @@ def tuned_accuracy(
                     at[repr(sorted({**o, "n_estimators": n}.items())), f] = r
         return [at[repr(sorted(c.items())), f] for c in combos for f in range(len(splits))]
 
+    def _forest_depth_results(base, est, grid, combos, B, y, splits, time_limit):
+        # one task per (other parameters, fold): the depths ascending, each depth's forest
+        # scored on its prefixes, until the trees stop short of the maximum depth
+        Ns, depths = sorted(grid["n_estimators"]), sorted(grid["max_depth"])
+        rest = {p: v for p, v in grid.items() if p not in ("n_estimators", "max_depth")}
+        others = [dict(o) for o in ParameterGrid(rest)]
+        key = {**base, "experiment": "table1forestdepth", "depths": depths, "Ns": Ns}
+        jobs = [
+            delayed(_forest_depth_task)(
+                {**key, "params": repr(o), "fold": f},
+                est,
+                o,
+                depths,
+                Ns,
+                B,
+                y,
+                tr,
+                te,
+                time_limit,
+                cache,
+            )
+            for o in others
+            for f, (tr, te) in enumerate(splits)
+        ]
+        chains = Parallel(n_jobs=n_jobs)(jobs)
+        at = {}
+        for i, o in enumerate(others):
+            for f in range(len(splits)):
+                pairs = [(D, n) for D in depths for n in Ns]
+                for (D, n), r in zip(pairs, chains[i * len(splits) + f]):
+                    at[repr(sorted({**o, "max_depth": D, "n_estimators": n}.items())), f] = r
+        return [at[repr(sorted(c.items())), f] for c in combos for f in range(len(splits))]
+
+    def _depth_results(base, est, grid, combos, B, y, splits, time_limit):
+        # one task per (other parameters, fold): the depths ascending, fitted until the
+        # trees stop short of the maximum depth
+        key = _depth_key(est, grid)
+        depths = sorted(grid[key])
+        others = [dict(o) for o in ParameterGrid({p: v for p, v in grid.items() if p != key})]
+        jobs = [
+            delayed(_depth_task)(
+                {
+                    **base,
+                    "experiment": "table1depth",
+                    "params": repr(o),
+                    "depths": depths,
+                    "fold": f,
+                },
+                est,
+                o,
+                key,
+                depths,
+                B,
+                y,
+                tr,
+                te,
+                time_limit,
+                cache,
+            )
+            for o in others
+            for f, (tr, te) in enumerate(splits)
+        ]
+        chains = Parallel(n_jobs=n_jobs)(jobs)
+        at = {}
+        for i, o in enumerate(others):
+            for f in range(len(splits)):
+                for D, r in zip(depths, chains[i * len(splits) + f]):
+                    at[repr(sorted({**o, key: D}.items())), f] = r
+        return [at[repr(sorted(c.items())), f] for c in combos for f in range(len(splits))]
+
+    def _lrfim_results(base, est, grid, combos, B, y, splits, time_limit):
+        # one task per (other parameters, fold): the itemsets mined once, every C fitted
+        Cs = sorted(grid["C"])
+        others = [dict(o) for o in ParameterGrid({p: v for p, v in grid.items() if p != "C"})]
+        jobs = [
+            delayed(_lrfim_task)(
+                {**base, "experiment": "table1lrfim", "params": repr(o), "Cs": Cs, "fold": f},
+                est,
+                o,
+                Cs,
+                B,
+                y,
+                tr,
+                te,
+                time_limit,
+                cache,
+            )
+            for o in others
+            for f, (tr, te) in enumerate(splits)
+        ]
+        fits = Parallel(n_jobs=n_jobs)(jobs)
+        at = {}
+        for i, o in enumerate(others):
+            for f in range(len(splits)):
+                for C, r in zip(Cs, fits[i * len(splits) + f]):
+                    at[repr(sorted({**o, "C": C}.items())), f] = r
+        return [at[repr(sorted(c.items())), f] for c in combos for f in range(len(splits))]
+
+    def _svc_results(base, est, combos, B, y, splits, time_limit):
+        # one task per fold: the rows' dot products once, every combination's kernel from them
+        jobs = [
+            delayed(_svc_task)(
+                {**base, "experiment": "table1svc", "params": repr(combos), "fold": f},
+                est,
+                combos,
+                B,
+                y,
+                tr,
+                te,
+                time_limit,
+                cache,
+            )
+            for f, (tr, te) in enumerate(splits)
+        ]
+        per_fold = Parallel(n_jobs=n_jobs)(jobs)
+        return [per_fold[f][i] for i in range(len(combos)) for f in range(len(splits))]
+
     B, y, Bt, yt = binarized_split(name, seed)
     if max_train is not None and len(B) > max_train:
         idx = np.sort(np.random.default_rng(seed).choice(len(B), max_train, replace=False))
@@ -880,8 +1380,16 @@ def tuned_accuracy(
         }
         if grab_path and _uses_path(est, grid):
             results = _path_results(base, est, grid, combos, B, y, splits, fit_time_limit)
+        elif _uses_forest_prefixes(est, grid) and _uses_forest_depths(grid):
+            results = _forest_depth_results(base, est, grid, combos, B, y, splits, fit_time_limit)
         elif _uses_forest_prefixes(est, grid):
             results = _forest_results(base, est, grid, combos, B, y, splits, fit_time_limit)
+        elif _depth_key(est, grid) is not None:
+            results = _depth_results(base, est, grid, combos, B, y, splits, fit_time_limit)
+        elif _uses_lrfim_mining(est, grid):
+            results = _lrfim_results(base, est, grid, combos, B, y, splits, fit_time_limit)
+        elif _uses_shared_gram(est, grid, max(len(tr) for tr, _ in splits), B.shape[1]):
+            results = _svc_results(base, est, combos, B, y, splits, fit_time_limit)
         else:
             jobs = [
                 delayed(_task)(

@@ -271,25 +271,48 @@ class LRFIM(_BinaryInput, ClassifierMixin, BaseEstimator):
         self.random_state = random_state
 
     def fit(self, X, y):
+        return self.fit_features(self.mine(X, y), y)
+
+    def mine(self, X, y) -> sp.csr_matrix:
+        """Mine the frequent itemsets of ``X`` and return their 0/1 columns on ``X``: the
+        part of :meth:`fit` that does not depend on ``C`` (Table 1 mines once per fold and
+        fits every C on the result, :meth:`fit_features`)."""
         B = self._binary(X, fit=True)
         self.classes_ = np.unique(y)
         minsup = max(1, math.ceil(self.min_support * B.shape[0]))
         mined = frequent_itemsets(B, minsup, self.max_size)
         self.itemsets_flat_ = (mined.ptr.astype(np.int64), mined.cols.astype(np.int64))
-        Z = conjunction_matrix(B, self.itemsets_flat_)
+        return conjunction_matrix(B, self.itemsets_flat_).tocsr()
+
+    def fit_features(self, Z: sp.csr_matrix, y):
+        """Fit the L1 logistic regression on the itemset columns ``Z`` that :meth:`mine`
+        returned for the same rows (a cold fit: the same model for any earlier C)."""
+        check_is_fitted(self, "itemsets_flat_")
         self.model_ = l1_linear(
             "logistic", self.C, self.tol, True, self.max_iter, self.random_state
         )
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
-            self.model_.fit(Z.tocsr(), np.asarray(y))
+            self.model_.fit(Z, np.asarray(y))
         return self
 
+    def features(self, X) -> sp.csr_matrix:
+        """The mined itemsets' 0/1 columns on ``X``."""
+        check_is_fitted(self, "itemsets_flat_")
+        return conjunction_matrix(self._binary(X, fit=False), self.itemsets_flat_).tocsr()
+
     def decision_function(self, X):
+        return self.decision_from_features(self.features(X))
+
+    def decision_from_features(self, Z: sp.csr_matrix) -> np.ndarray:
+        """Decision values on itemset columns ``Z`` (:meth:`features`)."""
         check_is_fitted(self, "model_")
-        return self.model_.decision_function(
-            conjunction_matrix(self._binary(X, fit=False), self.itemsets_flat_).tocsr()
-        )
+        return self.model_.decision_function(Z)
+
+    def predict_from_features(self, Z: sp.csr_matrix) -> np.ndarray:
+        """Predicted classes on itemset columns ``Z`` (:meth:`features`)."""
+        decision = self.decision_from_features(Z)
+        return np.where(decision > 0, self.classes_[1], self.classes_[0])
 
     @property
     def itemsets_(self) -> list:
@@ -299,4 +322,4 @@ class LRFIM(_BinaryInput, ClassifierMixin, BaseEstimator):
         return itemset_tuples(*self.itemsets_flat_)
 
     def predict(self, X):
-        return np.where(self.decision_function(X) > 0, self.classes_[1], self.classes_[0])
+        return self.predict_from_features(self.features(X))

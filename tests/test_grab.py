@@ -311,7 +311,9 @@ def test_table1_and_table2_runs_are_cached_so_an_interrupted_run_resumes(tmp_pat
     from repro import grab as ex
 
     monkeypatch.setenv("RULELAB_CACHE", str(tmp_path))
-    methods = {"DT": (DecisionTreeClassifier(random_state=0), {"max_depth": [2, 4]})}
+    # one depth: each (combination, fold) is a unit of its own (depths form a chain per fold)
+    grid = {"max_depth": [4], "min_samples_leaf": [1, 20]}
+    methods = {"DT": (DecisionTreeClassifier(random_state=0), grid)}
     first = ex.tuned_accuracy("fourclass", methods, folds=2, max_train=200)
     # one record per (combination, fold) and one for the refit: a search resumes
     assert len(list((tmp_path / "results" / "grab" / "table1cv").glob("*.json"))) == 4
@@ -323,6 +325,13 @@ def test_table1_and_table2_runs_are_cached_so_an_interrupted_run_resumes(tmp_pat
     fresh = ex.tuned_accuracy("fourclass", methods, folds=2, max_train=200, cache=False)
     assert fresh.accuracy.tolist() == first.accuracy.tolist()
     assert fresh.n_cached.tolist() == [0]
+    # a depth grid: one unit per fold, read back as one record per (combination, fold)
+    chain = {"DT": (DecisionTreeClassifier(random_state=0), {"max_depth": [2, 4, 8]})}
+    first = ex.tuned_accuracy("fourclass", chain, folds=2, max_train=200)
+    assert len(list((tmp_path / "results" / "grab" / "table1depth").glob("*.json"))) == 2
+    again = ex.tuned_accuracy("fourclass", chain, folds=2, max_train=200)
+    assert first.n_cached.tolist() == [0] and again.n_cached.tolist() == [6]
+    pd.testing.assert_frame_equal(first.drop(columns="n_cached"), again.drop(columns="n_cached"))
     tol = ex.tolerance_study("fourclass", 2, tols=(1e-4, 1e-2), max_train=200)
     assert len(list((tmp_path / "results" / "grab" / "table2").glob("*.json"))) == 2
     pd.testing.assert_frame_equal(
@@ -726,3 +735,255 @@ def test_forest_sizes_scored_as_prefixes_equal_forests_fitted_alone(time_limit):
     assert len({r["score"] for r in alone}) > 1  # the sizes are told apart
     assert not any(r["timed_out"] or r["error"] for r in shared["records"])
     assert ex._uses_forest_prefixes(est, {"max_depth": [3], "n_estimators": Ns})
+
+
+def _depth_data():
+    rng = np.random.default_rng(3)
+    B = pd.DataFrame(rng.integers(0, 2, size=(200, 10)), columns=[f"c{j}" for j in range(10)])
+    y = pd.Series((B.c0 & B.c1 | B.c2 & ~B.c3).astype(int) ^ (rng.random(200) < 0.15))
+    return B, y, np.arange(140), np.arange(140, 200)
+
+
+def _depth_methods():
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import FunctionTransformer
+    from sklearn.tree import DecisionTreeClassifier
+    from xgboost import XGBClassifier
+
+    from repro import grab as ex
+
+    xgb = make_pipeline(
+        FunctionTransformer(ex.sparse_cells),
+        XGBClassifier(n_jobs=1, random_state=0, tree_method="hist", n_estimators=20),
+    )
+    return [
+        (DecisionTreeClassifier(random_state=0), "max_depth", {}),
+        (xgb, "xgbclassifier__max_depth", {"xgbclassifier__reg_lambda": 0.01}),
+    ]
+
+
+@pytest.mark.parametrize("time_limit", [None, 60.0])
+@pytest.mark.parametrize("which", [0, 1])
+def test_depths_fitted_as_one_chain_equal_depths_fitted_alone(which, time_limit):
+    """Table 1 fits a tree's (or XGBoost's) depths ascending and, once the fitted trees stop
+    short of the maximum depth, scores every larger depth with that model: each score is
+    the score of that depth fitted on its own (in a child process under a time limit as
+    well), and the larger depths are not fitted again."""
+    from repro import grab as ex
+
+    B, y, train, test = _depth_data()
+    est, key, params = _depth_methods()[which]
+    depths = [1, 2, 3, 8, 16, 64]
+    chain = ex._depth_fit_scores(est, params, key, depths, B, y, train, test, time_limit)
+    alone = [ex._fit_score(est, {**params, key: D}, B, y, train, test, time_limit) for D in depths]
+    assert [r["score"] for r in chain["records"]] == [r["score"] for r in alone]
+    assert len({r["score"] for r in alone}) > 1  # the depths are told apart
+    assert not any(r["timed_out"] or r["error"] for r in chain["records"])
+    assert chain["records"][-1]["seconds"] == 0.0  # reused, not fitted again
+    assert set(chain["records"][0]) == set(alone[0])
+    assert ex._depth_key(est, {**{k: [v] for k, v in params.items()}, key: depths}) == key
+
+
+def test_trees_that_stop_short_of_the_maximum_depth_are_the_trees_of_any_larger_depth():
+    """The premise of the depth chain, on the models themselves: a decision tree's nodes and
+    every XGBoost tree (the booster's dump, hist method, with reg_lambda) are the same at
+    any maximum depth above the depth the fitted trees reach, and differ below it."""
+    from sklearn.base import clone
+
+    from repro import grab as ex
+
+    B, y, train, _ = _depth_data()
+    for est, key, params in _depth_methods():
+        reached = None
+        models = {}
+        for D in [2, 16, 64, 256, 512]:
+            model = clone(est).set_params(**params, **{key: D}).fit(B.iloc[train], y.iloc[train])
+            models[D] = model
+            reached = ex._reached_depth(model)["reached_depth"]
+        assert 2 < reached < 16
+        if key == "max_depth":
+            trees = {D: m.tree_ for D, m in models.items()}
+            for D in [64, 256, 512]:
+                for field in ("children_left", "children_right", "feature", "threshold", "value"):
+                    assert np.array_equal(getattr(trees[D], field), getattr(trees[16], field))
+            assert trees[2].node_count < trees[16].node_count
+        else:
+            dumps = {D: m[-1].get_booster().get_dump(with_stats=True) for D, m in models.items()}
+            assert all(dumps[D] == dumps[16] for D in [64, 256, 512])
+            assert dumps[2] != dumps[16]
+            assert ex._reached_depth(models[2])["reached_depth"] == 2
+
+
+def _lrfim_data():
+    rng = np.random.default_rng(4)
+    B = pd.DataFrame(rng.integers(0, 2, size=(240, 12)), columns=[f"c{j}" for j in range(12)])
+    y = pd.Series((B.c0 & B.c1 | B.c2 & B.c3 & B.c4).astype(int) ^ (rng.random(240) < 0.1))
+    return B, y, np.arange(170), np.arange(170, 240)
+
+
+@pytest.mark.parametrize("time_limit", [None, 60.0])
+def test_lrfim_mined_once_per_fold_equals_lrfim_fitted_per_c(time_limit):
+    """Table 1 mines LRFIM's itemsets once per fold and fits every C on them: each score is
+    the score of LRFIM fitted on its own at that C (in a child process under a time limit
+    as well), and the models are the same."""
+    from repro import grab as ex
+    from repro.grab_baselines import LRFIM
+
+    B, y, train, test = _lrfim_data()
+    est, Cs = LRFIM(min_support=0.05, max_size=3), [0.01, 0.1, 1.0, 10.0]
+    shared = ex._lrfim_fit_scores(est, {}, Cs, B, y, train, test, time_limit)
+    alone = [ex._fit_score(est, {"C": C}, B, y, train, test, time_limit) for C in Cs]
+    assert [r["score"] for r in shared["records"]] == [r["score"] for r in alone]
+    assert len({r["score"] for r in alone}) > 1  # the Cs are told apart
+    assert not any(r["timed_out"] or r["error"] for r in shared["records"])
+    assert [set(r) for r in shared["records"]] == [set(r) for r in alone]
+    assert ex._uses_lrfim_mining(est, {"C": Cs})
+    # the fit on mined columns is LRFIM's fit
+    model = LRFIM(min_support=0.05, max_size=3, C=0.1)
+    Z = model.mine(B.iloc[train], y.iloc[train])
+    reference = LRFIM(min_support=0.05, max_size=3, C=0.1).fit(B.iloc[train], y.iloc[train])
+    model.fit_features(Z, y.iloc[train])
+    assert np.array_equal(model.model_.coef_, reference.model_.coef_)
+    assert np.array_equal(model.predict(B.iloc[test]), reference.predict(B.iloc[test]))
+
+
+def test_lrfim_mined_once_keeps_the_time_limit_of_separate_fits(monkeypatch):
+    """Under a time limit, mining that overruns times out every C (each separate fit would
+    mine too) without mining again; a fit that overruns times out its own C, and the Cs
+    after it are mined for and fitted again."""
+    from repro import grab as ex
+    from repro.grab_baselines import LRFIM
+
+    B, y, train, test = _lrfim_data()
+    est, Cs = LRFIM(min_support=0.05, max_size=3), [0.01, 0.1, 1.0]
+    mine, fit_features = LRFIM.mine, LRFIM.fit_features
+
+    def slow_mine(self, X, y):
+        time.sleep(60)
+        return mine(self, X, y)
+
+    monkeypatch.setattr(LRFIM, "mine", slow_mine)
+    t0 = time.perf_counter()
+    out = ex._lrfim_fit_scores(est, {}, Cs, B, y, train, test, 2.0)["records"]
+    assert time.perf_counter() - t0 < 30
+    assert all(r["timed_out"] and np.isnan(r["score"]) and not r["error"] for r in out)
+    monkeypatch.setattr(LRFIM, "mine", mine)
+
+    def slow_at_one_tenth(self, Z, y):
+        if self.C == 0.1:
+            time.sleep(60)
+        return fit_features(self, Z, y)
+
+    monkeypatch.setattr(LRFIM, "fit_features", slow_at_one_tenth)
+    t0 = time.perf_counter()
+    out = ex._lrfim_fit_scores(est, {}, Cs, B, y, train, test, 2.0)["records"]
+    assert time.perf_counter() - t0 < 30
+    assert [r["timed_out"] for r in out] == [False, True, False]
+    alone = ex._fit_score(est, {"C": 1.0}, B, y, train, test, 2.0)
+    assert out[2]["score"] == alone["score"] and not np.isnan(out[0]["score"])
+
+
+@pytest.mark.parametrize("time_limit", [None, 60.0])
+def test_svc_kernels_from_dot_products_once_per_fold_equal_svcs_fitted_alone(time_limit):
+    """Where PolySVC precomputes its kernel, Table 1 computes the rows' dot products once
+    per fold and makes every (degree, gamma, C) kernel from them: each score is the score
+    of that PolySVC fitted on its own (in a child process under a time limit as well)."""
+    from sklearn.model_selection import ParameterGrid
+    from sklearn.svm import SVC
+
+    from repro import grab as ex
+
+    rng = np.random.default_rng(5)
+    B = pd.DataFrame((rng.random((150, 40)) < 0.3).astype(np.uint8))
+    B.columns = [f"c{j}" for j in range(40)]
+    y = pd.Series((B.c0 + B.c1 + B.c2 * B.c3 > 1).astype(int) ^ (rng.random(150) < 0.1))
+    train, test = np.arange(100), np.arange(100, 150)
+    est = ex.PolySVC(max_iter=100_000, gram_min_columns=1)
+    grid = {"degree": [1, 3], "gamma": [0.1, 1.0], "C": [0.01, 1.0, 100.0]}
+    combos = list(ParameterGrid(grid))
+    shared = ex._svc_fit_scores(est, combos, B, y, train, test, time_limit)["records"]
+    alone = [ex._fit_score(est, c, B, y, train, test, time_limit) for c in combos]
+    assert [r["score"] for r in shared] == [r["score"] for r in alone]
+    assert len({r["score"] for r in alone}) > 1  # the combinations are told apart
+    assert not any(r["timed_out"] or r["error"] for r in shared)
+    assert [set(r) for r in shared] == [set(r) for r in alone]
+    assert ex._uses_shared_gram(est, grid, len(train), B.shape[1])
+    assert not ex._uses_shared_gram(ex.PolySVC(), grid, len(train), B.shape[1])
+    # the libsvm model itself: the same support vectors and coefficients, bit for bit
+    S = ex.sparse_cells(B.iloc[train])
+    dots = (S @ S.T).toarray().astype(np.float64)
+    model = ex.PolySVC(degree=3, gamma=0.1, C=100.0, max_iter=100_000, gram_min_columns=1)
+    model.fit(B.iloc[train], y.iloc[train])
+    svc = SVC(kernel="precomputed", C=100.0, max_iter=100_000)
+    svc.fit(model.kernel_from_dots(dots), y.iloc[train])
+    assert np.array_equal(svc.support_, model.svc_.support_)
+    assert np.array_equal(svc.dual_coef_, model.svc_.dual_coef_)
+
+
+@pytest.mark.parametrize("time_limit", [None, 60.0])
+def test_forest_depths_fitted_as_one_chain_equal_forests_fitted_alone(time_limit):
+    """Table 1 fits a forest's depths ascending (each depth's sizes as prefixes of one
+    forest) and, once every tree stops short of the maximum depth, scores the larger
+    depths with that forest: each score is the score of that forest fitted on its own."""
+    from sklearn.ensemble import RandomForestClassifier
+
+    from repro import grab as ex
+
+    B, y, train, test = _depth_data()
+    est = RandomForestClassifier(random_state=0, n_jobs=1)
+    depths, Ns = [1, 2, 4, 16, 64, 256], [4, 8]
+    chain = ex._forest_depth_fit_scores(est, {}, depths, Ns, B, y, train, test, time_limit)
+    params = [{"max_depth": D, "n_estimators": n} for D in depths for n in Ns]
+    alone = [ex._fit_score(est, p, B, y, train, test, time_limit) for p in params]
+    assert [r["score"] for r in chain["records"]] == [r["score"] for r in alone]
+    assert len({r["score"] for r in alone}) > 1  # the combinations are told apart
+    assert not any(r["timed_out"] or r["error"] for r in chain["records"])
+    assert [r["seconds"] for r in chain["records"][-4:]] == [0.0] * 4  # reused
+    assert [set(r) for r in chain["records"]] == [set(r) for r in alone]
+    assert ex._uses_forest_depths({"max_depth": depths}) and not ex._uses_forest_depths({})
+
+
+@pytest.mark.data
+@pytest.mark.skipif(not os.environ.get("RULELAB_DATA"), reason="needs RULELAB_DATA")
+def test_table1_with_shared_fits_equals_table1_with_every_fit_alone(monkeypatch):
+    """The shared fits (depth chains, forest prefixes, LRFIM mined once, SVC dot products
+    once) put each record in the place of its (combination, fold): Table 1's rows are
+    those of a search that fits every (combination, fold) on its own."""
+    from sklearn.ensemble import RandomForestClassifier
+    from sklearn.pipeline import make_pipeline
+    from sklearn.preprocessing import FunctionTransformer
+    from sklearn.tree import DecisionTreeClassifier
+    from xgboost import XGBClassifier
+
+    from repro import grab as ex
+    from repro.grab_baselines import LRFIM
+
+    xgb = make_pipeline(
+        FunctionTransformer(ex.sparse_cells),
+        XGBClassifier(n_jobs=1, random_state=0, tree_method="hist", n_estimators=10),
+    )
+    methods = {
+        "DT": (DecisionTreeClassifier(random_state=0), {"max_depth": [1, 2, 4, 64]}),
+        "RF": (
+            RandomForestClassifier(random_state=0, n_jobs=1),
+            {"max_depth": [2, 4, 64], "n_estimators": [4, 8]},
+        ),
+        "XGB": (
+            xgb,
+            {"xgbclassifier__max_depth": [1, 2, 64], "xgbclassifier__reg_lambda": [0.01, 1]},
+        ),
+        "LRFIM": (LRFIM(max_size=2), {"C": [0.01, 1.0, 100.0]}),
+        "SVC": (
+            ex.PolySVC(max_iter=10_000, gram_min_columns=1),
+            {"degree": [1, 3], "gamma": [0.1, 1.0], "C": [0.1, 10.0]},
+        ),
+    }
+    run = dict(folds=3, max_train=150, cache=False)
+    shared = ex.tuned_accuracy("german.numer", methods, **run)
+    for name in ("_uses_forest_prefixes", "_uses_forest_depths", "_uses_lrfim_mining"):
+        monkeypatch.setattr(ex, name, lambda *a, **k: False)
+    monkeypatch.setattr(ex, "_uses_shared_gram", lambda *a, **k: False)
+    monkeypatch.setattr(ex, "_depth_key", lambda *a, **k: None)
+    alone = ex.tuned_accuracy("german.numer", methods, **run)
+    columns = ["method", "accuracy", "best", "cv_accuracy", "n_excluded"]
+    pd.testing.assert_frame_equal(shared[columns], alone[columns])
