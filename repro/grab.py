@@ -10,6 +10,8 @@ serves a result of the old one.
 from __future__ import annotations
 
 import copy
+import functools
+import itertools
 import json
 import time
 import warnings
@@ -859,7 +861,7 @@ def _depth_fit_scores(
 
 
 def _depth_task(
-    key: dict, est, params, depth_key, depths, B, y, train, test, time_limit, cache: bool
+    key: dict, est, params, depths, B, y, train, test, time_limit, cache: bool, *, depth_key: str
 ) -> list[dict]:
     read = cache and cache_path(_cache_kind(key), key, __name__).is_file()
     out = _cached(
@@ -1184,79 +1186,21 @@ def tuned_accuracy(
     """
     from sklearn.model_selection import ParameterGrid
 
-    def _path_results(base, est, grid, combos, B, y, splits, time_limit):
-        # one task per (other parameters, fold): the C grid ascending, then each record
-        # put back in the place of its (combination, fold)
-        Cs = sorted(grid["C"])
-        others = [dict(o) for o in ParameterGrid({p: v for p, v in grid.items() if p != "C"})]
-        jobs = [
-            delayed(_path_task)(
-                {**base, "experiment": "table1path", "params": repr(o), "Cs": Cs, "fold": f},
-                est,
-                o,
-                Cs,
-                B,
-                y,
-                tr,
-                te,
-                time_limit,
-                cache,
-            )
-            for o in others
-            for f, (tr, te) in enumerate(splits)
-        ]
-        paths = Parallel(n_jobs=n_jobs)(jobs)
-        at = {}
-        for i, o in enumerate(others):
-            for f in range(len(splits)):
-                for C, r in zip(Cs, paths[i * len(splits) + f]):
-                    at[repr(sorted({**o, "C": C}.items())), f] = r
-        return [at[repr(sorted(c.items())), f] for c in combos for f in range(len(splits))]
-
-    def _forest_results(base, est, grid, combos, B, y, splits, time_limit):
-        # one task per (other parameters, fold): the largest forest, its prefixes scored
-        Ns = sorted(grid["n_estimators"])
-        others = [
-            dict(o) for o in ParameterGrid({p: v for p, v in grid.items() if p != "n_estimators"})
-        ]
-        jobs = [
-            delayed(_forest_task)(
-                {**base, "experiment": "table1forest", "params": repr(o), "Ns": Ns, "fold": f},
-                est,
-                o,
-                Ns,
-                B,
-                y,
-                tr,
-                te,
-                time_limit,
-                cache,
-            )
-            for o in others
-            for f, (tr, te) in enumerate(splits)
-        ]
-        forests = Parallel(n_jobs=n_jobs)(jobs)
-        at = {}
-        for i, o in enumerate(others):
-            for f in range(len(splits)):
-                for n, r in zip(Ns, forests[i * len(splits) + f]):
-                    at[repr(sorted({**o, "n_estimators": n}.items())), f] = r
-        return [at[repr(sorted(c.items())), f] for c in combos for f in range(len(splits))]
-
-    def _forest_depth_results(base, est, grid, combos, B, y, splits, time_limit):
-        # one task per (other parameters, fold): the depths ascending, each depth's forest
-        # scored on its prefixes, until the trees stop short of the maximum depth
-        Ns, depths = sorted(grid["n_estimators"]), sorted(grid["max_depth"])
-        rest = {p: v for p, v in grid.items() if p not in ("n_estimators", "max_depth")}
+    def _grouped_results(base, experiment, task, est, grid, along, combos, splits, time_limit):
+        # one task per (other parameters, fold) over the values of the parameters ``along``
+        # (each ascending; a task's records come in the order of their product), then each
+        # record put back in the place of its (combination, fold); ``along`` maps each
+        # parameter to the name its values have in the cache key
+        values = {p: sorted(grid[p]) for p in along}
+        rest = {p: v for p, v in grid.items() if p not in along}
         others = [dict(o) for o in ParameterGrid(rest)]
-        key = {**base, "experiment": "table1forestdepth", "depths": depths, "Ns": Ns}
+        named = {along[p]: v for p, v in values.items()}
         jobs = [
-            delayed(_forest_depth_task)(
-                {**key, "params": repr(o), "fold": f},
+            delayed(task)(
+                {**base, "experiment": experiment, "params": repr(o), **named, "fold": f},
                 est,
                 o,
-                depths,
-                Ns,
+                *values.values(),
                 B,
                 y,
                 tr,
@@ -1267,78 +1211,12 @@ def tuned_accuracy(
             for o in others
             for f, (tr, te) in enumerate(splits)
         ]
-        chains = Parallel(n_jobs=n_jobs)(jobs)
+        done = Parallel(n_jobs=n_jobs)(jobs)
         at = {}
         for i, o in enumerate(others):
             for f in range(len(splits)):
-                pairs = [(D, n) for D in depths for n in Ns]
-                for (D, n), r in zip(pairs, chains[i * len(splits) + f]):
-                    at[repr(sorted({**o, "max_depth": D, "n_estimators": n}.items())), f] = r
-        return [at[repr(sorted(c.items())), f] for c in combos for f in range(len(splits))]
-
-    def _depth_results(base, est, grid, combos, B, y, splits, time_limit):
-        # one task per (other parameters, fold): the depths ascending, fitted until the
-        # trees stop short of the maximum depth
-        key = _depth_key(est, grid)
-        depths = sorted(grid[key])
-        others = [dict(o) for o in ParameterGrid({p: v for p, v in grid.items() if p != key})]
-        jobs = [
-            delayed(_depth_task)(
-                {
-                    **base,
-                    "experiment": "table1depth",
-                    "params": repr(o),
-                    "depths": depths,
-                    "fold": f,
-                },
-                est,
-                o,
-                key,
-                depths,
-                B,
-                y,
-                tr,
-                te,
-                time_limit,
-                cache,
-            )
-            for o in others
-            for f, (tr, te) in enumerate(splits)
-        ]
-        chains = Parallel(n_jobs=n_jobs)(jobs)
-        at = {}
-        for i, o in enumerate(others):
-            for f in range(len(splits)):
-                for D, r in zip(depths, chains[i * len(splits) + f]):
-                    at[repr(sorted({**o, key: D}.items())), f] = r
-        return [at[repr(sorted(c.items())), f] for c in combos for f in range(len(splits))]
-
-    def _lrfim_results(base, est, grid, combos, B, y, splits, time_limit):
-        # one task per (other parameters, fold): the itemsets mined once, every C fitted
-        Cs = sorted(grid["C"])
-        others = [dict(o) for o in ParameterGrid({p: v for p, v in grid.items() if p != "C"})]
-        jobs = [
-            delayed(_lrfim_task)(
-                {**base, "experiment": "table1lrfim", "params": repr(o), "Cs": Cs, "fold": f},
-                est,
-                o,
-                Cs,
-                B,
-                y,
-                tr,
-                te,
-                time_limit,
-                cache,
-            )
-            for o in others
-            for f, (tr, te) in enumerate(splits)
-        ]
-        fits = Parallel(n_jobs=n_jobs)(jobs)
-        at = {}
-        for i, o in enumerate(others):
-            for f in range(len(splits)):
-                for C, r in zip(Cs, fits[i * len(splits) + f]):
-                    at[repr(sorted({**o, "C": C}.items())), f] = r
+                for point, r in zip(itertools.product(*values.values()), done[i * len(splits) + f]):
+                    at[repr(sorted({**o, **dict(zip(values, point))}.items())), f] = r
         return [at[repr(sorted(c.items())), f] for c in combos for f in range(len(splits))]
 
     def _svc_results(base, est, combos, B, y, splits, time_limit):
@@ -1379,15 +1257,67 @@ def tuned_accuracy(
             "fit_time_limit": fit_time_limit,
         }
         if grab_path and _uses_path(est, grid):
-            results = _path_results(base, est, grid, combos, B, y, splits, fit_time_limit)
+            results = _grouped_results(
+                base,
+                "table1path",
+                _path_task,
+                est,
+                grid,
+                {"C": "Cs"},
+                combos,
+                splits,
+                fit_time_limit,
+            )
         elif _uses_forest_prefixes(est, grid) and _uses_forest_depths(grid):
-            results = _forest_depth_results(base, est, grid, combos, B, y, splits, fit_time_limit)
+            along = {"max_depth": "depths", "n_estimators": "Ns"}
+            results = _grouped_results(
+                base,
+                "table1forestdepth",
+                _forest_depth_task,
+                est,
+                grid,
+                along,
+                combos,
+                splits,
+                fit_time_limit,
+            )
         elif _uses_forest_prefixes(est, grid):
-            results = _forest_results(base, est, grid, combos, B, y, splits, fit_time_limit)
+            results = _grouped_results(
+                base,
+                "table1forest",
+                _forest_task,
+                est,
+                grid,
+                {"n_estimators": "Ns"},
+                combos,
+                splits,
+                fit_time_limit,
+            )
         elif _depth_key(est, grid) is not None:
-            results = _depth_results(base, est, grid, combos, B, y, splits, fit_time_limit)
+            depth_key = _depth_key(est, grid)
+            results = _grouped_results(
+                base,
+                "table1depth",
+                functools.partial(_depth_task, depth_key=depth_key),
+                est,
+                grid,
+                {depth_key: "depths"},
+                combos,
+                splits,
+                fit_time_limit,
+            )
         elif _uses_lrfim_mining(est, grid):
-            results = _lrfim_results(base, est, grid, combos, B, y, splits, fit_time_limit)
+            results = _grouped_results(
+                base,
+                "table1lrfim",
+                _lrfim_task,
+                est,
+                grid,
+                {"C": "Cs"},
+                combos,
+                splits,
+                fit_time_limit,
+            )
         elif _uses_shared_gram(est, grid, max(len(tr) for tr, _ in splits), B.shape[1]):
             results = _svc_results(base, est, combos, B, y, splits, fit_time_limit)
         else:
