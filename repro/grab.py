@@ -76,6 +76,13 @@ def _cache_kind(key: dict) -> str:
     return f"grab/{key['experiment']}"
 
 
+def _cached_records(key: dict, compute: Callable[[], dict], cache: bool) -> list[dict]:
+    """The ``records`` of ``compute()``'s result through :func:`_cached`, each marked with
+    whether it was read from the cache (``cached``)."""
+    read = cache and cache_path(_cache_kind(key), key, __name__).is_file()
+    return [{**r, "cached": bool(read)} for r in _cached(key, compute, cache)["records"]]
+
+
 def load_a1a_all(readable: bool = False):
     """All 32,561 a1a rows (a1a_train + a1a_test), as the paper's Section 5.1 uses them.
 
@@ -700,11 +707,9 @@ def _path_task(
     key: dict, est, params, Cs, B, y, train, test, time_limit, cache: bool
 ) -> list[dict]:
     # the path is cached as one unit: its fits depend on each other through the warm start
-    read = cache and cache_path(_cache_kind(key), key, __name__).is_file()
-    out = _cached(
+    return _cached_records(
         key, lambda: _path_fit_scores(est, params, Cs, B, y, train, test, time_limit), cache
     )
-    return [{**r, "cached": bool(read)} for r in out["records"]]
 
 
 def _forest_fit_scores(
@@ -787,13 +792,11 @@ def _forest_depth_fit_scores(est, params: dict, depths, Ns, B, y, train, test, t
 def _forest_depth_task(
     key: dict, est, params, depths, Ns, B, y, train, test, time_limit, cache: bool
 ) -> list[dict]:
-    read = cache and cache_path(_cache_kind(key), key, __name__).is_file()
-    out = _cached(
+    return _cached_records(
         key,
         lambda: _forest_depth_fit_scores(est, params, depths, Ns, B, y, train, test, time_limit),
         cache,
     )
-    return [{**r, "cached": bool(read)} for r in out["records"]]
 
 
 def _uses_forest_depths(grid: dict) -> bool:
@@ -805,11 +808,9 @@ def _uses_forest_depths(grid: dict) -> bool:
 def _forest_task(
     key: dict, est, params, Ns, B, y, train, test, time_limit, cache: bool
 ) -> list[dict]:
-    read = cache and cache_path(_cache_kind(key), key, __name__).is_file()
-    out = _cached(
+    return _cached_records(
         key, lambda: _forest_fit_scores(est, params, Ns, B, y, train, test, time_limit), cache
     )
-    return [{**r, "cached": bool(read)} for r in out["records"]]
 
 
 def _reached_depth(model) -> dict:
@@ -863,13 +864,11 @@ def _depth_fit_scores(
 def _depth_task(
     key: dict, est, params, depths, B, y, train, test, time_limit, cache: bool, *, depth_key: str
 ) -> list[dict]:
-    read = cache and cache_path(_cache_kind(key), key, __name__).is_file()
-    out = _cached(
+    return _cached_records(
         key,
         lambda: _depth_fit_scores(est, params, depth_key, depths, B, y, train, test, time_limit),
         cache,
     )
-    return [{**r, "cached": bool(read)} for r in out["records"]]
 
 
 def _depth_key(est, grid: dict) -> str | None:
@@ -1092,9 +1091,9 @@ def _svc_fit_scores(est, combos, B, y, train, test, time_limit) -> dict:
 
 
 def _svc_task(key: dict, est, combos, B, y, train, test, time_limit, cache: bool) -> list[dict]:
-    read = cache and cache_path(_cache_kind(key), key, __name__).is_file()
-    out = _cached(key, lambda: _svc_fit_scores(est, combos, B, y, train, test, time_limit), cache)
-    return [{**r, "cached": bool(read)} for r in out["records"]]
+    return _cached_records(
+        key, lambda: _svc_fit_scores(est, combos, B, y, train, test, time_limit), cache
+    )
 
 
 def _uses_shared_gram(est, grid: dict, rows: int, columns: int) -> bool:
@@ -1108,11 +1107,9 @@ def _uses_shared_gram(est, grid: dict, rows: int, columns: int) -> bool:
 def _lrfim_task(
     key: dict, est, params, Cs, B, y, train, test, time_limit, cache: bool
 ) -> list[dict]:
-    read = cache and cache_path(_cache_kind(key), key, __name__).is_file()
-    out = _cached(
+    return _cached_records(
         key, lambda: _lrfim_fit_scores(est, params, Cs, B, y, train, test, time_limit), cache
     )
-    return [{**r, "cached": bool(read)} for r in out["records"]]
 
 
 def _uses_lrfim_mining(est, grid: dict) -> bool:
