@@ -76,11 +76,17 @@ def _cache_kind(key: dict) -> str:
     return f"grab/{key['experiment']}"
 
 
+def _in_cache(key: dict, cache: bool) -> bool:
+    """Whether :func:`_cached` will read ``key``'s result from the cache: its times are then
+    the ones measured when it was computed."""
+    return bool(cache) and cache_path(_cache_kind(key), key, __name__).is_file()
+
+
 def _cached_records(key: dict, compute: Callable[[], dict], cache: bool) -> list[dict]:
     """The ``records`` of ``compute()``'s result through :func:`_cached`, each marked with
     whether it was read from the cache (``cached``)."""
-    read = cache and cache_path(_cache_kind(key), key, __name__).is_file()
-    return [{**r, "cached": bool(read)} for r in _cached(key, compute, cache)["records"]]
+    read = _in_cache(key, cache)
+    return [{**r, "cached": read} for r in _cached(key, compute, cache)["records"]]
 
 
 def load_a1a_all(readable: bool = False):
@@ -673,10 +679,9 @@ def _fit_and_score_killed_at(time_limit: float, model, B, y, train, test, probe=
 
 
 def _task(key: dict, est, params, B, y, train, test, time_limit, cache: bool) -> dict:
-    # whether the fit is read from the cache: its time is then the one measured when it ran
-    read = cache and cache_path(_cache_kind(key), key, __name__).is_file()
+    read = _in_cache(key, cache)
     record = _cached(key, lambda: _fit_score(est, params, B, y, train, test, time_limit), cache)
-    return {**record, "cached": bool(read)}
+    return {**record, "cached": read}
 
 
 def _path_fit_scores(est, params: dict, Cs, B, y, train, test, time_limit) -> dict:
