@@ -25,8 +25,6 @@ from repro.verdicts import (
 
 __all__ = ["liblinear_ratio", "best_degree", "claims", "TIMING_NOISE"]
 
-# Fig. 2's degrees at which the paper's naive grafting ran out of its day
-
 
 def _verdict(ok: bool) -> str:
     return "holds" if ok else "does not hold"
@@ -98,7 +96,7 @@ def claims(
     table1_missing: Sequence[str] = (),
     table1_capped: Mapping[str, int] | None = None,
     fig2_repeats: int = 1,
-    naive_search_from: int = 3,
+    naive_search_from: int = 4,
     phi_sizes: Mapping[int, int] | None = None,
     n_test: Mapping[str, int] | None = None,
     best_in_text: Mapping[str, str] | None = None,
@@ -125,12 +123,17 @@ def claims(
     fig2_repeats : int, default=1
         Timings of each short Fig. 2 run, the median kept
         (:func:`repro.grab_timing.time_methods_repeated`); the evidence says so.
-    naive_search_from : int, default=3
-        The smallest degree at which GRAB's speed against naive grafting is judged. Below
-        it Phi(d, k) is small (on a1a 124 conjunctions at k = 1, 7,627 at k = 2), a scan of
-        all of it costs what the itemset search does, and the two methods coincide; the
-        paper's evidence (Fig. 2's caption) is naive grafting not finishing from k = 4.
-        The ratios below it are reported, not judged.
+    naive_search_from : int, default=4
+        The smallest degree at which GRAB's speed against naive grafting is judged: where
+        the paper's evidence is (Fig. 2's caption: naive grafting ran out of its day from
+        k = 4; §5.1: WFIM selects features "even when exhaustive search is impractical").
+        The paper's times at k <= 3 are lost. Below k = 4 Phi(d, k) is small enough (on
+        a1a 124, 7,627 and 310,248 conjunctions) that a scan of all of it costs what
+        the itemset search does, and the two runs take seconds, so their ratio moves with
+        the machine's load (at C = 1, k = 3 it read 0.8x, 0.7x and 0.6x in three FULL runs
+        of one code, across the 0.67 edge of the timing tie band). The verdict judged
+        from k = 3 is reported beside it, as the other reading; the ratios below
+        ``naive_search_from`` are reported, not judged.
     phi_sizes : mapping of int to int, optional
         |Phi(d, k)| by degree, quoted in the evidence.
     curves : DataFrame
@@ -199,10 +202,27 @@ def claims(
         if "reached" in grab
         else bool(grab.seconds_to_target.notna().all())
     )
-    judged = naive_ratio[[k >= naive_search_from for _, k in naive_ratio.index]].dropna()
-    # GRAB faster where the search matters, a time ratio within the timing noise a tie
-    faster = all_of(_ratio(v) for v in judged.values) if len(judged) else "does not hold"
     naive_stops = all(k is not None for k in first_out.values())
+
+    def faster_from(k0: int) -> str:
+        # GRAB faster where the search matters, a time ratio within the timing noise a tie
+        cells = naive_ratio[[k >= k0 for _, k in naive_ratio.index]].dropna()
+        if not len(cells):
+            return "does not hold"
+        return (
+            all_of(_ratio(v) for v in cells.values) if naive_stops and grab_all else "does not hold"
+        )
+
+    judged = naive_ratio[[k >= naive_search_from for _, k in naive_ratio.index]].dropna()
+    faster = faster_from(naive_search_from)
+    # the other reading: judged from the degree below (the paper's times there are lost)
+    other_from = naive_search_from - 1
+    other = (
+        f"; judged from k = {other_from} instead (the paper's times at k <= 3 are lost): "
+        f"{faster_from(other_from)}"
+        if other_from >= 1 and any(k == other_from for _, k in naive_ratio.index)
+        else ""
+    )
     sizes = (
         " (|Phi(d, k)| = "
         + ", ".join(f"{phi_sizes[k]:,}" for k in sorted(phi_sizes) if k < naive_search_from)
@@ -214,11 +234,7 @@ def claims(
         {
             "claim": texts["fig2_naive"],
             # the paper's evidence starts at k = 4 on all of a1a
-            "verdict": (
-                (faster if naive_stops and grab_all else "does not hold")
-                if k_max >= 4 and full_rows
-                else "not testable"
-            ),
+            "verdict": (faster if k_max >= 4 and full_rows else "not testable"),
             "evidence": "naive grafting did not finish within our limit of "
             f"{naive_limit:.3g} conjunctions evaluated per run, a count of work (the paper: "
             "one day, from k = 4) from "
@@ -237,13 +253,15 @@ def claims(
                 f"C={c} k={k}: " + ("never reached" if not np.isfinite(v) else f"{v:.1f}x")
                 for (c, k), v in judged.items()
             )
-            + f"; at k < {naive_search_from}{sizes} the two scans coincide and are "
-            "reported, not judged: "
+            + f"; at k < {naive_search_from}{sizes} a scan of all of Phi costs what the "
+            "itemset search does, the runs take seconds, and their ratios are reported, "
+            "not judged: "
             + ", ".join(
-                f"C={c} k={k}: {v:.1f}x"
-                for (c, k), v in naive_ratio.items()
-                if k < naive_search_from and np.isfinite(v)
+                f"C={c} k={k}: " + ("never reached" if not np.isfinite(v) else f"{v:.1f}x")
+                for (c, k), v in naive_ratio.dropna().items()
+                if k < naive_search_from
             )
+            + other
             + ("" if k_max >= 4 and full_rows else f" (QUICK: {n_rows:,} rows, k <= {k_max})")
             + "; "
             + tolerance_note(
