@@ -24,6 +24,7 @@ import datetime as dt
 import json
 import os
 import re
+import resource
 import subprocess
 import sys
 import tempfile
@@ -93,6 +94,15 @@ def environment() -> str:
         except PackageNotFoundError:
             continue
     return ", ".join(parts)
+
+
+def _children_cpu() -> float:
+    """CPU seconds (user + system) of this process's finished children and their reaped
+    descendants: a notebook's kernel and its workers once the kernel has shut down. Divided
+    by a notebook's wall time it says how many of the cores the run kept busy, which is
+    where a cold reproduction can still gain from running work side by side."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def discover(only: list[str] | None = None) -> list[Path]:
@@ -275,7 +285,7 @@ def run(
         # read none is a cold run, and its time is what a fresh clone would take
         tally = Path(tempfile.mkstemp(prefix="rulelab-cache-reads-")[1])
         os.environ[TALLY_ENV] = str(tally)
-        t = time.time()
+        t, cpu = time.time(), _children_cpu()
         try:
             pm.execute_notebook(
                 str(nb),
@@ -292,6 +302,7 @@ def run(
             status = f"failed: {type(err).__name__}"
             print(f"[rulelab] {nb.name} failed: {err}", file=sys.stderr, flush=True)
         seconds = round(time.time() - t, 1)
+        cpu_seconds = round(_children_cpu() - cpu, 1)
         cache_reads = len(tally.read_text(encoding="utf-8").splitlines())
         tally.unlink(missing_ok=True)
         os.environ.pop(TALLY_ENV, None)
@@ -300,6 +311,7 @@ def run(
                 "notebook": nb.stem,
                 "status": status,
                 "seconds": seconds,
+                "cpu_seconds": cpu_seconds,
                 "cache_reads": cache_reads,
                 "jobs": jobs,
                 "params": ", ".join(f"{k}={v}" for k, v in (params or {}).items()),
@@ -310,7 +322,12 @@ def run(
             }
         )
         how = "cold" if cache_reads == 0 else f"{cache_reads} results read from the cache"
-        print(f"[rulelab] {nb.name}: {status} in {seconds:.0f} s ({how})", flush=True)
+        busy = cpu_seconds / seconds if seconds else 0.0
+        print(
+            f"[rulelab] {nb.name}: {status} in {seconds:.0f} s ({how}); "
+            f"{cpu_seconds:.0f} CPU seconds, {busy:.2f} of {jobs} cores busy on average",
+            flush=True,
+        )
     ran = sum(len(entries) for entries in logs.values())
     failed = sum(e["status"] != "ok" for entries in logs.values() for e in entries)
     for root, entries in logs.items():

@@ -328,3 +328,35 @@ def test_n_jobs_reaches_only_the_notebooks_that_declare_it():
     pipeline.check_request([declaring[0].stem[:2]], {"N_JOBS": 2})
     with pytest.raises(ValueError, match="no parameter N_JOBS"):
         pipeline.check_request([others[0].stem[:2]], {"N_JOBS": 2})
+
+
+def test_the_run_log_counts_the_cpu_seconds_of_a_notebooks_processes(tmp_path, monkeypatch):
+    import json
+    import subprocess
+    import sys
+
+    import nbformat
+    import papermill
+
+    from repro import pipeline
+    from repro.notebook_parameters import NOTEBOOK_PARAMETERS
+
+    monkeypatch.delenv("RULELAB_OUTPUT", raising=False)
+    for name in ("RULELAB_QUICK", "RULELAB_HEADLESS"):
+        monkeypatch.setenv(name, "0")
+    monkeypatch.setattr(pipeline, "ROOT", tmp_path)
+    monkeypatch.setattr(_paths, "ROOT", tmp_path)
+    monkeypatch.setattr(pipeline, "update_readme", lambda: pytest.fail("README written"))
+    burn = "import time\nwhile time.process_time() < 0.5: pass"
+
+    def execute(source, target, parameters, **kwargs):
+        # a kernel that starts a worker: the worker burns at least 0.5 s of CPU
+        defaults = {k: v for k, (_, v) in NOTEBOOK_PARAMETERS["02_rule_sets"].items()}
+        runs.start_run("02_rule_sets", {**defaults, **parameters})
+        subprocess.run([sys.executable, "-c", burn], check=True)
+        nbformat.write(nbformat.v4.new_notebook(), target)
+
+    monkeypatch.setattr(papermill, "execute_notebook", execute)
+    assert pipeline.main(["--only", "02", "--param", "DATASETS=[pima]"]) == 0
+    log = json.loads((tmp_path / "runs" / "DATASETS-pima" / "results" / "run_log.json").read_text())
+    assert log["notebooks"][0]["cpu_seconds"] >= 0.5
