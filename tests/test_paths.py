@@ -247,6 +247,19 @@ def test_parameters_cells_hold_plain_values_that_do_not_depend_on_quick():
         assert f'RUN = start_run("{path.stem}", globals())' in after, path.name
 
 
+def _pipeline_in(root, monkeypatch):
+    """The pipeline and the output paths rooted at ``root``, with FULL settings (run() sets
+    RULELAB_QUICK and RULELAB_HEADLESS; monkeypatch restores them) and the README untouched."""
+    from repro import pipeline
+
+    monkeypatch.delenv("RULELAB_OUTPUT", raising=False)
+    for name in ("RULELAB_QUICK", "RULELAB_HEADLESS"):
+        monkeypatch.setenv(name, "0")
+    monkeypatch.setattr(pipeline, "ROOT", root)
+    monkeypatch.setattr(_paths, "ROOT", root)
+    monkeypatch.setattr(pipeline, "update_readme", lambda: pytest.fail("README written"))
+
+
 def test_a_run_with_other_parameters_writes_beside_the_committed_outputs(tmp_path, monkeypatch):
     import json
 
@@ -256,12 +269,7 @@ def test_a_run_with_other_parameters_writes_beside_the_committed_outputs(tmp_pat
     from repro import pipeline
     from repro.notebook_parameters import NOTEBOOK_PARAMETERS
 
-    monkeypatch.delenv("RULELAB_OUTPUT", raising=False)
-    for name in ("RULELAB_QUICK", "RULELAB_HEADLESS"):  # run() sets them; restored after
-        monkeypatch.setenv(name, "0")
-    monkeypatch.setattr(pipeline, "ROOT", tmp_path)
-    monkeypatch.setattr(_paths, "ROOT", tmp_path)
-    monkeypatch.setattr(pipeline, "update_readme", lambda: pytest.fail("README written"))
+    _pipeline_in(tmp_path, monkeypatch)
     committed, given = {}, {}
 
     def execute(source, target, parameters, **kwargs):
@@ -341,12 +349,7 @@ def test_the_run_log_counts_the_cpu_seconds_of_a_notebooks_processes(tmp_path, m
     from repro import pipeline
     from repro.notebook_parameters import NOTEBOOK_PARAMETERS
 
-    monkeypatch.delenv("RULELAB_OUTPUT", raising=False)
-    for name in ("RULELAB_QUICK", "RULELAB_HEADLESS"):
-        monkeypatch.setenv(name, "0")
-    monkeypatch.setattr(pipeline, "ROOT", tmp_path)
-    monkeypatch.setattr(_paths, "ROOT", tmp_path)
-    monkeypatch.setattr(pipeline, "update_readme", lambda: pytest.fail("README written"))
+    _pipeline_in(tmp_path, monkeypatch)
     burn = "import time\nwhile time.process_time() < 0.5: pass"
 
     def execute(source, target, parameters, **kwargs):
