@@ -33,7 +33,7 @@ from pathlib import Path
 
 from repro.fingerprint import notebook_fingerprint, stale_notebooks
 from repro.report import ROOT, results_dir, update_readme, write_report
-from repro.runner import TALLY_ENV
+from repro.runner import TALLY_ENV, earlier_reads
 
 NOTEBOOKS = ROOT / "notebooks"
 
@@ -281,8 +281,8 @@ def run(
         out = out_dir / nb.name
         print(f"[rulelab] {nb.name} ({mode}): {plan.describe()}", flush=True)
         fingerprint = notebook_fingerprint(nb)  # the code this run's outputs come from
-        # the kernel adds a line here for every result it reads from the cache: a run that
-        # read none is a cold run, and its time is what a fresh clone would take
+        # the kernel adds a line here for every result it writes to or reads from the cache: a
+        # run that read none it had not written is a cold run, and its time is a fresh clone's
         tally = Path(tempfile.mkstemp(prefix="rulelab-cache-reads-")[1])
         os.environ[TALLY_ENV] = str(tally)
         t, cpu = time.time(), _children_cpu()
@@ -303,7 +303,7 @@ def run(
             print(f"[rulelab] {nb.name} failed: {err}", file=sys.stderr, flush=True)
         seconds = round(time.time() - t, 1)
         cpu_seconds = round(_children_cpu() - cpu, 1)
-        cache_reads = len(tally.read_text(encoding="utf-8").splitlines())
+        cache_reads = earlier_reads(tally.read_text(encoding="utf-8"))
         tally.unlink(missing_ok=True)
         os.environ.pop(TALLY_ENV, None)
         logs.setdefault(plan.root, []).append(

@@ -67,15 +67,16 @@ def _environments(runs: pd.DataFrame) -> list[str]:
 
 def _cold_sentence(runs: pd.DataFrame) -> str:
     """What the recorded times say about a cold run: ``cache_reads`` counts the results a
-    notebook's run read from the cache (0: a cold run, as on a fresh clone)."""
+    notebook's run read from the cache that it had not written itself (0: a cold run, as on
+    a fresh clone)."""
     if "cache_reads" not in runs:
         return "These runs did not record whether they read earlier results from the cache."
     reads = pd.to_numeric(runs["cache_reads"], errors="coerce")
     cold = reads == 0
     text = (
         f"{int(cold.sum())} of {len(runs)} notebooks ran cold (`cache_reads` 0: nothing "
-        f"read from the cache), in {runs.loc[cold, 'seconds'].astype(float).sum() / 60:.1f} "
-        "minutes"
+        "read from the cache that the run had not written itself), in "
+        f"{runs.loc[cold, 'seconds'].astype(float).sum() / 60:.1f} minutes"
     )
     unknown = int(reads.isna().sum())
     if unknown:

@@ -39,6 +39,7 @@ __all__ = [
     "summarize",
     "merge_runs",
     "run_provenance",
+    "earlier_reads",
 ]
 
 
@@ -69,29 +70,49 @@ def cache_path(kind: str, key: dict, code) -> Path:
 
 
 def write_record(path: Path, record) -> None:
-    """Store a JSON-able record atomically: an interrupted write never leaves half a file."""
+    """Store a JSON-able record atomically: an interrupted write never leaves half a file.
+    Counted in the pipeline's tally (:data:`TALLY_ENV`) when one is set."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(f".{os.getpid()}.tmp")
     tmp.write_text(json.dumps(record, default=_jsonable_number))
     tmp.replace(path)
+    _tally("wrote", path)
 
 
 def _jsonable_number(value):
     return value.item() if isinstance(value, np.generic) else float(value)
 
 
-#: A file the pipeline names for one notebook run: every result read from the cache adds a
-#: line to it, so the run log can tell a cold run (nothing read) from one that reused work.
+#: A file the pipeline names for one notebook run: every result written to or read from the
+#: cache adds a line to it (``wrote kind/name`` or ``read kind/name``), so the run log can
+#: tell a cold run from one that reused earlier work (:func:`earlier_reads`).
 TALLY_ENV = "RULELAB_CACHE_TALLY"
+
+
+def _tally(action: str, path: Path) -> None:
+    tally = os.environ.get(TALLY_ENV)
+    if tally:  # one short appended line: whole even when workers append at once
+        with open(tally, "a", encoding="utf-8") as out:
+            out.write(f"{action} {path.parent.name}/{path.name}\n")
+
+
+def earlier_reads(tally_text: str) -> int:
+    """The results a run read from the cache that it had not written itself.
+
+    A run that reads a result it computed a moment before (two tables sharing one fit)
+    still ran cold: only a result written before the run counts.
+    """
+    wrote, reads = set(), []
+    for line in tally_text.splitlines():
+        action, _, entry = line.partition(" ")
+        (wrote.add if action == "wrote" else reads.append)(entry)
+    return sum(entry not in wrote for entry in reads)
 
 
 def read_cached(path: Path):
     """A cached result, counted in the pipeline's tally (:data:`TALLY_ENV`) when one is set."""
     record = json.loads(path.read_text())
-    tally = os.environ.get(TALLY_ENV)
-    if tally:
-        with open(tally, "a", encoding="utf-8") as out:
-            out.write(f"{path.parent.name}\n")
+    _tally("read", path)
     return record
 
 

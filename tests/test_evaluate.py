@@ -56,7 +56,7 @@ def test_every_result_read_from_the_cache_is_counted_so_a_cold_run_can_be_told(
 ):
     """The pipeline names a tally file for each notebook run; a run that read nothing from
     the cache (an empty tally) is a cold run, and its time is a fresh clone's."""
-    from repro.runner import TALLY_ENV, cached
+    from repro.runner import TALLY_ENV, cached, earlier_reads
 
     monkeypatch.setenv("RULELAB_CACHE", str(tmp_path / "cache"))
     tally = tmp_path / "tally"
@@ -66,10 +66,20 @@ def test_every_result_read_from_the_cache_is_counted_so_a_cold_run_can_be_told(
     loader = lambda name: (X, y)  # noqa: E731
     cross_validate({"RuSC": SetCoverRules()}, ["toy"], n_splits=3, loader=loader, progress=False)
     assert cached("unit", {"a": 1}, lambda: {"v": 1}, code=toy) == {"v": 1}
-    assert tally.read_text() == ""  # everything computed: cold
+    first_run = tally.read_text()
+    assert [line.split()[0] for line in first_run.splitlines()] == ["wrote"] * 4
+    assert earlier_reads(first_run) == 0  # everything computed: cold
+    # the same run reading what it wrote a moment before is still cold
+    assert cached("unit", {"a": 1}, lambda: {"v": 2}, code=toy) == {"v": 1}
+    assert earlier_reads(tally.read_text()) == 0
+    tally.write_text("")  # a second run: everything comes from the cache
     cross_validate({"RuSC": SetCoverRules()}, ["toy"], n_splits=3, loader=loader, progress=False)
     assert cached("unit", {"a": 1}, lambda: {"v": 2}, code=toy) == {"v": 1}
-    assert tally.read_text().split() == ["cv"] * 3 + ["unit"]
+    second_run = tally.read_text()
+    assert [line.split("/")[0] for line in second_run.splitlines()] == ["read cv"] * 3 + [
+        "read unit"
+    ]
+    assert earlier_reads(second_run) == 4
 
 
 def test_merge_runs_keeps_only_the_other_datasets_of_an_earlier_run(tmp_path):
