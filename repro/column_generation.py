@@ -233,8 +233,10 @@ def milp_pricing_times(
     The run goes on with the itemset search's columns, so the problems are the same on
     every machine; the MILP only times them. A MILP call is stopped after
     ``milp_time_limit`` seconds (a clock limit that touches nothing but this table's MILP
-    columns): ``milp_proved`` says whether it proved its column optimal in that time, and
-    then ``milp_best`` must equal the search's ``best`` (the lowest reduced cost).
+    columns; HiGHS has no count of work that bounds its root node): ``milp_nodes`` is the
+    number of branch-and-bound nodes it explored (0: stopped at the root), ``milp_proved``
+    says whether it proved its column optimal in that time, and then ``milp_best`` must
+    equal the search's ``best`` (the lowest reduced cost).
     """
     A, y, _, _ = _design(dataset, max_rows, seed)
     cost = complexity * len(y)
@@ -260,6 +262,7 @@ def milp_pricing_times(
                 "search_seconds": search.seconds,
                 "search_nodes": search.nodes,
                 "milp_seconds": milp.seconds,
+                "milp_nodes": milp.nodes,
                 "milp_proved": milp.exact,
                 "milp_best": (
                     float(milp.reduced_costs[0]) if milp.exact and milp.itemsets else np.nan

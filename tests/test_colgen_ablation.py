@@ -30,4 +30,5 @@ def test_the_milp_finds_the_search_s_lowest_reduced_cost_on_the_same_problems():
     assert np.all(np.diff(table["lp_value"]) <= 1e-9)  # the run goes on with the search's columns
     proved = table[table["milp_proved"]]
     assert len(proved) >= 1  # 100 rows: HiGHS proves each in seconds
+    assert (table["milp_nodes"] >= 0).all()  # HiGHS's own count, read back
     np.testing.assert_allclose(proved["milp_best"], proved["best"], atol=1e-6)

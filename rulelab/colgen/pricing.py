@@ -61,7 +61,7 @@ class PricingResult:
     method : str
         ``"exact"``, ``"beam"`` or ``"milp"``.
     nodes : int
-        Itemsets evaluated.
+        Itemsets evaluated (``"milp"``: branch-and-bound nodes explored).
     items_searched : int
         Items left after screening (and merging items equal on the searched rows).
     seconds : float
@@ -442,7 +442,11 @@ def price_milp(
         d_i >= 1 - sum_{j absent} z_j   for a negative i
         1 <= sum z <= max_terms
 
-    Exact when HiGHS proves optimality within ``time_limit``.
+    Exact when HiGHS proves optimality within ``time_limit`` seconds, a clock limit: HiGHS
+    has no count of work that bounds its root node (its simplex iteration limit does not
+    reach the MIP's root LP, and a node limit binds only after the root). ``nodes`` of the
+    result is the number of branch-and-bound nodes HiGHS explored (0: it stopped at the
+    root).
     """
     import highspy
     import scipy.sparse as sp
@@ -508,18 +512,19 @@ def price_milp(
     )
     h.run()
     status = h.modelStatusToString(h.getModelStatus()).lower()
+    nodes = int(h.getInfo().mip_node_count)
     x = np.asarray(h.getSolution().col_value, float)
     exact = status == "optimal"
     if x.size != m + n:
         return PricingResult(
-            [], np.zeros(0), False, "milp", 0, m, time.perf_counter() - start, note=status
+            [], np.zeros(0), False, "milp", nodes, m, time.perf_counter() - start, note=status
         )
     chosen = tuple(sorted(int(items[j]) for j in np.flatnonzero(x[:m] > 0.5)))
     if not chosen:  # stopped without a solution: nothing found, nothing proved
         return PricingResult(
-            [], np.zeros(0), False, "milp", 0, m, time.perf_counter() - start, note=status
+            [], np.zeros(0), False, "milp", nodes, m, time.perf_counter() - start, note=status
         )
     value = reduced_costs(A, [chosen], mu_pos, cost_neg, fixed, per_term)
     return PricingResult(
-        [chosen], value, exact, "milp", 0, m, time.perf_counter() - start, note=status
+        [chosen], value, exact, "milp", nodes, m, time.perf_counter() - start, note=status
     )
