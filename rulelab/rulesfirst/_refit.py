@@ -8,10 +8,16 @@ loss evaluation, and copying ``X[rows][:, keep]``. :class:`LogisticRefit` keeps 
 current base's design dense once per step and runs the very optimisation scikit-learn
 runs (its objective, scaling, starting point, L-BFGS-B options and stopping rule), with
 the candidate's column held at zero instead of sliced out: a zero gradient entry keeps
-it there, so the iterates are those of the fit without the column.
+it there, so the iterates are those of the fit without the column. The L-BFGS-B loop
+itself is :func:`lbfgsb`: scipy's own step routine driven without the wrappers
+``scipy.optimize.minimize`` puts around every evaluation, which cost as much as the
+evaluations of these small problems; the iterates are the same, bit for bit.
 """
 
 from __future__ import annotations
+
+import functools
+from collections.abc import Callable
 
 import numpy as np
 import scipy.sparse as sp
@@ -89,20 +95,15 @@ class LogisticRefit:
         w0 = self.w0.copy()
         w0[column] = 0.0
         l2 = 1.0 / (self.C * len(t))  # scikit-learn's scaling: mean loss + l2 / 2 |coef|^2
-        res = optimize.minimize(
+        return lbfgsb(
             _loss_grad,
             w0,
-            method="L-BFGS-B",
-            jac=True,
-            args=(A, AT, t, l2, column),
-            options={
-                "maxiter": self.max_iter,
-                "maxls": 50,
-                "gtol": self.tol,
-                "ftol": 64 * np.finfo(float).eps,
-            },
+            (A, AT, t, l2, column),
+            maxiter=self.max_iter,
+            maxls=50,
+            gtol=self.tol,
+            ftol=64 * np.finfo(float).eps,
         )
-        return res.x
 
     def proba(self, A, w: np.ndarray, n_classes: int) -> np.ndarray:
         """Class probabilities, spread onto ``n_classes`` class indices, of the refitted
@@ -112,6 +113,104 @@ class LogisticRefit:
         out[:, self.classes[0]] = 1 - p
         out[:, self.classes[1]] = p
         return out
+
+
+def lbfgsb(
+    fun_grad: Callable,
+    x0: np.ndarray,
+    args: tuple = (),
+    *,
+    maxiter: int = 15000,
+    maxls: int = 20,
+    gtol: float = 1e-5,
+    ftol: float = 2.2204460492503131e-09,
+    maxcor: int = 10,
+    maxfun: int = 15000,
+) -> np.ndarray:
+    """The minimiser ``scipy.optimize.minimize(fun_grad, x0, args, method="L-BFGS-B",
+    jac=True, options=...)`` returns (no bounds), computed by the same step routine.
+
+    scipy's loop asks its step routine for a point, evaluates ``fun_grad`` there through
+    layers of wrappers (copies, memoisation, counters) and stops on the routine's word or
+    at ``maxiter`` iterations or ``maxfun`` evaluations. This is that loop without the
+    layers: the same points are evaluated in the same order and the same ``x`` comes out.
+    Where scipy's private step routine is not the one this loop was written for, the call
+    goes through ``scipy.optimize.minimize`` instead.
+    """
+    setulb = _step_routine()
+    if setulb is None:
+        return _minimize(fun_grad, x0, args, maxiter, maxls, gtol, ftol, maxcor, maxfun)
+    return _drive(setulb, fun_grad, x0, args, maxiter, maxls, gtol, ftol, maxcor, maxfun)
+
+
+def _drive(setulb, fun_grad, x0, args, maxiter, maxls, gtol, ftol, maxcor, maxfun):
+    x = np.array(np.asarray(x0, dtype=np.float64).ravel())
+    n = x.size
+    f, g = fun_grad(x.copy(), *args)  # scipy evaluates the start before the first step
+    nfev = 1
+    f = float(f)
+    g = np.asarray(g, dtype=np.float64)
+    unbounded = np.zeros(n, np.float64)
+    nbd = np.zeros(n, np.int32)
+    wa = np.zeros(2 * maxcor * n + 5 * n + 11 * maxcor * maxcor + 8 * maxcor, np.float64)
+    iwa = np.zeros(3 * n, np.int32)
+    task = np.zeros(2, np.int32)
+    ln_task = np.zeros(2, np.int32)
+    lsave = np.zeros(4, np.int32)
+    isave = np.zeros(44, np.int32)
+    dsave = np.zeros(29, np.float64)
+    factr = ftol / np.finfo(float).eps
+    evaluated = x.copy()
+    iterations = 0
+    while True:
+        setulb(
+            maxcor, x, unbounded, unbounded, nbd, f, g, factr, gtol, wa, iwa, task,
+            lsave, isave, dsave, maxls, ln_task,
+        )  # fmt: skip
+        if task[0] == 3:  # evaluate at x (scipy's wrapper reuses the last one when x is unchanged)
+            if not np.array_equal(x, evaluated):
+                evaluated = x.copy()
+                f, g = fun_grad(x.copy(), *args)
+                nfev += 1
+                f = float(f)
+                g = np.asarray(g, dtype=np.float64)
+        elif task[0] == 1:  # a new iterate
+            iterations += 1
+            if iterations >= maxiter:
+                task[0], task[1] = 5, 504
+            elif nfev > maxfun:
+                task[0], task[1] = 5, 502
+        else:
+            return x
+
+
+def _minimize(fun_grad, x0, args, maxiter, maxls, gtol, ftol, maxcor, maxfun) -> np.ndarray:
+    options = dict(maxiter=maxiter, maxls=maxls, gtol=gtol, ftol=ftol, maxcor=maxcor)
+    options["maxfun"] = maxfun
+    return optimize.minimize(
+        fun_grad, x0, args=args, method="L-BFGS-B", jac=True, options=options
+    ).x
+
+
+@functools.cache
+def _step_routine() -> Callable | None:
+    """scipy's private L-BFGS-B step routine, once :func:`_drive` has been seen to give
+    ``scipy.optimize.minimize``'s result with it bit for bit (None otherwise: another scipy
+    with another routine)."""
+    try:
+        from scipy.optimize import _lbfgsb
+
+        rng = np.random.default_rng(0)
+        A, t = rng.normal(size=(40, 6)), (rng.random(40) < 0.5).astype(float)
+        A[:, -1] = 1.0
+        args = (A, A.T, t, 0.1, 2)
+        x0 = rng.normal(size=6)
+        options = (100, 50, 1e-6, 64 * np.finfo(float).eps, 10, 15000)
+        ours = _drive(_lbfgsb.setulb, _loss_grad, x0, args, *options)
+        theirs = _minimize(_loss_grad, x0, args, *options)
+        return _lbfgsb.setulb if np.array_equal(ours, theirs) else None
+    except Exception:  # any other signature or behaviour: scipy's own loop
+        return None
 
 
 def _loss_grad(w: np.ndarray, A, AT, t: np.ndarray, l2: float, fixed: int):
