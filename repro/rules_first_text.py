@@ -160,6 +160,7 @@ def _text_unit(
     pos_per_neg: float | None = None,
     reading: str = "filters",
     search: str = "exact",
+    baseline: bool = True,
 ) -> list[dict]:
     s = _splits(corpus, seed, n_dev, n_test, pos_per_neg)
     if fold < 0:  # the real run: development set -> held-out test set
@@ -185,18 +186,19 @@ def _text_unit(
     out = []
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", ConvergenceWarning)  # the MLP's fixed epoch budget
-        base = make_base(variant, seed, C).fit(Xtr, tr_y)
-        out.append(
-            {
-                **row,
-                "method": "baseline",
-                "threshold": np.nan,
-                "accuracy": base.score(Xte, te_y),
-                "eval_accuracy": np.nan,
-                "n_rules": 0,
-                "n_candidates": 0,
-            }
-        )
+        if baseline:
+            base = make_base(variant, seed, C).fit(Xtr, tr_y)
+            out.append(
+                {
+                    **row,
+                    "method": "baseline",
+                    "threshold": np.nan,
+                    "accuracy": base.score(Xte, te_y),
+                    "eval_accuracy": np.nan,
+                    "n_rules": 0,
+                    "n_candidates": 0,
+                }
+            )
         for t in thresholds:
             g = make_greedy(
                 corpus, t, variant, seed, names, max_rules, C, base_rows, reading, search
@@ -250,12 +252,19 @@ def threshold_sweep(
     # linear variant on the first draw only.
     runs = [(s, v, -1) for s in seeds for v in variants]
     runs += [(seeds[0], "linear", f) for f in range(cv_folds)]
+    # One unit per threshold (the first also fits the baseline): a greedy model's cost
+    # grows steeply as t falls (more candidates, each refitted per step), so whole sweeps
+    # as units left one worker with two of the costliest; dispatched costliest first
+    # (linear before MLP, low t first), the units pack the workers evenly.
+    thresholds = [float(t) for t in thresholds]
+    runs = [(s, v, f, t, i == 0) for s, v, f in runs for i, t in enumerate(thresholds)]
     tasks = [
         {
             "corpus": corpus,
             "seed": int(s),
             "variant": v,
-            "thresholds": [float(t) for t in thresholds],
+            "thresholds": [t],
+            "baseline": first,
             "fold": f,
             "n_folds": cv_folds,
             "max_rules": max_rules,
@@ -267,10 +276,20 @@ def threshold_sweep(
             "reading": reading,
             "search": search if v == "linear" else nn_search,
         }
-        for s, v, f in runs
+        for s, v, f, t, first in runs
+    ]
+    cost = [
+        (3.0 if task["variant"] == "linear" else 1.0) / task["thresholds"][0] ** 2 for task in tasks
     ]
     return pd.DataFrame(
-        run_units(_text_unit, tasks, f"rulesfirst/fig3_{corpus}", n_jobs=n_jobs, progress=progress)
+        run_units(
+            _text_unit,
+            tasks,
+            f"rulesfirst/fig3_{corpus}",
+            n_jobs=n_jobs,
+            progress=progress,
+            cost=cost,
+        )
     )
 
 

@@ -287,9 +287,14 @@ def run_units(
     n_jobs: int = 1,
     cache: bool = True,
     progress: bool = True,
+    cost: Sequence[float] | None = None,
 ) -> list[dict]:
     """Run ``func(**task)`` for every task, each one a cached unit (:func:`cache_path`
     under ``kind``, keyed by the task and ``func``'s code); return all records in task order.
+
+    ``cost`` (one estimate per task, any scale) sends the costliest units to the workers
+    first, so that a long unit does not start last and leave the other workers idle; it
+    changes only the order in which units run, never their records or the order returned.
 
     ``func`` must be importable (a module-level function) so that joblib workers can run it,
     and return a dict or a list of dicts of JSON-able values. An interrupted run resumes
@@ -304,6 +309,8 @@ def run_units(
         else:
             todo.append((i, task, path))
     if todo:
+        if cost is not None:  # stable: equal estimates keep the task order
+            todo.sort(key=lambda unit: -cost[unit[0]])
         stream = Parallel(n_jobs=n_jobs, return_as="generator")(
             delayed(_run_unit)(func, task, path) for _, task, path in todo
         )

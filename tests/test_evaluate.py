@@ -313,6 +313,27 @@ def test_every_cache_reuses_a_result_only_for_the_same_parameters_and_code(tmp_p
     assert len(list((tmp_path / "results" / "squares").glob("*.json"))) == 3
 
 
+def _logged_square(x, log):
+    with open(log, "a", encoding="utf-8") as out:
+        out.write(f"{x}\n")
+    return {"x": x, "square": x * x}
+
+
+def test_unit_costs_order_the_runs_costliest_first_and_not_the_records(tmp_path, monkeypatch):
+    """``cost`` decides which units start first (so a long one does not start last); the
+    records come back in task order whatever it says."""
+    from repro import runner
+
+    monkeypatch.setenv("RULELAB_CACHE", str(tmp_path))
+    log = tmp_path / "ran"
+    tasks = [{"x": x, "log": str(log)} for x in (1, 2, 3, 4)]
+    records = runner.run_units(
+        _logged_square, tasks, "logged", progress=False, cost=[1.0, 5.0, 2.0, 5.0]
+    )
+    assert [r["x"] for r in records] == [1, 2, 3, 4]
+    assert log.read_text().split() == ["2", "4", "3", "1"]  # ties keep the task order
+
+
 def test_paper1_claims_use_the_published_dlist_numbers_and_keep_variants_as_evidence():
     from repro.rule_sets import claims
 
