@@ -7,13 +7,12 @@ candidate rule were added) can be read on its own.
 from __future__ import annotations
 
 import numpy as np
-import scipy.sparse as sp
 from sklearn.base import clone
 from sklearn.linear_model import LogisticRegression
 
 from ._base import base_proba, fit_base
 
-__all__ = ["_State", "_col", "_rule_loss", "_warm_init", "base_proba", "fit_warm"]
+__all__ = ["_State", "_rule_loss", "_warm_init", "base_proba", "fit_warm"]
 
 
 class _State:
@@ -42,8 +41,16 @@ class _State:
         else:
             self.loss[free] = self.pred[free] != self.y[free]
 
+    def column(self, j: int) -> np.ndarray:
+        """The samples with feature ``j`` > 0 (those its rule covers), read from the
+        coverage matrix ``B`` (CSC) instead of sliced out of ``X`` (a CSR column slice
+        costs a pass over the whole matrix)."""
+        out = np.zeros(len(self.y), bool)
+        out[self.B.indices[self.B.indptr[j] : self.B.indptr[j + 1]]] = True
+        return out
+
     def add_rule(self, j: int, c: int, q: float, k: int, log: bool) -> None:
-        new = _col(self.X, j) & ~self.covered
+        new = self.column(j) & ~self.covered
         self.pred[new] = c
         self.loss[new] = _rule_loss(self.y[new] == c, q, k, log)
         self.covered |= new
@@ -77,12 +84,6 @@ def _rule_loss(correct, q, k: int, log: bool):
     if not log:
         return np.where(correct, 0.0, 1.0)
     return np.where(correct, -np.log(q), -np.log((1 - q) / (k - 1)))
-
-
-def _col(X, j: int) -> np.ndarray:
-    col = X[:, j]
-    col = col.toarray() if sp.issparse(col) else np.asarray(col)
-    return col.ravel() > 0
 
 
 def _warm_init(current, keep_now: np.ndarray, keep: np.ndarray):

@@ -31,7 +31,7 @@ from ._base import (
 )
 from ._l1 import L1LogisticRefit
 from ._refit import LogisticRefit
-from ._search import _col, _rule_loss, _State, _warm_init, base_proba, fit_warm
+from ._search import _rule_loss, _State, _warm_init, base_proba, fit_warm
 from .candidates import select_candidates
 from .rules import Rule, RuleList, coverage_matrix
 
@@ -443,7 +443,7 @@ class RulesFirstClassifier(RulesFirstBase):
         hits = {}
         lower = np.full(len(cand), np.inf)
         for j in np.unique(cand.feature[idx]):
-            hits[j] = {name: _col(st.X, int(j)) & ~st.covered for name, st in split.items()}
+            hits[j] = {name: st.column(int(j)) & ~st.covered for name, st in split.items()}
             y_hit = ev.y[hits[j]["ev"]]
             for i in idx[cand.feature[idx] == j]:
                 lower[i] = _rule_loss(y_hit == cand.label[i], q[i], k, log).sum() - now_ev
