@@ -6,17 +6,20 @@ after, side by side.
 The exact search of ``RulesFirstClassifier`` refits its l2 logistic base once per
 candidate feature and step (tens of thousands of L-BFGS-B runs of a few milliseconds) and
 reads, per feature and step, the samples the feature's rule would newly cover. This
-script fits the same model three ways on the same rows and prints the CPU seconds of each
+script fits the same model four ways on the same rows and prints the CPU seconds of each
 and their ratios to the first:
 
 1. as before: every refit through ``scipy.optimize.minimize``, and each feature's samples
    sliced out of the design ``X`` (a column of a CSR matrix costs a pass over all of it);
 2. the refits through :func:`rulelab.rulesfirst._refit.lbfgsb`, which drives scipy's own
    L-BFGS-B step routine without the wrappers ``minimize`` puts around every evaluation;
-3. as now: also each feature's samples read from the coverage matrix (CSC) the search
-   keeps anyway (``_State.column``).
+3. also each feature's samples read from the coverage matrix (CSC) the search keeps
+   anyway (``_State.column``);
+4. as now: also, on a sparse design, the rows a step's refits can use sliced and
+   transposed once per step instead of once per refit (``LogisticRefit.restrict``; the
+   synthetic design is dense, so there it changes nothing).
 
-The three fits must learn the same rules and give the same probabilities, bit for bit
+The four fits must learn the same rules and give the same probabilities, bit for bit
 (the script exits with an error otherwise).
 
 Two problems: the costliest fit of notebook 06's Fig. 2 (right), the synthetic data of
@@ -48,9 +51,10 @@ def _sliced(state, j: int) -> np.ndarray:
 
 
 WAYS = {
-    "before (minimize, X columns)": (False, True),
-    "direct L-BFGS-B loop": (True, True),
-    "and coverage columns (now)": (True, False),
+    "before (minimize, X columns)": (False, True, False),
+    "direct L-BFGS-B loop": (True, True, False),
+    "and coverage columns": (True, False, False),
+    "and the step's design (now)": (True, False, True),
 }
 
 
@@ -59,12 +63,14 @@ def _fit_ways(make, X, y):
 
     make().fit(X[:50], y[:50])  # warm up: imports and compiled kernels are not timed
     out = {}
-    for way, (direct, sliced) in WAYS.items():
+    for way, (direct, sliced, within) in WAYS.items():
         routine = _refit._step_routine if direct else (lambda: None)
         column = _sliced if sliced else _search._State.column
+        restrict = _refit.LogisticRefit.restrict if within else (lambda self, rows: None)
         with (
             mock.patch.object(_refit, "_step_routine", routine),
             mock.patch.object(_search._State, "column", column),
+            mock.patch.object(_refit.LogisticRefit, "restrict", restrict),
         ):
             start = time.process_time()
             model = make().fit(X, y)

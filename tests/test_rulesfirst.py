@@ -676,3 +676,26 @@ def test_the_direct_lbfgsb_loop_returns_scipys_minimiser_bit_for_bit(sparse):
         ).x
         assert np.array_equal(ours, theirs)
         assert ours[3] == 0.0  # the held coefficient stays where it started
+
+
+def test_a_refit_within_the_steps_rows_is_the_refit_on_its_own_rows_bit_for_bit():
+    """On a sparse design a step's refits may share one slice of the rows they can use
+    (``restrict``); each refit must still be the fit on its own rows, to the last bit."""
+    from sklearn.linear_model import LogisticRegression
+
+    from rulelab.rulesfirst._refit import LogisticRefit
+
+    rng = np.random.default_rng(5)
+    X = sp.csr_matrix((rng.random((400, 30)) < 0.1).astype(float))
+    y = (np.asarray(X[:, :4].sum(axis=1)).ravel() + rng.normal(0, 0.5, 400) > 0.5).astype(int)
+    keep = np.arange(1, 30)
+    model = LogisticRegression().fit(X[:, keep], y)
+    step = rng.random(400) < 0.8  # the rows of this step's base
+    plain, shared = LogisticRefit(X, y, keep, model), LogisticRefit(X, y, keep, model)
+    shared.restrict(step)
+    for column in (0, 7, 19):
+        rows = step & (rng.random(400) < 0.9)  # a candidate covers some of them
+        w = shared.refit(column, rows)
+        assert np.array_equal(w, plain.refit(column, rows)) and w[column] == 0.0
+    outside = ~step  # rows beyond the step's: the refit slices them itself
+    assert np.array_equal(shared.refit(3, outside | step), plain.refit(3, outside | step))

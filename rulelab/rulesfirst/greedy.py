@@ -455,6 +455,8 @@ class RulesFirstClassifier(RulesFirstBase):
             for refit in (LogisticRefit, L1LogisticRefit):
                 if refit.applies(current, tr.X):
                     lean = refit(tr.X, tr.y, keep_now, current)
+                    if hasattr(lean, "restrict"):  # a refit's rows: the base's now, less some
+                        lean.restrict(_base_rows(self.base_rows, tr.covered))
                     design = {"tr": lean.A, "ev": lean.design(ev.X)}
                     break
         best = np.inf
