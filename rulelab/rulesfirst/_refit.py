@@ -108,14 +108,14 @@ class LogisticRefit:
         l2 = 1.0 / (self.C * len(t))  # scikit-learn's scaling: mean loss + l2 / 2 |coef|^2
         if self.within is not None and not (rows & ~self.within[0]).any():
             outer, A, AT = self.within
-            fun, args = _loss_grad_within, (A, AT, t, l2, column, rows[outer])
+            args = (A, AT, t, l2, column, rows[outer])
         else:
             A = self.A[rows]
             # The transpose made once per refit: scipy rebuilds it on every ``A.T @ r``.
             AT = A.T.tocsr() if sp.issparse(A) else A.T
-            fun, args = _loss_grad, (A, AT, t, l2, column)
+            args = (A, AT, t, l2, column)
         return lbfgsb(
-            fun,
+            _loss_grad,
             w0,
             args,
             maxiter=self.max_iter,
@@ -204,8 +204,7 @@ def _drive(setulb, fun_grad, x0, args, maxiter, maxls, gtol, ftol, maxcor, maxfu
 
 
 def _minimize(fun_grad, x0, args, maxiter, maxls, gtol, ftol, maxcor, maxfun) -> np.ndarray:
-    options = dict(maxiter=maxiter, maxls=maxls, gtol=gtol, ftol=ftol, maxcor=maxcor)
-    options["maxfun"] = maxfun
+    options = dict(maxiter=maxiter, maxls=maxls, gtol=gtol, ftol=ftol, maxcor=maxcor, maxfun=maxfun)
     return optimize.minimize(
         fun_grad, x0, args=args, method="L-BFGS-B", jac=True, options=options
     ).x
@@ -232,28 +231,23 @@ def _step_routine() -> Callable | None:
         return None
 
 
-def _loss_grad(w: np.ndarray, A, AT, t: np.ndarray, l2: float, fixed: int):
+def _loss_grad(w: np.ndarray, A, AT, t: np.ndarray, l2: float, fixed: int, kept=None):
     """Mean log-loss plus ``l2 / 2 |coef|^2`` (intercept unpenalised) and its gradient,
-    whose entry ``fixed`` is zero so that coefficient stays where it starts."""
+    whose entry ``fixed`` is zero so that coefficient stays where it starts.
+
+    With ``kept`` (boolean over the rows of ``A``; ``t`` is then on those rows only) the
+    loss is that of the kept rows, computed on all of ``A`` with the other rows' residuals
+    set to zero."""
     z = np.asarray(A @ w).ravel()
+    if kept is not None:
+        z = z[kept]
     n = len(t)
     coef = w[:-1]
     f = float(np.sum(np.logaddexp(0.0, z) - t * z) / n + 0.5 * l2 * np.dot(coef, coef))
-    g = np.asarray(AT @ ((expit(z) - t) / n)).ravel()
-    g[:-1] += l2 * coef
-    g[fixed] = 0.0
-    return f, g
-
-
-def _loss_grad_within(w: np.ndarray, A, AT, t: np.ndarray, l2: float, fixed: int, kept):
-    """:func:`_loss_grad` on the rows ``kept`` of ``A`` (boolean; ``t`` is on those rows
-    only), computed on all of ``A`` with the other rows' residuals set to zero."""
-    z = np.asarray(A @ w).ravel()[kept]
-    n = len(t)
-    coef = w[:-1]
-    f = float(np.sum(np.logaddexp(0.0, z) - t * z) / n + 0.5 * l2 * np.dot(coef, coef))
-    r = np.zeros(kept.size)
-    r[kept] = (expit(z) - t) / n
+    r = (expit(z) - t) / n
+    if kept is not None:
+        r_kept, r = r, np.zeros(kept.size)
+        r[kept] = r_kept
     g = np.asarray(AT @ r).ravel()
     g[:-1] += l2 * coef
     g[fixed] = 0.0
