@@ -16,6 +16,7 @@ import numpy as np
 import pytest
 
 from rulelab.itemsets import (
+    CAPPED,
     COMPLETE,
     REACHED,
     THRESHOLD,
@@ -398,3 +399,112 @@ def test_top_k_traversal_reproduces_the_recorded_search():
     ]
     assert (int(status), int(res[8]), float(res[9]), float(res[10])) == RECORDED_TOP_K_RUN
     assert held == RECORDED_TOP_K_HELD
+
+
+# GRAB's top-K search (threshold 1) on a wider design, recorded before the walk skipped the
+# children that can be neither held, opened nor counted and the occurrence lists were
+# delivered for opened children only: (target, output cap) -> (status, nodes opened,
+# running sum, seen), and the top K, the same in all three runs
+RECORDED_WIDE_RUNS = {
+    (400.0, 0): (REACHED, 577, 405.1484168628611, 35867.20277753912),
+    (0.0, 0): (COMPLETE, 577, 0.0, 35846.675393383775),
+    (1e9, 150): (CAPPED, 577, 783.0603332319334, 36007.297037998185),
+}
+RECORDED_WIDE_HELD = [
+    ((13, 50), 32.021530775380725),
+    ((20, 59), 31.613337299834974),
+    ((50,), 29.766824709446396),
+    ((17, 36), -29.732926336548935),
+    ((5, 30), -29.70859692981876),
+    ((52, 58), -29.501670283489332),
+    ((19, 25), 29.27493699598542),
+    ((17,), -29.260551141191335),
+]
+
+
+@pytest.mark.parametrize("target, max_out", list(RECORDED_WIDE_RUNS))
+def test_top_k_walk_at_threshold_one_reproduces_the_recorded_search(target, max_out):
+    A, w = random_db(11, n_rows=300, n_items=60, density=0.3)
+    indptr, indices = csr(A)
+    c = codes(60)
+    res = traverse(
+        indptr,
+        indices.astype(np.int32),
+        np.maximum(w, 0.0),
+        np.maximum(-w, 0.0),
+        60,
+        1.0,
+        4,
+        1,
+        TOP_K,
+        8,
+        max_out,
+        True,
+        False,
+        c,
+        np.array([key((3,), c)], dtype=np.uint64),
+        target,
+    )
+    n, status, item_ptr, items, values = res[:5]
+    held = [
+        (tuple(items[item_ptr[t] : item_ptr[t + 1]].tolist()), float(values[t])) for t in range(n)
+    ]
+    run = (int(status), int(res[8]), float(res[9]), float(res[10]))
+    assert run == RECORDED_WIDE_RUNS[target, max_out]
+    assert held == RECORDED_WIDE_HELD
+
+
+# The threshold collector in mode 1 on the same design, recorded before its walk skipped
+# the children that cannot pass: (theta, output cap, target) -> (status, outputs, running
+# sum) and the first three and the last output, in the order met
+RECORDED_WIDE_THRESHOLD_RUNS = {
+    (8.0, 40, 0.0): (
+        (CAPPED, 40, 0.0),
+        ((19, 25, 45, 54), 10.13708945425273),
+    ),
+    (4.0, 0, 300.0): (
+        (REACHED, 32, 304.9691050272743),
+        ((19, 25, 29, 58), 9.245159398432673),
+    ),
+    (4.0, 0, 0.0): (
+        (COMPLETE, 100795, 0.0),
+        ((41, 43, 54, 56), 4.071743417923502),
+    ),
+}
+RECORDED_WIDE_FIRST = [
+    ((), -23.250557730422685),
+    ((58,), -17.91759939408159),
+    ((58, 59), 16.74392324014588),
+]
+
+
+@pytest.mark.parametrize("theta, max_out, target", list(RECORDED_WIDE_THRESHOLD_RUNS))
+def test_threshold_walk_in_mode_1_reproduces_the_recorded_search(theta, max_out, target):
+    A, w = random_db(11, n_rows=300, n_items=60, density=0.3)
+    indptr, indices = csr(A)
+    c = codes(60)
+    res = traverse(
+        indptr,
+        indices.astype(np.int32),
+        np.maximum(w, 0.0),
+        np.maximum(-w, 0.0),
+        60,
+        theta,
+        4,
+        1,
+        THRESHOLD,
+        0,
+        max_out,
+        True,
+        False,
+        c,
+        np.array([key((3,), c)], dtype=np.uint64),
+        target,
+    )
+    n, status, item_ptr, items, values = res[:5]
+    out = [
+        (tuple(items[item_ptr[t] : item_ptr[t + 1]].tolist()), float(values[t])) for t in range(n)
+    ]
+    run, last = RECORDED_WIDE_THRESHOLD_RUNS[theta, max_out, target]
+    assert (int(status), n, float(res[9])) == run
+    assert out[:3] == RECORDED_WIDE_FIRST and out[-1] == last

@@ -55,13 +55,15 @@ over a ``DATABASE``, ``LOWEST_COST`` over a ``BITSET``):
   the top K), optionally measuring the running sum of the threshold collector at 1 in the
   same traversal.
 
-Under ``TOP_K`` the occurrence lists are delivered in the same sweep as the counts, and a
-node whose children are leaves reads its transactions straight from its parent's
-occurrence lists instead of building a database that would be scanned once, bounding each
-leaf by inclusion-exclusion from its two parents before counting it; ``THRESHOLD`` (whose
-plain counts would gain nothing from either) delivers in a second sweep and builds every
-database. The two differ in nothing else, and the order in which itemsets are met is the
-same under both.
+A node's occurrence lists are delivered in a second sweep over its database, only for the
+children that are opened. Under ``TOP_K`` a node whose children are leaves reads its
+transactions straight from its parent's occurrence lists instead of building a database
+that would be scanned once, bounding each leaf by inclusion-exclusion from its two parents
+before counting it, and a node's walk visits only the children that can still be held,
+opened or counted (:func:`_order_walk`: on a wide design most of the root's children can
+do none of these); ``THRESHOLD`` (whose plain counts would gain nothing from either) builds
+every database and walks every child. The two differ in nothing else, and the order in
+which itemsets are met is the same under both.
 
 - ``LOWEST_COST``: the itemsets S of lowest ``cost(S) = fixed + per_term * |S| + N(S) -
   P(S)`` below a threshold (the reduced cost of a conjunction under the master LP's
@@ -157,8 +159,9 @@ def _backward_order(ch, depth, k_ch, met_in):
 
 
 @njit(cache=True, nogil=True)
-def _order_by_bound(ch, sp, sn, depth, k_ch):
-    """Sort the children ``ch[depth, :k_ch]`` by descending ``max(P, N)`` (stable).
+def _order_by_bound(kids, sp, sn, k_ch):
+    """Sort the children ``kids[:k_ch]`` by descending ``max(P, N)`` (``sp``, ``sn`` of
+    their depth), stable.
 
     Mode 1 searches visit children in this order, so the outputs of largest ``|wfrq|``
     tend to come first (a top-K heap's threshold then rises early, and a capped or
@@ -167,22 +170,64 @@ def _order_by_bound(ch, sp, sn, depth, k_ch):
     are merge-sorted, not insertion-sorted."""
     if k_ch <= 32:
         for a in range(1, k_ch):
-            x = ch[depth, a]
-            bx = max(sp[depth, x], sn[depth, x])
+            x = kids[a]
+            bx = max(sp[x], sn[x])
             b = a - 1
-            while b >= 0 and max(sp[depth, ch[depth, b]], sn[depth, ch[depth, b]]) < bx:
-                ch[depth, b + 1] = ch[depth, b]
+            while b >= 0 and max(sp[kids[b]], sn[kids[b]]) < bx:
+                kids[b + 1] = kids[b]
                 b -= 1
-            ch[depth, b + 1] = x
+            kids[b + 1] = x
         return
     neg_bound = np.empty(k_ch)
     for a in range(k_ch):
-        x = ch[depth, a]
-        neg_bound[a] = -max(sp[depth, x], sn[depth, x])
+        x = kids[a]
+        neg_bound[a] = -max(sp[x], sn[x])
     perm = np.argsort(neg_bound, kind="mergesort")
-    items = ch[depth, :k_ch].copy()
+    items = kids[:k_ch].copy()
     for a in range(k_ch):
-        ch[depth, a] = items[perm[a]]
+        kids[a] = items[perm[a]]
+
+
+@njit(cache=True, nogil=True)
+def _order_walk(ch, sp, sn, depth, k_ch, othr, counted, buf):
+    """Order the children ``ch[depth, :k_ch]`` of a mode-1 node for its walk; return how
+    many are candidates and how many are walked.
+
+    First the candidates (``max(P, N) > othr``: they may pass, be held or be opened),
+    then, with ``counted`` (a top-K search's running sums), the others with ``|wfrq| > 1``,
+    each part by descending ``max(P, N)`` (stable), then the rest, which the walk skips.
+    This is the order of :func:`_order_by_bound` with the children that do nothing left
+    out of the walk: the candidates come first there too, and ``othr`` never falls (a
+    fixed threshold, or a top-K heap's of at least 1), so a child that is not a candidate
+    cannot become one, and none of the rest can pass, be held or be counted. On a wide
+    design most children at the root are of the rest, and sorting them was a large part of
+    a search."""
+    n_c = 0
+    n_s = 0
+    n_r = 0
+    for c in range(k_ch):
+        j = ch[depth, c]
+        P = sp[depth, j]
+        N = sn[depth, j]
+        if P > othr or N > othr:
+            buf[0, n_c] = j
+            n_c += 1
+        elif counted and abs(P - N) > 1.0:
+            buf[1, n_s] = j
+            n_s += 1
+        else:
+            buf[2, n_r] = j
+            n_r += 1
+    kids = ch[depth]
+    for c in range(n_c):
+        kids[c] = buf[0, c]
+    for c in range(n_s):
+        kids[n_c + c] = buf[1, c]
+    for c in range(n_r):
+        kids[n_c + n_s + c] = buf[2, c]
+    _order_by_bound(kids, sp[depth], sn[depth], n_c)
+    _order_by_bound(kids[n_c:], sp[depth], sn[depth], n_s)
+    return n_c, n_c + n_s
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -198,7 +243,11 @@ def _project(
     ti,
     twp,
     twn,
-    keep,
+    keep_p,
+    keep_n,
+    keep_thr,
+    sp,
+    sn,
     codes,
     nh,
     table,
@@ -207,9 +256,12 @@ def _project(
 ):
     """Write the conditional database of the child ``j`` of the node at ``depth``.
 
-    The child's transactions are those of the node that contain j, cut to the items after
-    j that are kept (``keep[i]``, decided once per child by the caller rather than per
-    entry). Empty ones are dropped. With ``merge`` (the child's database will be scanned again
+    The child's transactions are those of the node that contain j, cut to the items i after
+    j that are kept: ``P(node + i) > keep_thr`` with ``keep_p``, or ``N(node + i) >
+    keep_thr`` with ``keep_n`` (``sp``, ``sn``). The test is made per entry, where the
+    node's children are met, rather than by marking all of them first for every child
+    opened (at the root of a wide design that marking took most of a top-K search).
+    Empty ones are dropped. With ``merge`` (the child's database will be scanned again
     below it) identical transactions are merged as they are written, through an
     open-addressing hash table on their 64-bit sums, and each merged transaction is
     netted. With ``track_rows`` (never with ``merge``) each transaction's input row is
@@ -237,7 +289,7 @@ def _project(
         h = np.uint64(0)
         for q in range(occ_p[depth, r] + 1, tp[depth, t + 1]):
             i = ti[depth, q]
-            if keep[i]:
+            if (keep_p and sp[depth, i] > keep_thr) or (keep_n and sn[depth, i] > keep_thr):
                 ti[d1, w_] = i
                 w_ += 1
                 h += codes[i]
@@ -416,6 +468,7 @@ def _make_kernel(collect, cover, store_occ):
             cnt = np.zeros((L, n_items), dtype=np.int64)
             ch = np.empty((L, n_items), dtype=np.int32)
             nch = np.zeros(L, dtype=np.int64)
+            nwalk = np.zeros(L, dtype=np.int64)  # the walk visits every child here
             chpos = np.zeros(L, dtype=np.int64)
             cur = np.empty(L + 1, dtype=np.int32)
             db_n = np.zeros(L + 1)  # per depth: N and the row count of the node's cover
@@ -461,9 +514,14 @@ def _make_kernel(collect, cover, store_occ):
             sp = np.zeros((L, n_items), dtype=np.float64)
             sn = np.zeros((L, n_items), dtype=np.float64)
             opened = np.zeros((L, n_items), dtype=np.bool_)
-            alive = np.zeros((L, n_items), dtype=np.bool_)  # may still grow (fixed threshold)
             ch = np.empty((L, n_items), dtype=np.int32)
             nch = np.zeros(L, dtype=np.int64)
+            # per depth: the first ncand children are the candidates (max(P, N) above the
+            # threshold) and the walk visits the first nwalk (mode 1: :func:`_order_walk`;
+            # elsewhere all of them)
+            ncand = np.zeros(L, dtype=np.int64)
+            nwalk = np.zeros(L, dtype=np.int64)
+            walk_buf = np.empty((3, n_items), dtype=np.int32)
             chpos = np.zeros(L, dtype=np.int64)
             occ_t = np.empty((L, cap_i), dtype=np.int64)  # transaction index
             occ_p = np.empty((L, cap_i), dtype=np.int64)  # position of the child item in it
@@ -473,7 +531,6 @@ def _make_kernel(collect, cover, store_occ):
             db_n = np.zeros(L + 1)
             viable = np.zeros(n_items, dtype=np.int64)  # == stamp: counted at this leaf parent
             stamp = 0
-            kept = np.zeros(n_items, dtype=np.bool_)
             met_in = np.empty(n_items, dtype=np.int64)  # transaction where each child was first met
             nh = np.empty(cap_t, dtype=np.uint64)
             table = np.empty(16, dtype=np.int64)
@@ -627,6 +684,7 @@ def _make_kernel(collect, cover, store_occ):
                             lf_ns = db_n[depth - 1]
                             lf_c = db_c[depth]
                     nch[depth] = k_ch
+                    nwalk[depth] = k_ch
                 else:
                     # ---------- scan the database of the node at `depth` ----------
                     n_nodes += 1
@@ -650,7 +708,7 @@ def _make_kernel(collect, cover, store_occ):
                         nj = sn[pd, jj]
                         n_viable = 0
                         stamp += 1
-                        for c in range(nch[pd]):
+                        for c in range(ncand[pd]):
                             i = ch[pd, c]
                             pi = sp[pd, i]
                             ni = sn[pd, i]
@@ -678,37 +736,6 @@ def _make_kernel(collect, cover, store_occ):
                                     sn[depth, j] += b
                         if k_ch == 0:
                             n_nodes -= 1  # no item survived the cut: not a node, as below
-                    elif topk and depth > 0:
-                        # the occurrence lists are delivered in the same sweep as the counts: an
-                        # item occurs in this database at most as often as in the parent's (merging
-                        # only lowers counts), so the parent's counts lay out the buckets
-                        pd = depth - 1
-                        jj = cur[depth]
-                        off = 0
-                        for c in range(nch[pd]):
-                            i = ch[pd, c]
-                            if i > jj:
-                                start[depth, i] = off
-                                off += cnt[pd, i]
-                        for t in range(n_t):
-                            a = twp[depth, t]
-                            b = twn[depth, t]
-                            for q in range(tp[depth, t], tp[depth, t + 1]):
-                                j = ti[depth, q]
-                                c_j = cnt[depth, j]
-                                if c_j == 0:
-                                    ch[depth, k_ch] = j
-                                    if store_occ:
-                                        met_in[k_ch] = t
-                                    k_ch += 1
-                                    sp[depth, j] = 0.0
-                                    sn[depth, j] = 0.0
-                                s = start[depth, j] + c_j
-                                occ_t[depth, s] = t
-                                occ_p[depth, s] = q
-                                cnt[depth, j] = c_j + 1
-                                sp[depth, j] += a
-                                sn[depth, j] += b
                     else:
                         for t in range(n_t):
                             a = twp[depth, t]
@@ -729,19 +756,25 @@ def _make_kernel(collect, cover, store_occ):
                     if store_occ:
                         _backward_order(ch, depth, k_ch, met_in)
                     can_open = depth + 1 < depth_cap
+                    ncand[depth] = k_ch
+                    nwalk[depth] = k_ch
                     if mode == 1 and can_open:
-                        _order_by_bound(ch, sp, sn, depth, k_ch)
-                    # otherwise the occurrence lists are delivered in a second sweep, for the
-                    # children that are opened (or whose transactions are kept)
+                        if not topk or theta >= 1.0:
+                            ncand[depth], nwalk[depth] = _order_walk(
+                                ch, sp, sn, depth, k_ch, othr, topk, walk_buf
+                            )
+                        else:
+                            _order_by_bound(ch[depth], sp[depth], sn[depth], k_ch)
+                    # the occurrence lists are delivered in a second sweep, only for the children
+                    # that are opened (or whose transactions are kept): delivering every child's
+                    # in the counting sweep wrote far more than a top-K search opens
                     off = 0
                     any_deliver = False
                     for c in range(k_ch):
                         j = ch[depth, c]
-                        al = _may_grow(sp[depth, j], sn[depth, j], othr, mode)
-                        alive[depth, j] = al
-                        op = can_open and al
+                        op = can_open and _may_grow(sp[depth, j], sn[depth, j], othr, mode)
                         opened[depth, j] = op
-                        if (depth == 0 or not topk) and (op or store_occ):
+                        if op or store_occ:
                             any_deliver = True
                             start[depth, j] = off
                             off += cnt[depth, j]
@@ -764,7 +797,7 @@ def _make_kernel(collect, cover, store_occ):
                 # them, and in chpos only while a child's subtree is searched)
                 descended = False
                 pos = 0
-                n_pos = nch[depth]
+                n_pos = nwalk[depth]
                 while not descended:
                     if pos >= n_pos:
                         if bitset:
@@ -778,7 +811,7 @@ def _make_kernel(collect, cover, store_occ):
                         if depth < 0:
                             break
                         pos = chpos[depth]
-                        n_pos = nch[depth]
+                        n_pos = nwalk[depth]
                         continue
                     j = ch[depth, pos]
                     pos += 1
@@ -945,14 +978,13 @@ def _make_kernel(collect, cover, store_occ):
                             # (decided per child: the heap's threshold moves)
                             keep_p = P > othr
                             keep_n = N > othr
-                            for c in range(nch[depth]):
-                                i = ch[depth, c]
-                                kept[i] = (keep_p and sp[depth, i] > othr) or (
-                                    keep_n and sn[depth, i] > othr
-                                )
-                            keep = kept
+                            keep_thr = othr
                         else:
-                            keep = alive[depth]  # a fixed threshold: decided once per node
+                            # a fixed threshold: the items that may still grow (_may_grow);
+                            # mode 2 keeps every item (P >= 0 > -1)
+                            keep_p = True
+                            keep_n = mode == 1
+                            keep_thr = othr if mode != 2 else -1.0
                         table, n_new, p_sum, n_sum = _project(
                             depth,
                             j,
@@ -965,7 +997,11 @@ def _make_kernel(collect, cover, store_occ):
                             ti,
                             twp,
                             twn,
-                            keep,
+                            keep_p,
+                            keep_n,
+                            keep_thr,
+                            sp,
+                            sn,
                             codes,
                             nh,
                             table,

@@ -1,0 +1,117 @@
+"""GRAB's Table 1 fits on one Madelon fold: an earlier revision's itemset search against this
+tree's, side by side.
+
+    python benchmarks/bench_grab_search_walk.py [--baseline REV] [--dataset madelon] [--fold 0]
+                                                [--fits logistic:3:1 logistic:0:10 ...]
+
+Notebook 05's Table 1 fits ``CBMClassifier(top_k=100, loss, max_terms=k, C)`` on every
+(k, C) of its grid and each of 5 folds; on Madelon (21,677 binarised cells) nearly all of a
+fit is the top-K itemset search. This script fits the given (loss, k, C) on the training
+part of one fold of ``repro.grab.binarized_split`` (``StratifiedKFold(5, shuffle=True,
+random_state=0)``), once with the ``rulelab`` package of ``--baseline`` (a git revision,
+extracted to a temporary directory and imported under another name) and once with this
+tree's, and prints the CPU seconds of each, their ratio and whether the coefficients,
+conjunctions and intercept are identical (it exits with an error if any differ). k = 0
+stands for no bound on the size of a conjunction. Both packages are warmed up on a small
+fit first, so compiling their kernels is not timed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+
+DEFAULT_FITS = ["logistic:3:1", "logistic:0:10", "l2hinge:0:1", "logistic:2:1"]
+
+
+def parse_fit(text: str) -> tuple[str, int | None, float]:
+    """``loss:k:C`` -> (loss, max_terms or None for k = 0, C)."""
+    try:
+        loss, k, C = text.split(":")
+        return loss, (int(k) or None), float(C)
+    except ValueError:
+        message = f"a fit is loss:k:C, e.g. logistic:3:1, not {text!r}"
+        raise argparse.ArgumentTypeError(message) from None
+
+
+def timed_fit(package, loss, k, C, X, y):
+    """CPU seconds of one fit and the fitted model."""
+    model = package.grab.CBMClassifier(top_k=100, loss=loss, max_terms=k, C=C)
+    start = time.process_time()
+    model.fit(X, y)
+    return time.process_time() - start, model
+
+
+def same_model(a, b) -> bool:
+    return (
+        np.array_equal(a.coef_, b.coef_)
+        and a.itemsets_ == b.itemsets_
+        and np.array_equal(np.asarray(a.intercept_), np.asarray(b.intercept_))
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--baseline",
+        default="8aeff47",
+        help="git revision of the old code (default: the last before the walk skipped "
+        "children that can do nothing)",
+    )
+    parser.add_argument("--dataset", default="madelon")
+    parser.add_argument("--fold", type=int, default=0)
+    parser.add_argument("--fits", nargs="+", type=parse_fit, default=DEFAULT_FITS)
+    args = parser.parse_args()
+    fits = [parse_fit(f) if isinstance(f, str) else f for f in args.fits]
+
+    from bench_twolevel_fit import baseline_package
+    from sklearn.model_selection import StratifiedKFold
+
+    import rulelab
+    import rulelab.grab
+    from repro.grab import binarized_split
+
+    B, y, _, _ = binarized_split(args.dataset, 0)
+    train, _ = list(StratifiedKFold(5, shuffle=True, random_state=0).split(B, y))[args.fold]
+    X, y = B.iloc[train], y.iloc[train]
+    with tempfile.TemporaryDirectory() as tmp:
+        old_pkg = baseline_package(args.baseline, Path(tmp))
+        __import__(old_pkg.__name__ + ".grab")
+        for package in (old_pkg, rulelab):  # compile and load every kernel before timing
+            timed_fit(package, "logistic", 3, 1.0, X.iloc[:300], y.iloc[:300])
+        print(
+            f"{args.dataset} fold {args.fold}: {len(y)} training rows, {X.shape[1]} cells, "
+            f"top-K 100, old = {args.baseline}, new = this tree"
+        )
+        print(f"{'loss':>9} {'k':>5} {'C':>7} {'old s':>8} {'new s':>8} {'ratio':>6} {'same':>5}")
+        all_same, t_old_all, t_new_all = True, 0.0, 0.0
+        for loss, k, C in fits:
+            t_old, old = timed_fit(old_pkg, loss, k, C, X, y)
+            t_new, new = timed_fit(rulelab, loss, k, C, X, y)
+            same = same_model(old, new)
+            all_same &= same
+            t_old_all += t_old
+            t_new_all += t_new
+            print(
+                f"{loss:>9} {k!s:>5} {C:>7g} {t_old:>8.2f} {t_new:>8.2f} "
+                f"{t_old / t_new:>6.2f} {same!s:>5}"
+            )
+        print(
+            f"all fits: {t_old_all:.1f} s old, {t_new_all:.1f} s new, {t_old_all / t_new_all:.2f}x"
+        )
+    if not all_same:
+        print("the fitted models differ", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
