@@ -3,8 +3,9 @@ tree's, side by side.
 
     python benchmarks/bench_grab_search_walk.py [--baseline REV] [--dataset madelon] [--fold 0]
                                                 [--fits logistic:3:1 logistic:0:10 ...]
+                                                [--top-k 1000]
 
-Notebook 05's Table 1 fits ``CBMClassifier(top_k=100, loss, max_terms=k, C)`` on every
+Notebook 05's Table 1 fits ``CBMClassifier(top_k=1000, loss, max_terms=k, C)`` on every
 (k, C) of its grid and each of 5 folds; on Madelon (21,677 binarised cells) nearly all of a
 fit is the top-K itemset search. This script fits the given (loss, k, C) on the training
 part of one fold of ``repro.grab.binarized_split`` (``StratifiedKFold(5, shuffle=True,
@@ -42,9 +43,9 @@ def parse_fit(text: str) -> tuple[str, int | None, float]:
         raise argparse.ArgumentTypeError(message) from None
 
 
-def timed_fit(package, loss, k, C, X, y):
+def timed_fit(package, loss, k, C, X, y, top_k):
     """CPU seconds of one fit and the fitted model."""
-    model = package.grab.CBMClassifier(top_k=100, loss=loss, max_terms=k, C=C)
+    model = package.grab.CBMClassifier(top_k=top_k, loss=loss, max_terms=k, C=C)
     start = time.process_time()
     model.fit(X, y)
     return time.process_time() - start, model
@@ -69,6 +70,7 @@ def main() -> int:
     parser.add_argument("--dataset", default="madelon")
     parser.add_argument("--fold", type=int, default=0)
     parser.add_argument("--fits", nargs="+", type=parse_fit, default=DEFAULT_FITS)
+    parser.add_argument("--top-k", type=int, default=1000, help="K (notebook 05: 1000)")
     args = parser.parse_args()
     fits = [parse_fit(f) if isinstance(f, str) else f for f in args.fits]
 
@@ -86,16 +88,16 @@ def main() -> int:
         old_pkg = baseline_package(args.baseline, Path(tmp))
         __import__(old_pkg.__name__ + ".grab")
         for package in (old_pkg, rulelab):  # compile and load every kernel before timing
-            timed_fit(package, "logistic", 3, 1.0, X.iloc[:300], y.iloc[:300])
+            timed_fit(package, "logistic", 3, 1.0, X.iloc[:300], y.iloc[:300], args.top_k)
         print(
             f"{args.dataset} fold {args.fold}: {len(y)} training rows, {X.shape[1]} cells, "
-            f"top-K 100, old = {args.baseline}, new = this tree"
+            f"top-K {args.top_k}, old = {args.baseline}, new = this tree"
         )
         print(f"{'loss':>9} {'k':>5} {'C':>7} {'old s':>8} {'new s':>8} {'ratio':>6} {'same':>5}")
         all_same, t_old_all, t_new_all = True, 0.0, 0.0
         for loss, k, C in fits:
-            t_old, old = timed_fit(old_pkg, loss, k, C, X, y)
-            t_new, new = timed_fit(rulelab, loss, k, C, X, y)
+            t_old, old = timed_fit(old_pkg, loss, k, C, X, y, args.top_k)
+            t_new, new = timed_fit(rulelab, loss, k, C, X, y, args.top_k)
             same = same_model(old, new)
             all_same &= same
             t_old_all += t_old
