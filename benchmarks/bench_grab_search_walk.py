@@ -69,10 +69,11 @@ def main() -> int:
     )
     parser.add_argument("--dataset", default="madelon")
     parser.add_argument("--fold", type=int, default=0)
-    parser.add_argument("--fits", nargs="+", type=parse_fit, default=DEFAULT_FITS)
+    parser.add_argument(
+        "--fits", nargs="+", type=parse_fit, default=[parse_fit(f) for f in DEFAULT_FITS]
+    )
     parser.add_argument("--top-k", type=int, default=1000, help="K (notebook 05: 1000)")
     args = parser.parse_args()
-    fits = [parse_fit(f) if isinstance(f, str) else f for f in args.fits]
 
     from bench_twolevel_fit import baseline_package
     from sklearn.model_selection import StratifiedKFold
@@ -95,7 +96,7 @@ def main() -> int:
         )
         print(f"{'loss':>9} {'k':>5} {'C':>7} {'old s':>8} {'new s':>8} {'ratio':>6} {'same':>5}")
         all_same, t_old_all, t_new_all = True, 0.0, 0.0
-        for loss, k, C in fits:
+        for loss, k, C in args.fits:
             t_old, old = timed_fit(old_pkg, loss, k, C, X, y, args.top_k)
             t_new, new = timed_fit(rulelab, loss, k, C, X, y, args.top_k)
             same = same_model(old, new)

@@ -66,7 +66,17 @@ def brute_force(A, w, max_size):
 
 
 def run(
-    A, w, theta, max_size, mode, collect=THRESHOLD, top_k=0, store_occ=False, excl=(), target=0.0
+    A,
+    w,
+    theta,
+    max_size,
+    mode,
+    collect=THRESHOLD,
+    top_k=0,
+    store_occ=False,
+    excl=(),
+    target=0.0,
+    max_out=0,
 ):
     indptr, indices = csr(A)
     c = codes(A.shape[1])
@@ -82,7 +92,7 @@ def run(
         mode,
         collect,
         top_k,
-        0,
+        max_out,
         True,
         store_occ,
         c,
@@ -97,6 +107,14 @@ def run(
     for i, p in enumerate(found):
         assert keys[i] == key(p, c)
     return found, res
+
+
+def outputs(res):
+    """The itemsets a search returned, with their values, in the order returned."""
+    n, _, item_ptr, items, values = res[:5]
+    return [
+        (tuple(items[item_ptr[t] : item_ptr[t + 1]].tolist()), float(values[t])) for t in range(n)
+    ]
 
 
 def passes(v, theta, mode):
@@ -374,31 +392,9 @@ def test_top_k_traversal_reproduces_the_recorded_search():
     # Recorded before the traversal took the bitset cover and the lowest-cost collector:
     # the same itemsets, weighted frequencies, nodes opened and running sums.
     A, w = random_db(3, n_rows=200, n_items=10)
-    indptr, indices = csr(A)
-    res = traverse(
-        indptr,
-        indices.astype(np.int32),
-        np.maximum(w, 0.0),
-        np.maximum(-w, 0.0),
-        10,
-        0.5,
-        3,
-        1,
-        TOP_K,
-        6,
-        0,
-        True,
-        False,
-        codes(10),
-        np.zeros(0, dtype=np.uint64),
-        20.0,
-    )
-    n, status, item_ptr, items, values = res[:5]
-    held = [
-        (tuple(items[item_ptr[t] : item_ptr[t + 1]].tolist()), float(values[t])) for t in range(n)
-    ]
-    assert (int(status), int(res[8]), float(res[9]), float(res[10])) == RECORDED_TOP_K_RUN
-    assert held == RECORDED_TOP_K_HELD
+    _, res = run(A, w, 0.5, 3, 1, collect=TOP_K, top_k=6, target=20.0)
+    assert (int(res[1]), int(res[8]), float(res[9]), float(res[10])) == RECORDED_TOP_K_RUN
+    assert outputs(res) == RECORDED_TOP_K_HELD
 
 
 # GRAB's top-K search (threshold 1) on a wider design, recorded before the walk skipped the
@@ -425,33 +421,12 @@ RECORDED_WIDE_HELD = [
 @pytest.mark.parametrize("target, max_out", list(RECORDED_WIDE_RUNS))
 def test_top_k_walk_at_threshold_one_reproduces_the_recorded_search(target, max_out):
     A, w = random_db(11, n_rows=300, n_items=60, density=0.3)
-    indptr, indices = csr(A)
-    c = codes(60)
-    res = traverse(
-        indptr,
-        indices.astype(np.int32),
-        np.maximum(w, 0.0),
-        np.maximum(-w, 0.0),
-        60,
-        1.0,
-        4,
-        1,
-        TOP_K,
-        8,
-        max_out,
-        True,
-        False,
-        c,
-        np.array([key((3,), c)], dtype=np.uint64),
-        target,
+    _, res = run(
+        A, w, 1.0, 4, 1, collect=TOP_K, top_k=8, excl=[(3,)], target=target, max_out=max_out
     )
-    n, status, item_ptr, items, values = res[:5]
-    held = [
-        (tuple(items[item_ptr[t] : item_ptr[t + 1]].tolist()), float(values[t])) for t in range(n)
-    ]
-    run = (int(status), int(res[8]), float(res[9]), float(res[10]))
-    assert run == RECORDED_WIDE_RUNS[target, max_out]
-    assert held == RECORDED_WIDE_HELD
+    searched = (int(res[1]), int(res[8]), float(res[9]), float(res[10]))
+    assert searched == RECORDED_WIDE_RUNS[target, max_out]
+    assert outputs(res) == RECORDED_WIDE_HELD
 
 
 # The threshold collector in mode 1 on the same design, recorded before its walk skipped
@@ -481,30 +456,8 @@ RECORDED_WIDE_FIRST = [
 @pytest.mark.parametrize("theta, max_out, target", list(RECORDED_WIDE_THRESHOLD_RUNS))
 def test_threshold_walk_in_mode_1_reproduces_the_recorded_search(theta, max_out, target):
     A, w = random_db(11, n_rows=300, n_items=60, density=0.3)
-    indptr, indices = csr(A)
-    c = codes(60)
-    res = traverse(
-        indptr,
-        indices.astype(np.int32),
-        np.maximum(w, 0.0),
-        np.maximum(-w, 0.0),
-        60,
-        theta,
-        4,
-        1,
-        THRESHOLD,
-        0,
-        max_out,
-        True,
-        False,
-        c,
-        np.array([key((3,), c)], dtype=np.uint64),
-        target,
-    )
-    n, status, item_ptr, items, values = res[:5]
-    out = [
-        (tuple(items[item_ptr[t] : item_ptr[t + 1]].tolist()), float(values[t])) for t in range(n)
-    ]
-    run, last = RECORDED_WIDE_THRESHOLD_RUNS[theta, max_out, target]
-    assert (int(status), n, float(res[9])) == run
+    _, res = run(A, w, theta, 4, 1, excl=[(3,)], target=target, max_out=max_out)
+    out = outputs(res)
+    searched, last = RECORDED_WIDE_THRESHOLD_RUNS[theta, max_out, target]
+    assert (int(res[1]), len(out), float(res[9])) == searched
     assert out[:3] == RECORDED_WIDE_FIRST and out[-1] == last
