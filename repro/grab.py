@@ -26,8 +26,8 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import GridSearchCV, StratifiedKFold, train_test_split
 from sklearn.svm import SVC
 
+from repro.cache import available, cached, params_key, unit
 from repro.grab_baselines import LIBLINEAR_DEFAULT_TOL, ExpansionLinear, expansion_trace
-from repro.runner import cache_path, cached, params_key
 from rulelab.data import load_dataset
 from rulelab.grab.binarize import CellBinarizer
 from rulelab.grab.classifier import CBMClassifier
@@ -67,7 +67,7 @@ _SPLITS = {
 
 
 def _cached(key: dict, compute: Callable[[], dict], cache: bool = True) -> dict:
-    """``compute()``'s JSON-able record from the one cached runner (:func:`repro.runner.cached`),
+    """``compute()``'s JSON-able record from the one cached runner (:func:`repro.cache.cached`),
     keyed by ``key`` and by the code of this module and every module it imports."""
     return cached(_cache_kind(key), key, compute, code=__name__, cache=cache)
 
@@ -79,7 +79,7 @@ def _cache_kind(key: dict) -> str:
 def _in_cache(key: dict, cache: bool) -> bool:
     """Whether :func:`_cached` will read ``key``'s result from the cache: its times are then
     the ones measured when it was computed."""
-    return bool(cache) and cache_path(_cache_kind(key), key, __name__).is_file()
+    return bool(cache) and available(unit(_cache_kind(key), key, __name__))
 
 
 def _cached_records(key: dict, compute: Callable[[], dict], cache: bool) -> list[dict]:

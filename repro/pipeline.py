@@ -31,9 +31,11 @@ import tempfile
 import time
 from pathlib import Path
 
+from repro import fitstore
+from repro.cache import TALLY_ENV, VERIFY_ENV, VERIFY_LOG_ENV, earlier_reads
 from repro.fingerprint import notebook_fingerprint, stale_notebooks
+from repro.progress import quiet_kernel_warnings, report_progress
 from repro.report import ROOT, results_dir, update_readme, write_report
-from repro.runner import TALLY_ENV, earlier_reads
 
 NOTEBOOKS = ROOT / "notebooks"
 
@@ -286,24 +288,34 @@ def run(
         tally = Path(tempfile.mkstemp(prefix="rulelab-cache-reads-")[1])
         os.environ[TALLY_ENV] = str(tally)
         t, cpu = time.time(), _children_cpu()
+        total = len(fitstore.read(nb.stem)) or None  # the units of the last committed run
         try:
-            pm.execute_notebook(
-                str(nb),
-                str(out),
-                parameters={**jobs_param, **given},
-                cwd=str(NOTEBOOKS),
-                kernel_name=kernel,
-                progress_bar=False,
-            )
+            with report_progress(tally, nb.stem, total):
+                pm.execute_notebook(
+                    str(nb),
+                    str(out),
+                    parameters={**jobs_param, **given},
+                    cwd=str(NOTEBOOKS),
+                    kernel_name=kernel,
+                    progress_bar=False,
+                    **quiet_kernel_warnings(),
+                )
             status = "ok"
             if plan.committed:  # committed notebooks carry the outputs of a FULL run
                 _save_without_injected_parameters(out, nb)
+                # ... and the fits behind them, so that derived outputs rebuild without fitting
+                kept = fitstore.write(
+                    nb.stem, tally.read_text(encoding="utf-8"), keep_others=bool(given)
+                )
+                print(f"[rulelab] {nb.name}: {kept} fit records in results/fits/", flush=True)
         except Exception as err:  # keep going: one broken notebook must not hide the rest
             status = f"failed: {type(err).__name__}"
             print(f"[rulelab] {nb.name} failed: {err}", file=sys.stderr, flush=True)
         seconds = round(time.time() - t, 1)
         cpu_seconds = round(_children_cpu() - cpu, 1)
-        cache_reads = earlier_reads(tally.read_text(encoding="utf-8"))
+        tally_text = tally.read_text(encoding="utf-8")
+        cache_reads = earlier_reads(tally_text)
+        units = len(fitstore.units_in(tally_text))
         tally.unlink(missing_ok=True)
         os.environ.pop(TALLY_ENV, None)
         logs.setdefault(plan.root, []).append(
@@ -313,6 +325,7 @@ def run(
                 "seconds": seconds,
                 "cpu_seconds": cpu_seconds,
                 "cache_reads": cache_reads,
+                "units": units,
                 "jobs": jobs,
                 "params": ", ".join(f"{k}={v}" for k, v in (params or {}).items()),
                 "code": code,
@@ -375,23 +388,175 @@ def _shown(path: Path) -> str:
 
 
 def check_committed(only: list[str] | None = None) -> int:
-    """Print each notebook's recorded and current code fingerprints; 1 when any committed
-    output is stale (its notebook's code or a module it imports has changed since)."""
-    rows = stale_notebooks(discover(only), ROOT / "results" / "run_log.json")
+    """Say, per notebook, which layer of its committed outputs is stale; 1 when any is.
+
+    The derived layer (tables, claims, figures, report) is stale when the notebook's cells
+    or any code they reach changed what it does; the fits layer when the code behind some
+    committed fit records did (:func:`repro.fitstore.stale_units`). Derived-only staleness
+    is cheap to fix: a rerun reads every fit from the committed records."""
+    rows = layers(discover(only))
     for row in rows:
-        state = "STALE" if row["stale"] else "current"
         print(
-            f"{row['notebook']:<24} recorded {row['recorded']:<10}  now {row['current']}  {state}"
+            f"{row['notebook']:<24} derived {'STALE' if row['derived_stale'] else 'current':<8}"
+            f" fits {row['fits']}"
         )
-    stale = [row["notebook"] for row in rows if row["stale"]]
+    stale = [row["notebook"] for row in rows if row["derived_stale"] or row["fits_stale"]]
     if stale:
         print(
             f"{len(stale)} of {len(rows)} notebooks have outputs made by other code: "
-            f"{', '.join(stale)}; `make reproduce` refreshes them"
+            f"{', '.join(stale)}; `python -m repro.pipeline --mode full --only NN` refreshes "
+            "one (fits that are still current are read from results/fits/, not computed)"
         )
         return 1
     print(f"all {len(rows)} notebooks' committed outputs come from the current code")
     return 0
+
+
+def layers(notebooks: list[Path]) -> list[dict]:
+    """Per notebook: whether the derived layer is stale, and the fits layer in words."""
+    rows = []
+    for row in stale_notebooks(notebooks, ROOT / "results" / "run_log.json"):
+        units, stale = fitstore.stale_units(row["notebook"])
+        if not units:
+            fits, fits_stale = "(no committed fit records: the next FULL run writes them)", False
+        elif stale:
+            kinds = sorted({r["kind"] for r in stale})
+            fits, fits_stale = f"STALE ({len(stale)} of {units} units: {', '.join(kinds)})", True
+        else:
+            fits, fits_stale = f"current ({units} units)", False
+        rows.append(
+            {
+                "notebook": row["notebook"],
+                "derived_stale": row["stale"],
+                "fits": fits,
+                "fits_stale": fits_stale,
+                "units": units,
+            }
+        )
+    return rows
+
+
+def sample_units(units: list[dict], per_kind: int, seed: int) -> list[dict]:
+    """A seeded sample of fit records: ``per_kind`` of every kind (every table's units),
+    or all of a kind that has fewer."""
+    import random
+
+    rng = random.Random(seed)
+    by_kind: dict[str, list[dict]] = {}
+    for row in sorted(units, key=lambda r: (r["kind"], r["name"])):
+        by_kind.setdefault(row["kind"], []).append(row)
+    chosen = []
+    for kind in sorted(by_kind):
+        rows = by_kind[kind]
+        chosen.extend(rng.sample(rows, min(per_kind, len(rows))))
+    return chosen
+
+
+# Columns that read the clock: left out when a verify run's tables are compared.
+_CLOCK = re.compile(r"time|seconds|elapsed|cached|speedup|ratio|per_s|stamp|^run$", re.I)
+
+
+def compare_tables(fresh_dir: Path, committed_dir: Path) -> list[tuple[str, str]]:
+    """``(table, verdict)`` for every CSV a verify run wrote that is also committed: "same"
+    when every column that does not read the clock is equal, else the columns that differ."""
+    import pandas as pd
+
+    out = []
+    for fresh in sorted(fresh_dir.glob("*.csv")):
+        committed = committed_dir / fresh.name
+        if not committed.is_file():
+            continue
+        a, b = pd.read_csv(fresh), pd.read_csv(committed)
+        keep = [c for c in b.columns if not _CLOCK.search(str(c))]
+        if list(a.columns) != list(b.columns) or len(a) != len(b):
+            out.append((fresh.name, f"differs: shape {a.shape} against {b.shape}"))
+            continue
+        differ = [c for c in keep if not a[c].astype(str).equals(b[c].astype(str))]
+        out.append((fresh.name, "same" if not differ else f"differs in {', '.join(differ)}"))
+    return out
+
+
+def verify(
+    only: list[str] | None = None, per_kind: int = 1, seed: int = 0, jobs: int = 2
+) -> int:
+    """Recompute a seeded sample of every current notebook's committed fits; 1 on any
+    difference.
+
+    Each notebook runs FULL with an empty cache and its outputs under ``runs/verify/``:
+    the sampled units are computed again and compared with their committed records
+    (times aside), every other unit is read from the committed records, and each table the
+    run writes is compared with the committed one. Stale notebooks are skipped: their
+    committed outputs are not expected to match the code."""
+    import papermill as pm
+
+    failures = 0
+    for row in layers(discover(only)):
+        name = row["notebook"]
+        if row["derived_stale"] or row["fits_stale"] or not row["units"]:
+            why = "stale" if row["units"] else "no committed fit records"
+            print(f"[verify] {name}: skipped ({why})")
+            continue
+        nb = NOTEBOOKS / f"{name}.ipynb"
+        chosen = sample_units(fitstore.read(name), per_kind, seed)
+        out = ROOT / "runs" / "verify" / name
+        out.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryDirectory(prefix="rulelab-verify-") as tmp:
+            sample, log = Path(tmp) / "sample", Path(tmp) / "log"
+            sample.write_text("".join(f"{r['kind']}/{r['name']}\n" for r in chosen))
+            log.touch()
+            (Path(tmp) / "tally").touch()
+            env = {
+                TALLY_ENV: str(Path(tmp) / "tally"),
+                "RULELAB_CACHE": str(Path(tmp) / "cache"),
+                "RULELAB_OUTPUT": str(out),
+                "RULELAB_HEADLESS": "1",
+                "RULELAB_QUICK": "0",
+                VERIFY_ENV: str(sample),
+                VERIFY_LOG_ENV: str(log),
+            }
+            saved = {k: os.environ.get(k) for k in env}
+            os.environ.update(env)
+            t = time.time()
+            print(f"[verify] {name}: recomputing {len(chosen)} of {row['units']} units", flush=True)
+            try:
+                jobs_param = {"N_JOBS": jobs} if "N_JOBS" in notebook_parameters(nb) else {}
+                with report_progress(Path(tmp) / "tally", f"verify {name}", row["units"]):
+                    pm.execute_notebook(
+                        str(nb),
+                        str(out / nb.name),
+                        parameters=jobs_param,
+                        cwd=str(NOTEBOOKS),
+                        progress_bar=False,
+                        **quiet_kernel_warnings(),
+                    )
+                error = None
+            except Exception as err:  # a failed run is a failed verification, named
+                error = f"{type(err).__name__}: {err}"
+            finally:
+                for k, v in saved.items():
+                    if v is None:
+                        os.environ.pop(k, None)
+                    else:
+                        os.environ[k] = v
+            results = [json.loads(line) for line in log.read_text().splitlines() if line]
+        checked = {r["entry"]: r["same"] for r in results}
+        bad = 0
+        for kind in sorted({r["kind"] for r in chosen}):
+            entries = [f"{r['kind']}/{r['name']}" for r in chosen if r["kind"] == kind]
+            same = sum(checked.get(e) is True for e in entries)
+            missing = sum(e not in checked for e in entries)
+            bad += len(entries) - same
+            note = f", {missing} no longer computed by the notebook" if missing else ""
+            print(f"[verify] {name} {kind}: {same} of {len(entries)} recomputed units equal{note}")
+        for table, verdict in compare_tables(out / "results", ROOT / "results"):
+            print(f"[verify] {name} table {table}: {verdict}")
+            bad += verdict != "same"
+        if error:
+            print(f"[verify] {name}: the run failed: {error}")
+            bad += 1
+        print(f"[verify] {name}: {'OK' if not bad else 'DIFFERENT'} in {time.time() - t:.0f} s")
+        failures += bool(bad)
+    return 1 if failures else 0
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -421,9 +586,22 @@ def main(argv: list[str] | None = None) -> int:
         help="run nothing: list every notebook whose committed outputs were "
         "made by code other than the current code (exit 1 if any)",
     )
+    parser.add_argument(
+        "--verify",
+        action="store_true",
+        help="recompute, with an empty cache, a seeded sample of the committed fits of every "
+        "current notebook and compare them and its tables with the committed ones (exit 1 "
+        "on any difference)",
+    )
+    parser.add_argument(
+        "--sample", type=int, default=1, help="with --verify: units per kind of fit (default 1)"
+    )
+    parser.add_argument("--seed", type=int, default=0, help="with --verify: the sample's seed")
     args = parser.parse_args(argv)
     if args.check:
         return check_committed(args.only)
+    if args.verify:
+        return verify(args.only, args.sample, args.seed, args.jobs)
     try:  # every mistake in the request is an argparse error (status 2) before anything runs
         params = parse_params(args.param)
         check_request(args.only, params)

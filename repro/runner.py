@@ -12,9 +12,6 @@ all local cores or, unchanged, a Dask or Ray cluster through joblib's backends::
 
 from __future__ import annotations
 
-import hashlib
-import json
-import os
 import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
@@ -25,7 +22,20 @@ from joblib import Parallel, delayed
 from sklearn.base import clone
 from sklearn.model_selection import StratifiedKFold
 
-from repro.codekey import source_key
+from repro.cache import (
+    TALLY_ENV,
+    Unit,
+    cache_dir,
+    cache_path,
+    cached,
+    earlier_reads,
+    load,
+    params_key,
+    read_cached,
+    store,
+    unit,
+    write_record,
+)
 from repro.model_size import complexity
 from rulelab.data import load_dataset
 
@@ -40,112 +50,14 @@ __all__ = [
     "merge_runs",
     "run_provenance",
     "earlier_reads",
+    "read_cached",
+    "write_record",
+    "TALLY_ENV",
 ]
 
 
-def cache_dir() -> Path:
-    """Where finished tasks are kept: ``RULELAB_CACHE/results`` (default ``~/.cache/rulelab``)."""
-    root = os.environ.get("RULELAB_CACHE") or Path.home() / ".cache" / "rulelab"
-    return Path(root).expanduser() / "results"
-
-
-def params_key(obj) -> str:
-    """A short stable hash of an estimator's parameters (or any JSON-able object)."""
-    if hasattr(obj, "get_params"):
-        obj = {"class": type(obj).__name__, **obj.get_params(deep=True)}
-    text = json.dumps(obj, sort_keys=True, default=_jsonable)
-    return hashlib.sha1(text.encode()).hexdigest()[:12]
-
-
-def cache_path(kind: str, key: dict, code) -> Path:
-    """Where the result of one unit of work is kept: ``cache_dir()/kind/<hash>.json``.
-
-    The one rule of every cache here: the hash covers the unit's parameters (``key``) and
-    the source of every rulelab and repro module behind ``code`` (a function, an estimator,
-    a class, a module name, or a sequence of them; :func:`repro.codekey.source_key`), so a
-    result is reused only by the code that computed it.
-    """
-    code = code if isinstance(code, (list, tuple)) else (code,)
-    return cache_dir() / kind / f"{params_key({**key, 'code': source_key(*code)})}.json"
-
-
-def write_record(path: Path, record) -> None:
-    """Store a JSON-able record atomically: an interrupted write never leaves half a file.
-    Counted in the pipeline's tally (:data:`TALLY_ENV`) when one is set."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(f".{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(record, default=_jsonable_number))
-    tmp.replace(path)
-    _tally("wrote", path)
-
-
-def _jsonable_number(value):
-    return value.item() if isinstance(value, np.generic) else float(value)
-
-
-#: A file the pipeline names for one notebook run: every result written to or read from the
-#: cache adds a line to it (``wrote kind/name`` or ``read kind/name``), so the run log can
-#: tell a cold run from one that reused earlier work (:func:`earlier_reads`).
-TALLY_ENV = "RULELAB_CACHE_TALLY"
-
-
-def _tally(action: str, path: Path) -> None:
-    tally = os.environ.get(TALLY_ENV)
-    if tally:  # one short appended line: whole even when workers append at once
-        with open(tally, "a", encoding="utf-8") as out:
-            out.write(f"{action} {path.parent.name}/{path.name}\n")
-
-
-def earlier_reads(tally_text: str) -> int:
-    """The results a run read from the cache that it had not written itself.
-
-    A run that reads a result it computed a moment before (two tables sharing one fit)
-    still ran cold: only a result written before the run counts.
-    """
-    wrote, reads = set(), []
-    for line in tally_text.splitlines():
-        action, _, entry = line.partition(" ")
-        (wrote.add if action == "wrote" else reads.append)(entry)
-    return sum(entry not in wrote for entry in reads)
-
-
-def read_cached(path: Path):
-    """A cached result, counted in the pipeline's tally (:data:`TALLY_ENV`) when one is set."""
-    record = json.loads(path.read_text())
-    _tally("read", path)
-    return record
-
-
-def cached(kind: str, key: dict, compute: Callable[[], object], *, code, cache: bool = True):
-    """``compute()``'s JSON-able result, kept under :func:`cache_path` and reused from there.
-
-    The value is the same whether computed or read (it goes through JSON either way).
-    ``cache=False`` computes without reading or writing.
-    """
-    if not cache:
-        return json.loads(json.dumps(compute(), default=_jsonable_number))
-    path = cache_path(kind, key, code)
-    if path.is_file():
-        return read_cached(path)
-    write_record(path, compute())
-    return json.loads(path.read_text())
-
-
-def _jsonable(value):
-    if hasattr(value, "get_params"):
-        return {"class": type(value).__name__, **value.get_params(deep=False)}
-    if isinstance(value, np.generic):
-        return value.item()
-    text = repr(value)
-    if " at 0x" in text and hasattr(value, "__dict__"):
-        # A default repr carries a memory address, different in every process, so the
-        # cache would never hit (e.g. make_column_selector): hash the attributes instead.
-        return {"class": type(value).__name__, **vars(value)}
-    return text
-
-
 def _run_task(
-    dataset: str, method: str, estimator, fold: int, train, test, X, y, path: Path | None
+    dataset: str, method: str, estimator, fold: int, train, test, X, y, u: Unit | None
 ) -> dict:
     model = clone(estimator)
     start = time.perf_counter()
@@ -166,8 +78,8 @@ def _run_task(
         "fit_time": fit_time,
         "limits_hit": _limits_hit(model),
     }
-    if path is not None:
-        write_record(path, record)
+    if u is not None:
+        store(u, record)
     return record
 
 
@@ -233,7 +145,7 @@ def cross_validate(
         for method, estimator in methods.items():
             params = params_key(estimator)
             for fold, (train, test) in enumerate(folds):
-                path = None
+                u = None
                 if cache:
                     key = {
                         "dataset": dataset,
@@ -244,12 +156,14 @@ def cross_validate(
                         "fold": fold,
                         "tag": tag,
                     }
-                    path = cache_path("cv", key, estimator)
-                    if path.is_file():
-                        records.append({**read_cached(path), "cached": True})
+                    # the record is made by _run_task as well as by the estimator
+                    u = unit("cv", key, (estimator, _run_task, complexity))
+                    record = load(u)
+                    if record is not None:
+                        records.append({**record, "cached": True})
                         continue
                 tasks.append(
-                    delayed(_run_task)(dataset, method, estimator, fold, train, test, X, y, path)
+                    delayed(_run_task)(dataset, method, estimator, fold, train, test, X, y, u)
                 )
     if tasks:
         runner = Parallel(n_jobs=n_jobs, return_as="generator_unordered")
@@ -267,15 +181,18 @@ def cross_validate(
     return frame.reset_index(drop=True)
 
 
-def _run_unit(func: Callable, task: dict, path: Path | None) -> list[dict]:
+def _run_unit(func: Callable, task: dict, u: Unit | None) -> list[dict]:
     from threadpoolctl import threadpool_limits
+
+    from repro.cache import roundtrip
 
     with threadpool_limits(1):  # the parallelism is over units
         records = func(**task)
     if isinstance(records, dict):
         records = [records]
-    if path is not None:
-        write_record(path, records)
+    if u is not None:
+        store(u, records)
+        records = roundtrip(records)
     return records
 
 
@@ -303,11 +220,12 @@ def run_units(
     results: list[list[dict] | None] = [None] * len(tasks)
     todo = []
     for i, task in enumerate(tasks):
-        path = cache_path(kind, {"func": func.__qualname__, **task}, func) if cache else None
-        if path is not None and path.is_file():
-            results[i] = read_cached(path)
+        u = unit(kind, {"func": func.__qualname__, **task}, func) if cache else None
+        record = load(u) if u is not None else None
+        if record is not None:
+            results[i] = record
         else:
-            todo.append((i, task, path))
+            todo.append((i, task, u))
     if todo:
         if cost is not None:  # stable: equal estimates keep the task order
             todo.sort(key=lambda unit: -cost[unit[0]])

@@ -5,7 +5,7 @@ Morgan, i.e. the OR-clause LP on ``1 - A`` and ``1 - y`` (paper 3, eq. 3-4), wit
 ``lam = 1000`` (paper 1; paper 3 gives no value). The design is the paper's:
 :func:`rulelab.screening.threshold_design` (``2 x features x thresholds`` columns).
 
-Every finished unit is a small JSON file of the one cached runner (:func:`repro.runner.cached`),
+Every finished unit is a small JSON file of the one cached runner (:func:`repro.cache.cached`),
 so an interrupted FULL run resumes where it stopped; units run through joblib with a tqdm
 bar. Timings are never run in parallel with each other (they would share the CPU).
 """
@@ -19,7 +19,7 @@ import pandas as pd
 from joblib import Parallel, delayed
 from tqdm.auto import tqdm
 
-from repro.runner import cached
+from repro.cache import cached
 from rulelab.data import load_dataset
 from rulelab.lp import learn_clause
 from rulelab.screening import screen, threshold_design
@@ -64,7 +64,7 @@ def and_problem(
 
 def _cached(kind: str, key: dict, compute, use_cache: bool = True) -> dict:
     """One unit's row (``key`` and what ``compute()`` measured) from the one cached runner
-    (:func:`repro.runner.cached`), keyed by ``key`` and the code of this module and every
+    (:func:`repro.cache.cached`), keyed by ``key`` and the code of this module and every
     module it imports."""
     return cached(
         f"screening/{kind}", key, lambda: {**key, **compute()}, code=__name__, cache=use_cache

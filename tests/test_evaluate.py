@@ -304,7 +304,9 @@ def test_every_cache_reuses_a_result_only_for_the_same_parameters_and_code(tmp_p
         {"x": 2, "square": 4},
         {"x": 3, "square": 9},
     ]
-    monkeypatch.setattr(runner, "source_key", lambda *objs: "other code")
+    from repro import cache
+
+    monkeypatch.setattr(cache, "key_of_specs", lambda specs: "other code")
     runner.cached("demo", {"a": 1}, compute, code=_square)
     assert len(calls) == 3  # other code: computed again
     assert len(list((tmp_path / "results" / "demo").glob("*.json"))) == 3

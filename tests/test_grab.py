@@ -351,7 +351,9 @@ def test_a_cached_result_is_not_reused_by_changed_code(tmp_path, monkeypatch):
     ex.tuned_accuracy("fourclass", methods, folds=2, max_train=100)
     ex.tuned_accuracy("fourclass", methods, folds=2, max_train=100)  # read, not recomputed
     assert len(list((tmp_path / "results" / "grab" / "table1refit").glob("*.json"))) == 1
-    monkeypatch.setattr(runner, "source_key", lambda *objs: "other-code")
+    from repro import cache
+
+    monkeypatch.setattr(cache, "key_of_specs", lambda specs: "other-code")
     ex.tuned_accuracy("fourclass", methods, folds=2, max_train=100)
     assert len(list((tmp_path / "results" / "grab" / "table1refit").glob("*.json"))) == 2
     assert len(list((tmp_path / "results" / "grab" / "table1cv").glob("*.json"))) == 4
