@@ -16,7 +16,7 @@ export OPENBLAS_NUM_THREADS ?= 1
 export MKL_NUM_THREADS ?= 1
 JOBS ?= 2
 
-.PHONY: setup reproduce quick test unit notebooks bench lab clean lint format figures
+.PHONY: setup reproduce quick test unit notebooks bench lab clean lint format figures verify
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -40,6 +40,12 @@ setup: $(VENV)/.installed
 
 reproduce: setup
 	$(PY) -m repro.pipeline --mode full --jobs $(JOBS)
+
+# Recompute a seeded sample of the committed fits with an empty cache and compare them and
+# every table with the committed ones (SAMPLE units of each kind; ONLY=05 for one notebook).
+SAMPLE ?= 1
+verify: setup
+	$(PY) -m repro.pipeline --verify --jobs $(JOBS) --sample $(SAMPLE) $(if $(ONLY),--only $(ONLY))
 
 quick: setup
 	$(PY) -m repro.pipeline --mode quick --jobs $(JOBS)

@@ -32,15 +32,15 @@ def store_dir() -> Path:
     return Path(os.environ.get("RULELAB_FITS") or ROOT / "results" / "fits")
 
 
-def store_path(notebook: str) -> Path:
-    return store_dir() / f"{notebook}.jsonl"
+def store_path(notebook: str, folder: Path | None = None) -> Path:
+    return (folder or store_dir()) / f"{notebook}.jsonl"
 
 
-def read(notebook: str) -> list[dict]:
+def read(notebook: str, folder: Path | None = None) -> list[dict]:
     """The committed fit records of ``notebook`` (none when it has no file).
 
     A line that is not a record of this kind is a damaged file: named, never skipped."""
-    path = store_path(notebook)
+    path = store_path(notebook, folder)
     if not path.is_file():
         return []
     rows = []
@@ -85,7 +85,9 @@ def units_in(tally_text: str) -> dict[str, dict]:
     return units
 
 
-def write(notebook: str, tally_text: str, *, keep_others: bool = False) -> int:
+def write(
+    notebook: str, tally_text: str, *, keep_others: bool = False, folder: Path | None = None
+) -> int:
     """Write the committed fit records of ``notebook`` from its run's tally; return how many.
 
     Each record is taken from the local cache, or from the committed records it was read
@@ -95,7 +97,7 @@ def write(notebook: str, tally_text: str, *, keep_others: bool = False) -> int:
 
     rows: dict[str, dict] = {}
     if keep_others:
-        rows = {f"{r['kind']}/{r['name']}": r for r in read(notebook)}
+        rows = {f"{r['kind']}/{r['name']}": r for r in read(notebook, folder)}
     for entry, recipe in units_in(tally_text).items():
         path = cache_dir() / entry
         if path.is_file():
@@ -105,7 +107,7 @@ def write(notebook: str, tally_text: str, *, keep_others: bool = False) -> int:
         if record is None:
             raise ValueError(f"{notebook}: the record of {entry} is neither cached nor committed")
         rows[entry] = {**recipe, "record": record}
-    target = store_path(notebook)
+    target = store_path(notebook, folder)
     target.parent.mkdir(parents=True, exist_ok=True)
     tmp = target.with_suffix(f".{os.getpid()}.tmp")
     tmp.write_text(

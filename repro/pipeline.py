@@ -303,11 +303,12 @@ def run(
             status = "ok"
             if plan.committed:  # committed notebooks carry the outputs of a FULL run
                 _save_without_injected_parameters(out, nb)
-                # ... and the fits behind them, so that derived outputs rebuild without fitting
-                kept = fitstore.write(
-                    nb.stem, tally.read_text(encoding="utf-8"), keep_others=bool(given)
-                )
-                print(f"[rulelab] {nb.name}: {kept} fit records in results/fits/", flush=True)
+            # the fits behind the outputs, so that derived outputs rebuild without fitting
+            folder = plan.root / "results" / "fits"
+            kept = fitstore.write(
+                nb.stem, tally.read_text(encoding="utf-8"), keep_others=bool(given), folder=folder
+            )
+            print(f"[rulelab] {nb.name}: {kept} fit records in {_shown(folder)}", flush=True)
         except Exception as err:  # keep going: one broken notebook must not hide the rest
             status = f"failed: {type(err).__name__}"
             print(f"[rulelab] {nb.name} failed: {err}", file=sys.stderr, flush=True)
