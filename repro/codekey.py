@@ -118,31 +118,42 @@ def _ours(name: str) -> bool:
     return name.split(".")[0] in PACKAGES
 
 
-class _Strip(ast.NodeTransformer):
-    """Drops docstrings and import statements: neither changes what the code computes
-    (what an import binds is followed separately)."""
+# Nodes that can hold statements (and so docstrings and imports); an expression holds none.
+_HOLDERS = (ast.mod, ast.stmt, ast.excepthandler, ast.match_case)
+_DOCUMENTED = (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
 
-    def _body(self, node):
-        self.generic_visit(node)
-        body = node.body
+
+def _stripped(node: ast.AST) -> ast.AST:
+    """``node`` without docstrings and import statements: neither changes what the code
+    computes (what an import binds is followed separately). Nodes that hold statements
+    are copied, expressions shared: the parsed module is left as it is, without the cost
+    of copying it whole."""
+    fields = {}
+    for name, value in ast.iter_fields(node):
+        if isinstance(value, list):
+            value = [
+                _stripped(item) if isinstance(item, _HOLDERS) else item
+                for item in value
+                if not isinstance(item, (ast.Import, ast.ImportFrom))
+            ]
+        elif isinstance(value, _HOLDERS):
+            value = _stripped(value)
+        fields[name] = value
+    if isinstance(node, _DOCUMENTED):
+        body = fields["body"]
         if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
             if isinstance(body[0].value.value, str):
                 body = body[1:]
-        node.body = body or [ast.Pass()]
-        return node
-
-    visit_FunctionDef = visit_AsyncFunctionDef = visit_ClassDef = visit_Module = _body
-
-    def visit_Import(self, node):
-        return None
-
-    visit_ImportFrom = visit_Import
+        fields["body"] = body or [ast.Pass()]
+    out = copy.copy(node)
+    for name, value in fields.items():
+        setattr(out, name, value)
+    return out
 
 
 def normalized(node: ast.AST) -> str:
     """The syntax tree of ``node`` without docstrings, imports or positions, as text."""
-    stripped = _Strip().visit(copy.deepcopy(node))
-    return ast.dump(stripped, annotate_fields=False, include_attributes=False)
+    return ast.dump(_stripped(node), annotate_fields=False, include_attributes=False)
 
 
 @dataclass
@@ -225,7 +236,7 @@ def _module(name: str) -> _Module | None:
         return None
     info = _Module(name)
     package = _package_of(name, path)
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = _parsed(path.read_text(encoding="utf-8"))
 
     def visit(statements, top: bool):
         for node in statements:
@@ -281,11 +292,12 @@ def _resolve(module: str, name: str, depth: int = 0) -> _Target | None:
     return None
 
 
-def _chains(node: ast.AST) -> Iterator[list[str]]:
+def _chains(node: ast.AST, nodes: list[ast.AST] | None = None) -> Iterator[list[str]]:
     """Every name used in ``node`` with the attributes read from it: ``a.b.c`` gives
-    ``["a", "b", "c"]``; a plain name ``["a"]``."""
+    ``["a", "b", "c"]``; a plain name ``["a"]``. ``nodes``: ``node``'s walk, if made."""
+    nodes = list(ast.walk(node)) if nodes is None else nodes
     inner: set[int] = set()
-    for sub in ast.walk(node):
+    for sub in nodes:
         if isinstance(sub, ast.Attribute) and id(sub) not in inner:
             chain, cur = [], sub
             while isinstance(cur, ast.Attribute):
@@ -295,16 +307,16 @@ def _chains(node: ast.AST) -> Iterator[list[str]]:
             if isinstance(cur, ast.Name):
                 inner.add(id(cur))
                 yield [cur.id, *reversed(chain)]
-    for sub in ast.walk(node):
+    for sub in nodes:
         if isinstance(sub, ast.Name) and id(sub) not in inner:
             yield [sub.id]
 
 
-def _attribute_names(node: ast.AST) -> set[str]:
+def _attribute_names(node: ast.AST, nodes: list[ast.AST] | None = None) -> set[str]:
     """Names the code may call as methods: attributes it reads and identifiers in strings
     (``getattr(model, "predict_proba")``)."""
     found = set()
-    for sub in ast.walk(node):
+    for sub in ast.walk(node) if nodes is None else nodes:
         if isinstance(sub, ast.Attribute):
             found.add(sub.attr)
         elif isinstance(sub, ast.Constant) and isinstance(sub.value, str):
@@ -313,12 +325,14 @@ def _attribute_names(node: ast.AST) -> set[str]:
     return found
 
 
-def _local_bindings(node: ast.AST, module: str) -> dict[str, tuple[str, str | None]]:
+def _local_bindings(
+    node: ast.AST, module: str, nodes: list[ast.AST] | None = None
+) -> dict[str, tuple[str, str | None]]:
     """What the import statements inside a function bind (imports done where used)."""
     path = _module_file(module)
     package = _package_of(module, path) if path is not None else module
     found: dict[str, tuple[str, str | None]] = {}
-    for sub in ast.walk(node):
+    for sub in ast.walk(node) if nodes is None else nodes:
         if isinstance(sub, (ast.Import, ast.ImportFrom)):
             found.update(_import_bindings(sub, package))
     return found
@@ -451,17 +465,32 @@ def definitions(specs: Iterable[str]) -> dict[tuple[str, str], str]:
 def _refs(module: str, node: ast.AST) -> tuple[frozenset[str], tuple[_Target, ...]]:
     """What ``node`` (code of ``module``) uses: the attribute names it may call as methods
     and the definitions and modules its names resolve to."""
-    local = _local_bindings(node, module)
+    nodes = list(ast.walk(node))  # one walk for the three readings
+    local = _local_bindings(node, module, nodes)
     targets = {
         _resolve_chain(module, chain, local)
-        for chain in _chains(node)
+        for chain in _chains(node, nodes)
         if chain[0] in local or _ours_name(module, chain[0])
     }
-    return frozenset(_attribute_names(node)), tuple(t for t in targets if t is not None)
+    return frozenset(_attribute_names(node, nodes)), tuple(t for t in targets if t is not None)
 
 
-# What definitions() derives from one parsed node (its text, a class's parts, what it
-# uses), kept with the node (so its id stays its own) while the parsed modules are cached.
+# Parsed sources by their text: a module whose text is unchanged keeps its tree, and so
+# what _memo() derived from it, across clear_caches().
+_TREES: dict[str, ast.Module] = {}
+
+
+def _parsed(text: str) -> ast.Module:
+    tree = _TREES.get(text)
+    if tree is None:
+        tree = _TREES[text] = ast.parse(text)
+    return tree
+
+
+# What definitions() derives from one parsed node, kept with the node (so that its id
+# stays its own): its text and a class's parts depend on the node alone and are kept;
+# what its names resolve to ("refs") depends on other modules and is forgotten by
+# clear_caches().
 _MEMO: dict[tuple[str, str, int], tuple[ast.AST, object]] = {}
 
 
@@ -549,8 +578,10 @@ def source_key(*objs) -> str:
 
 
 def clear_caches() -> None:
-    """Forget parsed modules and computed keys (after source files changed)."""
-    _MEMO.clear()
+    """Forget what was read from the source files and the keys computed (after they
+    changed, or ``_module_file`` was replaced); trees are kept by their text."""
+    for key in [key for key in _MEMO if key[0] == "refs"]:
+        del _MEMO[key]
     _find_file.cache_clear()
     _module.cache_clear()
     _key.cache_clear()

@@ -1,36 +1,34 @@
-"""Which code a notebook's committed outputs depend on, as one short fingerprint.
+"""Whether a notebook's committed outputs still come from the current code, by meaning.
 
-A notebook's tables, figures and claims are a function of its own code cells and of every
-rulelab and repro module they import, directly or not. The fingerprint hashes exactly that:
-the code cells' sources (outputs and markdown left out) and the source of each module in the
-import closure. The pipeline records it for every notebook it runs; ``python -m
-repro.pipeline --check`` compares the recorded fingerprints with the current code and names
-every notebook whose committed outputs are stale.
+A notebook's tables, figures and claims are a function of its own code cells and of the
+rulelab and repro code those cells can reach. The fingerprint hashes exactly that, in the
+terms of :mod:`repro.codekey`, so that only a change in what the code does stales a
+notebook:
 
-The closure follows the import statements, as the result caches do
-(:func:`repro.codekey.module_closure`), and also resolves the names a package re-exports
-(``from rulelab import OneRule``, or ``import rulelab`` then ``rulelab.OneRule(...)``) to
-the modules that define them. :mod:`repro.figures` draws every notebook's figures,
-importing each notebook's plotting module inside the figure's function; a notebook depends
-only on the functions of its own figures there, so that a change to one paper's plotting
-code does not stale the others.
+- each code cell as its syntax tree without comments, docstrings, formatting or import
+  statements (outputs, markdown and papermill's injected parameters left out);
+- the definitions reachable from every name the cells use. All code cells count as one
+  module: their import statements bind names, and each name or attribute chain is resolved
+  as codekey resolves a module's, so ``figures.grab_fig2_time(...)`` reaches that function
+  (and what it calls) and not the other notebooks' figures in :mod:`repro.figures`.
+
+The pipeline records the fingerprint of every notebook it runs; ``python -m repro.pipeline
+--check`` compares the recorded fingerprints with the current code (:func:`stale_notebooks`).
 """
 
 from __future__ import annotations
 
 import ast
-import functools
 import hashlib
-import importlib
-import importlib.util
 import json
 from pathlib import Path
 
-from repro.codekey import PACKAGES, _imports, _module_file, reachable
+from repro import codekey
 
-__all__ = ["notebook_modules", "notebook_fingerprint", "stale_notebooks"]
+__all__ = ["notebook_fingerprint", "notebook_modules", "notebook_specs", "stale_notebooks"]
 
-FIGURES_MODULE = "repro.figures"
+# A cell whose tree holds nothing once imports and docstrings are dropped: it adds nothing.
+_EMPTY = codekey.normalized(ast.parse(""))
 
 
 def _code_cells(path: Path) -> list[str]:
@@ -45,130 +43,167 @@ def _code_cells(path: Path) -> list[str]:
     ]
 
 
-def _defining_module(package_attr: str) -> str | None:
-    """``rulelab.OneRule`` -> ``rulelab.rulesets``: the module a name re-exported by a
-    package's ``__init__`` comes from; the name itself when it is a module."""
-    package, _, attr = package_attr.rpartition(".")
+def _parse(source: str) -> ast.Module | None:
+    """A cell's syntax tree; IPython's ``%`` magics and ``!`` shell lines, which are not
+    Python, left out. None when the cell still does not parse."""
     try:
-        return importlib.import_module(package_attr).__name__
-    except ImportError:
+        return ast.parse(source)
+    except SyntaxError:
         pass
+    python = "\n".join(
+        line for line in source.splitlines() if not line.lstrip().startswith(("%", "!"))
+    )
     try:
-        obj = getattr(importlib.import_module(package), attr)
-    except (ImportError, AttributeError):
+        return ast.parse(python)
+    except SyntaxError:
         return None
-    module = getattr(obj, "__module__", None)
-    return module if module and module.split(".")[0] in PACKAGES else None
 
 
-def _uses(name: str, path: Path) -> set[str]:
-    """Modules that module ``name`` depends on: its imports, with re-exported names and a
-    package's attributes (``rulelab.OneRule``) resolved to their defining modules."""
-    found = set()
-    for target in _imports(name, path):
-        found.add(target if _module_file(target) else _defining_module(target))
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    aliases = {
-        a.asname or a.name: a.name
-        for node in ast.walk(tree)
-        if isinstance(node, ast.Import)
-        for a in node.names
-        if a.name in PACKAGES
-    }
-    for node in ast.walk(tree):
-        if (
-            isinstance(node, ast.Attribute)
-            and isinstance(node.value, ast.Name)
-            and node.value.id in aliases
-        ):
-            found.add(_defining_module(f"{aliases[node.value.id]}.{node.attr}"))
-    return found - {None}
-
-
-@functools.cache
-def _closure(name: str) -> frozenset[str]:
-    """Module ``name`` and every rulelab or repro module it depends on (:func:`_uses`)."""
-    return reachable(name, _uses)
-
-
-def _imported_modules(nodes) -> set[str]:
-    """The rulelab and repro modules named by the import statements among ``nodes``, with
-    re-exported names resolved to their defining modules (relative imports left out)."""
-    found: set[str] = set()
-    for node in nodes:
-        if isinstance(node, ast.Import):
-            names = [a.name for a in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
-            names = [f"{node.module}.{a.name}" for a in node.names] + [node.module]
-        else:
+def _statements(source: str) -> list[ast.AST]:
+    """The lines of an unparseable cell that parse on their own: its imports and calls
+    still say which code it uses."""
+    found = []
+    for line in source.splitlines():
+        try:
+            found.append(ast.parse(line.strip()))
+        except SyntaxError:
             continue
-        found |= {
-            _defining_module(n) for n in names if n.split(".")[0] in PACKAGES and n not in PACKAGES
-        }
-    return found - {None}
+    return found
+
+
+def _cells(path: Path) -> list[tuple[str, ast.Module | None]]:
+    """Each code cell's source and syntax tree (None where it does not parse)."""
+    return [(source, _parse(source)) for source in _code_cells(path)]
+
+
+def _specs(cells: list[tuple[str, ast.Module | None]]) -> list[str]:
+    nodes: list[ast.AST] = []
+    for source, tree in cells:
+        nodes.extend([tree] if tree is not None else _statements(source))
+    bindings: dict[str, tuple[str, str | None]] = {}
+    specs: set[str] = set()
+    for node in nodes:
+        for sub in ast.walk(node):
+            if isinstance(sub, (ast.Import, ast.ImportFrom)):
+                bindings.update(codekey._import_bindings(sub, ""))
+            if isinstance(sub, ast.ImportFrom) and any(a.name == "*" for a in sub.names):
+                if not sub.level and codekey._ours(sub.module or ""):
+                    specs.add(sub.module)  # every name of the module may be used
+    for node in nodes:
+        for chain in codekey._chains(node):
+            if chain[0] not in bindings:
+                continue  # another library's name, or one the cells define themselves
+            target = codekey._resolve_chain("", chain, bindings)
+            if target is not None:
+                kind, module, name = target
+                specs.add(f"{module}:{name}" if kind == "def" else module)
+    return sorted(s for s in specs if s.partition(":")[0] not in codekey.MACHINERY)
+
+
+def notebook_specs(path: Path) -> list[str]:
+    """The rulelab and repro code the notebook's cells name.
+
+    All code cells are read as one module whose import statements (wherever they stand)
+    bind names; every name and attribute chain the cells use is then resolved to the
+    definition or module it means, so that a notebook depends on the functions it calls
+    and not on the rest of their modules.
+
+    Parameters
+    ----------
+    path : Path
+        The notebook (``.ipynb``).
+
+    Returns
+    -------
+    list of str
+        Sorted specs, ``"module:name"`` or ``"module"`` (a module used as a whole), as
+        :func:`repro.codekey.definitions` takes them; modules that compute nothing
+        (:data:`repro.codekey.MACHINERY`) left out.
+    """
+    return _specs(_cells(path))
 
 
 def notebook_modules(path: Path) -> frozenset[str]:
-    """Every rulelab and repro module a notebook's code depends on (its import closure)."""
-    direct: set[str] = set()
-    for source in _code_cells(path):
-        try:
-            tree = ast.parse(source)
-        except SyntaxError:  # a cell with IPython magics: its imports are read line by line
-            tree = ast.parse(
-                "\n".join(
-                    line
-                    for line in source.splitlines()
-                    if line.lstrip().startswith(("import ", "from "))
-                )
-            )
-        direct |= _imported_modules(ast.walk(tree))
-    closure: set[str] = set()
-    for module in direct:
-        if module == FIGURES_MODULE:
-            closure |= _figures_closure(Path(path).stem)
-        else:
-            closure |= _closure(module)
-    return frozenset(closure)
+    """The rulelab and repro modules holding a definition the notebook's cells reach
+    (:func:`notebook_specs` and all they call): where to look when the notebook is stale."""
+    return frozenset(module for module, _ in codekey.definitions(notebook_specs(path)))
 
 
-def _figures_closure(notebook: str) -> frozenset[str]:
-    """:mod:`repro.figures`, the modules it imports at its top level, and those imported
-    inside the figure functions registered for ``notebook`` (with their closures)."""
-    from repro.figures import FIGURES
-
-    own = {spec.draw.__name__ for spec in FIGURES.values() if spec.notebook == notebook}
-    path = importlib.util.find_spec(FIGURES_MODULE).origin
-    tree = ast.parse(Path(path).read_text(encoding="utf-8"))
-    nodes = [n for n in tree.body if isinstance(n, (ast.Import, ast.ImportFrom))]
-    for node in tree.body:
-        if isinstance(node, ast.FunctionDef) and node.name in own:
-            nodes.extend(n for n in ast.walk(node) if isinstance(n, (ast.Import, ast.ImportFrom)))
-    closure: set[str] = {FIGURES_MODULE}
-    for module in _imported_modules(nodes) - {FIGURES_MODULE}:
-        closure |= _closure(module)
-    return frozenset(closure)
+def _texts(cells: list[tuple[str, ast.Module | None]]) -> list[str]:
+    """Each code cell by meaning (:func:`repro.codekey.normalized`), in order; a cell that
+    does not parse as its raw text. Cells left empty (imports only) are dropped, so that
+    imports moved between cells change nothing."""
+    texts = []
+    for source, tree in cells:
+        text = codekey.normalized(tree) if tree is not None else source
+        if text != _EMPTY:
+            texts.append(text)
+    return texts
 
 
 def notebook_fingerprint(path: Path) -> str:
-    """A 10-character hash of the notebook's code cells and of its modules' sources."""
+    """A hash of what the notebook's code does.
+
+    Returns
+    -------
+    str
+        10 hex characters over the code cells by meaning (in order) and the definitions
+        they reach, the latter hashed as :func:`repro.codekey.key_of_specs` hashes them:
+        by name and tree, whatever module holds them, so a moved function changes nothing.
+    """
+    cells = _cells(path)
     digest = hashlib.sha256()
-    for source in _code_cells(path):
-        digest.update(source.encode())
-    for name in sorted(notebook_modules(path)):
-        spec = importlib.util.find_spec(name)
-        digest.update(name.encode())
-        digest.update(Path(spec.origin).read_bytes())
+    for text in _texts(cells):
+        digest.update(b"cell\0" + text.encode() + b"\0")
+    codekey._feed(digest, codekey.definitions(_specs(cells)))
     return digest.hexdigest()[:10]
 
 
+def _recorded(run_log: Path) -> dict[str, str]:
+    """``{notebook: fingerprint}`` from the run log; empty when there is none yet."""
+    if not run_log.is_file():
+        return {}
+    damaged = f"the run log {run_log} is damaged"
+    try:
+        log = json.loads(run_log.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+        raise ValueError(
+            f"{damaged}: it is not valid JSON ({err}); restore it (git checkout -- "
+            f"{run_log}) or rerun the notebooks"
+        ) from err
+    entries = log.get("notebooks", []) if isinstance(log, dict) else None
+    if not isinstance(entries, list) or not all(
+        isinstance(e, dict) and isinstance(e.get("notebook"), str) for e in entries
+    ):
+        raise ValueError(f"{damaged}: its 'notebooks' is not a list of notebook entries")
+    return {e["notebook"]: e.get("fingerprint") or "" for e in entries}
+
+
 def stale_notebooks(notebooks: list[Path], run_log: Path) -> list[dict]:
-    """One row per notebook: its recorded and current fingerprints and whether its committed
-    outputs are stale (made by other code, or by a run that recorded no fingerprint)."""
-    recorded = {}
-    if run_log.is_file():
-        for entry in json.loads(run_log.read_text()).get("notebooks", []):
-            recorded[entry["notebook"]] = entry.get("fingerprint", "")
+    """Which notebooks' committed outputs were made by other code than the current.
+
+    Parameters
+    ----------
+    notebooks : list of Path
+        The notebooks to check.
+    run_log : Path
+        The run log (``results/run_log.json``) holding each run's fingerprint. A missing
+        log records nothing: every notebook is ``"(none)"`` and stale.
+
+    Returns
+    -------
+    list of dict
+        One row per notebook: ``notebook`` (its stem), ``recorded`` (the fingerprint of
+        the run that made its outputs, ``"(none)"`` if none was recorded), ``current``
+        and ``stale`` (the two differ).
+
+    Raises
+    ------
+    ValueError
+        Naming ``run_log`` when it is damaged (not JSON, or not a run log), rather than
+        calling every notebook stale or current on a guess.
+    """
+    recorded = _recorded(Path(run_log))
     rows = []
     for path in notebooks:
         current = notebook_fingerprint(path)

@@ -1,7 +1,8 @@
-"""Shared fixtures: seeded generators, the data directory, planted rules."""
+"""Shared fixtures: seeded generators, the data directory, planted rules, edited sources."""
 
 from __future__ import annotations
 
+import itertools
 import os
 from pathlib import Path
 
@@ -49,3 +50,42 @@ def planted_design(n_samples: int, n_features: int, k: int, seed: int, p: float 
     A = (r.random((n_samples, n_features)) < p).astype(np.uint8)
     truth = np.sort(r.choice(n_features, size=k, replace=False))
     return A, truth
+
+
+@pytest.fixture
+def edit_sources(monkeypatch, tmp_path):
+    """Serve edited copies of rulelab and repro modules to :mod:`repro.codekey` (its
+    ``_module_file``), so that a test sees what a key makes of an edit without touching the
+    checkout. ``edit_sources({module: edit})``, an edit being ``(old, new)`` (``old`` must
+    occur once), a list of them, or a module's whole new text (also for a module that does
+    not exist). Each call replaces the previous edits; the real sources come back after
+    the test."""
+    from repro import codekey
+
+    real = codekey._module_file
+    folders = itertools.count()
+
+    def edit(changes: dict) -> None:
+        served = {}
+        for module, change in changes.items():
+            path = real(module)
+            if isinstance(change, str):
+                text = change
+            else:
+                text = path.read_text(encoding="utf-8")
+                for old, new in [change] if isinstance(change, tuple) else change:
+                    assert text.count(old) == 1, f"{old!r} is not once in {module}"
+                    text = text.replace(old, new)
+            # the file keeps its name: a package's __init__.py must stay one
+            name = path.name if path is not None else module.rpartition(".")[2] + ".py"
+            target = tmp_path / f"edit{next(folders)}" / name
+            target.parent.mkdir()
+            target.write_text(text, encoding="utf-8")
+            served[module] = target
+        monkeypatch.setattr(codekey, "_module_file", lambda name: served.get(name) or real(name))
+        codekey.clear_caches()
+
+    codekey.clear_caches()
+    yield edit
+    monkeypatch.undo()
+    codekey.clear_caches()

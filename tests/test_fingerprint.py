@@ -1,11 +1,24 @@
-"""A notebook's code fingerprint covers its code cells and every module they import, and
+"""A notebook's code fingerprint is what its code does: its code cells and the definitions
+they reach, by meaning (comments, prose, formatting and import order do not count), and
 ``--check`` calls outputs stale exactly when the recorded fingerprint differs."""
 
 import json
 
 import pytest
 
-from repro.fingerprint import notebook_fingerprint, notebook_modules, stale_notebooks
+from repro.figures import FIGURES
+from repro.fingerprint import (
+    notebook_fingerprint,
+    notebook_modules,
+    notebook_specs,
+    stale_notebooks,
+)
+from repro.paths import ROOT
+
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+
+IMPORTS = "from rulelab import OneRule\nfrom repro.report import record_claims\n%matplotlib inline"
+CODE = 'model = OneRule(max_rules=3).fit(X, y)\nrecord_claims("demo", claims)'
 
 
 def write_notebook(path, *cells):
@@ -34,25 +47,57 @@ def notebook(tmp_path):
         tmp_path / "01_demo.ipynb",
         ("markdown", "# A demo", []),
         ("code", "QUICK = False", ["parameters"]),
-        (
-            "code",
-            "from rulelab import OneRule\nfrom repro.report import "
-            "record_claims\n%matplotlib inline",
-            [],
-        ),
+        ("code", IMPORTS, []),
+        ("code", CODE, []),
     )
 
 
-def test_names_reexported_by_a_package_resolve_to_the_modules_that_define_them(notebook):
+def edit_cell(path, index, source):
+    nb = json.loads(path.read_text())
+    nb["cells"][index]["source"] = source
+    path.write_text(json.dumps(nb))
+
+
+def test_names_resolve_to_the_definitions_that_the_cells_use(notebook):
+    # a name re-exported by a package resolves to the module that defines it
+    assert notebook_specs(notebook) == ["repro.report:record_claims", "rulelab.rulesets:OneRule"]
     modules = notebook_modules(notebook)
     assert {"rulelab.rulesets", "rulelab.lp", "repro.report"} <= modules
-    assert "rulelab.grab.classifier" not in modules  # not imported by this notebook
+    assert "rulelab.grab.classifier" not in modules  # not used by this notebook
 
 
-def test_code_changes_change_the_fingerprint_and_prose_or_parameters_do_not(notebook, tmp_path):
+def test_an_import_the_cells_do_not_use_reaches_nothing(tmp_path):
+    nb = write_notebook(tmp_path / "00_demo.ipynb", ("code", "from repro import figures", []))
+    assert notebook_specs(nb) == [] and notebook_modules(nb) == frozenset()
+
+
+def test_a_star_import_counts_the_whole_module_and_machinery_never(tmp_path):
+    cells = "from repro.verdicts import *\nfrom repro import cache\ncache.cache_dir()"
+    nb = write_notebook(tmp_path / "00_demo.ipynb", ("code", cells, []))
+    assert notebook_specs(nb) == ["repro.verdicts"]
+
+
+@pytest.mark.parametrize(
+    ("what", "edits"),
+    [
+        ("markdown", {0: "# Another title\n\nMore prose."}),
+        ("a comment", {3: "# fit the rule\n" + CODE + "  # and record"}),
+        ("formatting", {3: CODE.replace("(max_rules=3)", "( max_rules = 3 )").replace('"', "'")}),
+        ("import order", {2: "%matplotlib inline\n" + "\n".join(IMPORTS.splitlines()[1::-1])}),
+        ("a magic", {2: IMPORTS.replace("inline", "agg")}),
+        ("imports moved", {2: "%matplotlib inline", 3: IMPORTS.split("\n%")[0] + "\n" + CODE}),
+    ],
+)
+def test_an_edit_that_changes_no_code_keeps_the_fingerprint(notebook, what, edits):
+    before = notebook_fingerprint(notebook)
+    for cell, source in edits.items():
+        edit_cell(notebook, cell, source)
+    assert notebook_fingerprint(notebook) == before
+
+
+def test_injected_parameters_do_not_count_and_code_does(notebook):
     before = notebook_fingerprint(notebook)
     nb = json.loads(notebook.read_text())
-    nb["cells"][0]["source"] = "# Another title"
     nb["cells"].insert(
         2,
         {
@@ -65,50 +110,128 @@ def test_code_changes_change_the_fingerprint_and_prose_or_parameters_do_not(note
     )
     notebook.write_text(json.dumps(nb))
     assert notebook_fingerprint(notebook) == before
-    nb["cells"][-1]["source"] += "\nprint(1)"
-    notebook.write_text(json.dumps(nb))
+    for source in (CODE + "\nprint(1)", CODE.replace("max_rules=3", "max_rules=4")):
+        edit_cell(notebook, 4, source)
+        assert notebook_fingerprint(notebook) != before
+
+
+def test_a_cell_that_does_not_parse_counts_as_its_text(notebook):
+    edit_cell(notebook, 3, CODE + "\nmodel?")
+    before = notebook_fingerprint(notebook)
+    assert notebook_specs(notebook) == ["repro.report:record_claims", "rulelab.rulesets:OneRule"]
+    edit_cell(notebook, 3, CODE + "\nmodel??")
     assert notebook_fingerprint(notebook) != before
+
+
+REPORT = "repro.report"
+RECORD = (
+    '    frame.insert(0, "notebook", notebook)\n',
+    '    frame.insert(0, "notebook", str(notebook))\n',
+)
+
+
+@pytest.mark.parametrize(
+    ("edit", "same"),
+    [
+        pytest.param(("claims as", "claims to"), True, id="docstring"),
+        pytest.param(
+            ("    frame.insert(0,", "    # first\n    frame.insert(0,"), True, id="comment"
+        ),
+        pytest.param(RECORD, False, id="behaviour"),
+        pytest.param(  # code of the same module that the notebook does not reach
+            ('lines = ["| " + " | ".join(cols)', 'lines = ["|" + " | ".join(cols)'),
+            True,
+            id="unreached",
+        ),
+    ],
+)
+def test_the_code_the_cells_reach_counts_by_meaning(notebook, edit_sources, edit, same):
+    before = notebook_fingerprint(notebook)
+    edit_sources({REPORT: edit})
+    assert (notebook_fingerprint(notebook) == before) is same
+
+
+FIGURE_CELL = "from repro import figures\nfig = figures.grab_fig2_time(tto)"
+
+
+@pytest.mark.parametrize(
+    ("function", "old", "new", "same"),
+    [
+        # another notebook's figure, and the command that redraws them all
+        ("benchmark_pareto", "return plot_pareto(", "return None or plot_pareto(", True),
+        ("__main__", "    sys.exit(main())", "    sys.exit(main() or 2)", True),
+        ("grab_fig2_time", 'int(_one(tto, "rows"))', 'int(_one(tto, "rows")) + 1', False),
+    ],
+)
+def test_a_notebook_depends_on_its_own_figures_only(
+    tmp_path, edit_sources, function, old, new, same
+):
+    nb = write_notebook(tmp_path / "05_grab.ipynb", ("code", FIGURE_CELL, []))
+    assert notebook_specs(nb) == ["repro.figures:grab_fig2_time"]
+    modules = notebook_modules(nb)
+    assert {"repro.figures", "repro.grab"} <= modules and "repro.peers" not in modules
+    before = notebook_fingerprint(nb)
+    edit_sources({"repro.figures": (old, new)})
+    assert (notebook_fingerprint(nb) == before) is same
+
+
+def test_another_notebooks_figure_does_not_stale_the_real_notebooks(edit_sources):
+    grab, benchmark = (ROOT / "notebooks" / f"{n}.ipynb" for n in ("05_grab", "07_benchmark"))
+    before = notebook_fingerprint(grab), notebook_fingerprint(benchmark)
+    edit_sources({"repro.figures": ("return plot_pareto(", "return None or plot_pareto(")})
+    assert notebook_fingerprint(grab) == before[0]
+    assert notebook_fingerprint(benchmark) != before[1]
+
+
+def test_each_notebook_reaches_exactly_the_figures_registered_for_it():
+    # the registry's ``notebook`` says which notebook's outputs a figure belongs to
+    for path in NOTEBOOKS:
+        reached = {
+            spec.partition(":")[2]
+            for spec in notebook_specs(path)
+            if spec.startswith("repro.figures:")
+        }
+        own = {name for name, spec in FIGURES.items() if spec.notebook == path.stem}
+        assert reached == own, path.name
+
+
+def test_a_package_used_by_attribute_counts_the_definitions_behind_those_attributes(tmp_path):
+    nb = write_notebook(
+        tmp_path / "00_demo.ipynb",
+        ("code", "import rulelab\nmodel = rulelab.ColumnGenerationRules()", []),
+    )
+    assert notebook_specs(nb) == ["rulelab.colgen.estimator:ColumnGenerationRules"]
+    # repro.explorer does ``import rulelab`` and builds ``rulelab.ColumnGenerationRules(...)``
+    nb = write_notebook(
+        tmp_path / "00_demo.ipynb", ("code", "from repro.explorer import explore\nexplore", [])
+    )
+    assert {"rulelab.colgen.estimator", "rulelab.twolevel.estimator"} <= notebook_modules(nb)
 
 
 def test_outputs_are_stale_unless_the_recorded_fingerprint_is_the_current_one(notebook, tmp_path):
     log = tmp_path / "run_log.json"
     current = notebook_fingerprint(notebook)
+    assert len(current) == 10 and int(current, 16) >= 0
     for recorded, stale in ((current, False), ("0123456789", True), (None, True)):
         entry = {"notebook": "01_demo"} | ({"fingerprint": recorded} if recorded else {})
         log.write_text(json.dumps({"notebooks": [entry]}))
         [row] = stale_notebooks([notebook], log)
-        assert row["stale"] is stale and row["current"] == current
+        assert row == {
+            "notebook": "01_demo",
+            "recorded": recorded or "(none)",
+            "current": current,
+            "stale": stale,
+        }
 
 
-def test_a_package_used_by_attribute_counts_the_modules_behind_those_attributes(tmp_path):
-    # repro.explorer does ``import rulelab`` and builds ``rulelab.ColumnGenerationRules(...)``
-    nb = write_notebook(
-        tmp_path / "00_demo.ipynb", ("code", "from repro.explorer import explore", [])
-    )
-    assert {"rulelab.colgen.estimator", "rulelab.twolevel.estimator"} <= notebook_modules(nb)
+def test_a_missing_run_log_records_nothing(notebook, tmp_path):
+    [row] = stale_notebooks([notebook], tmp_path / "run_log.json")
+    assert row["recorded"] == "(none)" and row["stale"] is True
 
 
-@pytest.mark.parametrize(
-    ("name", "own", "other"),
-    [("07_benchmark", "repro.peers", "repro.grab"), ("05_grab", "repro.grab", "repro.peers")],
-)
-def test_the_figures_module_adds_only_the_plotting_code_of_the_notebooks_own_figures(
-    tmp_path, name, own, other
-):
-    nb = write_notebook(tmp_path / f"{name}.ipynb", ("code", "from repro import figures", []))
-    modules = notebook_modules(nb)
-    assert "repro.figures" in modules and own in modules and other not in modules
-
-
-def test_each_notebook_draws_only_the_figures_registered_for_it():
-    # what makes the narrowing above sound: no notebook calls another notebook's figure
-    import re
-
-    from repro.figures import FIGURES
-    from repro.paths import ROOT
-
-    for path in sorted((ROOT / "notebooks").glob("*.ipynb")):
-        called = set(re.findall(r"figures\.([a-z_0-9]+)\(", path.read_text(encoding="utf-8")))
-        drawn = {name for name in called if name in FIGURES}
-        assert called == drawn, f"{path.name} calls figures.{sorted(called - drawn)}"
-        assert all(FIGURES[name].notebook == path.stem for name in drawn), path.name
+@pytest.mark.parametrize("text", ['{"notebooks": [', "[1, 2]", '{"notebooks": [{"seconds": 1}]}'])
+def test_a_damaged_run_log_is_named(notebook, tmp_path, text):
+    log = tmp_path / "run_log.json"
+    log.write_text(text)
+    with pytest.raises(ValueError, match=r"run log .*run_log\.json is damaged"):
+        stale_notebooks([notebook], log)

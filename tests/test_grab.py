@@ -344,7 +344,6 @@ def test_a_cached_result_is_not_reused_by_changed_code(tmp_path, monkeypatch):
     from sklearn.tree import DecisionTreeClassifier
 
     from repro import grab as ex
-    from repro import runner
 
     monkeypatch.setenv("RULELAB_CACHE", str(tmp_path))
     methods = {"DT": (DecisionTreeClassifier(random_state=0), {"max_depth": [2]})}
