@@ -477,9 +477,7 @@ def compare_tables(fresh_dir: Path, committed_dir: Path) -> list[tuple[str, str]
     return out
 
 
-def verify(
-    only: list[str] | None = None, per_kind: int = 1, seed: int = 0, jobs: int = 2
-) -> int:
+def verify(only: list[str] | None = None, per_kind: int = 1, seed: int = 0, jobs: int = 2) -> int:
     """Recompute a seeded sample of every current notebook's committed fits; 1 on any
     difference.
 

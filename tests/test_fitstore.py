@@ -77,9 +77,7 @@ def test_a_damaged_store_is_named(store, tmp_path):
         fitstore.read("99_demo")
 
 
-def test_a_verify_run_recomputes_the_sampled_units_and_compares_them(
-    store, tmp_path, monkeypatch
-):
+def test_a_verify_run_recomputes_the_sampled_units_and_compares_them(store, tmp_path, monkeypatch):
     tasks = [{"x": x, "log": str(tmp_path / "calls")} for x in (1, 2, 3)]
     run_units(_logged, tasks, "demo", progress=False)
     fitstore.write("99_demo", store.read_text())
