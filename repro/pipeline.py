@@ -34,7 +34,7 @@ from pathlib import Path
 from repro import fitstore
 from repro.cache import TALLY_ENV, VERIFY_ENV, VERIFY_LOG_ENV, earlier_reads
 from repro.fingerprint import notebook_fingerprint, stale_notebooks
-from repro.progress import quiet_kernel_warnings, report_progress
+from repro.progress import Progress, quiet_kernel_warnings
 from repro.report import ROOT, results_dir, update_readme, write_report
 
 NOTEBOOKS = ROOT / "notebooks"
@@ -290,7 +290,7 @@ def run(
         t, cpu = time.time(), _children_cpu()
         total = len(fitstore.read(nb.stem)) or None  # the units of the last committed run
         try:
-            with report_progress(tally, nb.stem, total):
+            with Progress(tally, nb.stem, total):
                 pm.execute_notebook(
                     str(nb),
                     str(out),
@@ -519,7 +519,7 @@ def verify(only: list[str] | None = None, per_kind: int = 1, seed: int = 0, jobs
             print(f"[verify] {name}: recomputing {len(chosen)} of {row['units']} units", flush=True)
             try:
                 jobs_param = {"N_JOBS": jobs} if "N_JOBS" in notebook_parameters(nb) else {}
-                with report_progress(Path(tmp) / "tally", f"verify {name}", row["units"]):
+                with Progress(Path(tmp) / "tally", f"verify {name}", row["units"]):
                     pm.execute_notebook(
                         str(nb),
                         str(out / nb.name),

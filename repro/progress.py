@@ -206,29 +206,6 @@ class Progress:
         print(line, file=self.out if self.out is not None else sys.stdout, flush=True)
 
 
-def report_progress(
-    tally: Path,
-    label: str,
-    total: int | None = None,
-    *,
-    every: float = 30.0,
-    out: TextIO | None = None,
-) -> Progress:
-    """A :class:`Progress` for ``with report_progress(tally, label, total): ...``.
-
-    Parameters
-    ----------
-    tally, label, total, every, out
-        As for :class:`Progress`.
-
-    Returns
-    -------
-    Progress
-        Not started: entering the ``with`` block starts it.
-    """
-    return Progress(tally, label, total, every=every, out=out)
-
-
 def quiet_kernel_warnings() -> dict[str, Any]:
     """Options for ``papermill.execute_notebook`` that keep the kernel from warning that it
     "is running over TCP without encryption", by encrypting its connection.
