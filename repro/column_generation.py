@@ -1,16 +1,21 @@
 """Notebook 08's experiments: multi-clause recovery, the pricing ablation, the path.
 
-Each function returns a tidy DataFrame; the figures are drawn from those tables.
+Each function returns a tidy DataFrame; the figures are drawn from those tables. Each row
+(or, for the MILP timings, each data set's rows) is a unit of the result cache
+(:func:`repro.cache.cached`), so that a rerun after a change to the claims or the figures
+reads the committed fits instead of fitting again.
 """
 
 from __future__ import annotations
 
 import time
+from functools import lru_cache
 
 import numpy as np
 import pandas as pd
 from sklearn.model_selection import StratifiedKFold, train_test_split
 
+from repro.cache import cached
 from rulelab.binarize import FeatureBinarizer
 from rulelab.colgen.estimator import ColumnGenerationRules
 from rulelab.colgen.pricing import price_exact, price_milp
@@ -72,6 +77,7 @@ def recovery_curve(
     complexity: float = 1e-4,
     max_terms: int = 4,
     n_test: int = 20000,
+    cache: bool = True,
 ) -> pd.DataFrame:
     """Exact recovery of planted DNFs: one row per (clauses, samples, trial).
 
@@ -81,30 +87,61 @@ def recovery_curve(
     rows = []
     for k in n_clauses:
         for t in range(n_trials):
-            rule = planted_dnf(k, seed=seed + 1000 * k + t)
-            test = _planted_frame(n_test, np.random.default_rng(seed + 7 + t))
             for n in n_samples:
-                X = _planted_frame(n, np.random.default_rng(seed + 31 * n + t))
-                y = rule.evaluate(X).astype(int)
-                start = time.perf_counter()
-                model = ColumnGenerationRules(
-                    form="dnf", complexity=complexity, max_terms=max_terms
+                key = dict(
+                    n_clauses=k,
+                    trial=t,
+                    n_samples=n,
+                    seed=seed,
+                    complexity=complexity,
+                    max_terms=max_terms,
+                    n_test=n_test,
                 )
-                model.fit(X, y)
-                seconds = time.perf_counter() - start
-                same = np.array_equal(model.predict(test), rule.evaluate(test).astype(int))
                 rows.append(
-                    {
-                        "n_clauses": k,
-                        "n_samples": n,
-                        "trial": t,
-                        "recovered": same,
-                        "n_rules": len(model.rules_.clauses),
-                        "proved_optimal": model.proved_optimal_,
-                        "seconds": seconds,
-                    }
+                    cached(
+                        "colgen/recovery",
+                        key,
+                        lambda key=key: _recovery_row(**key),
+                        code=_recovery_row,
+                        cache=cache,
+                    )
                 )
     return pd.DataFrame(rows)
+
+
+@lru_cache(maxsize=2)
+def _trial(n_clauses: int, trial: int, seed: int, n_test: int) -> tuple[DNF, pd.DataFrame]:
+    """A trial's planted rule and fresh test rows, shared by its training sizes."""
+    rule = planted_dnf(n_clauses, seed=seed + 1000 * n_clauses + trial)
+    return rule, _planted_frame(n_test, np.random.default_rng(seed + 7 + trial))
+
+
+def _recovery_row(
+    n_clauses: int,
+    trial: int,
+    n_samples: int,
+    seed: int,
+    complexity: float,
+    max_terms: int,
+    n_test: int,
+) -> dict:
+    """One planted DNF learned from ``n_samples`` rows, checked on ``n_test`` fresh rows."""
+    rule, test = _trial(n_clauses, trial, seed, n_test)
+    X = _planted_frame(n_samples, np.random.default_rng(seed + 31 * n_samples + trial))
+    y = rule.evaluate(X).astype(int)
+    start = time.perf_counter()
+    model = ColumnGenerationRules(form="dnf", complexity=complexity, max_terms=max_terms)
+    model.fit(X, y)
+    seconds = time.perf_counter() - start
+    return {
+        "n_clauses": n_clauses,
+        "n_samples": n_samples,
+        "trial": trial,
+        "recovered": bool(np.array_equal(model.predict(test), rule.evaluate(test).astype(int))),
+        "n_rules": len(model.rules_.clauses),
+        "proved_optimal": bool(model.proved_optimal_),
+        "seconds": seconds,
+    }
 
 
 ABLATION_VARIANTS = {
@@ -132,6 +169,7 @@ def _fold(dataset: str, max_rows: int | None, seed: int = 0):
     return X.iloc[train], y.iloc[train], X.iloc[test], y.iloc[test]
 
 
+@lru_cache(maxsize=1)
 def _design(dataset: str, max_rows: int | None, seed: int):
     """The fold's binarised training and test rows and their 0/1 labels."""
     X_tr, y_tr, X_te, y_te = _fold(dataset, max_rows, seed)
@@ -162,6 +200,7 @@ def pricing_ablation(
     exact_budget: float = 120.0,
     max_rows: int | None = None,
     seed: int = 0,
+    cache: bool = True,
 ) -> pd.DataFrame:
     """Every pricing variant on the first fold of ``dataset``, side by side.
 
@@ -175,45 +214,75 @@ def pricing_ablation(
     by beam search; the rounds are limited by ``max_rounds``' default and the integer
     solve by :data:`INTEGER_LIMITS`.
     """
-    A, y, A_te, y_te = _design(dataset, max_rows, seed)
-    cost = complexity * len(y)
     rows = []
     for name, options in (variants or ABLATION_VARIANTS).items():
-        res = column_generation(
-            A,
-            y,
-            clause_cost=cost,
-            term_cost=cost,
+        key = dict(
+            dataset=dataset,
+            variant=name,
+            options=options,
+            complexity=complexity,
             max_terms=max_terms,
             exact_budget=exact_budget,
-            integer_node_limit=INTEGER_LIMITS["integer_node_limit"],
-            integer_solution_limit=INTEGER_LIMITS["integer_solution_limit"],
-            **options,
+            max_rows=max_rows,
+            seed=seed,
         )
-        history = pd.DataFrame(res.history)
-        chosen = [res.pool[k] for k in np.flatnonzero(res.chosen)]
         rows.append(
-            {
-                "dataset": dataset,
-                "variant": name,
-                "rows": len(y),
-                "items": A.shape[1],
-                "seconds": res.seconds,
-                "pricing_seconds": history["pricing_seconds"].sum(),
-                "limits_hit": ", ".join(res.limits_hit),
-                "rounds": int((history["pricing"] != "gap enumeration").sum()),
-                "lp_value": res.lp_value,
-                "lower_bound": np.nan if res.lower_bound is None else res.lower_bound,
-                "objective": res.objective,
-                "gap": np.nan if res.gap is None else res.gap,
-                "proved_optimal": res.proved_optimal,
-                "stop": res.stop_reason,
-                "n_rules": len(chosen),
-                "n_terms": int(sum(len(s) for s in chosen)),
-                "test_error": float(np.mean(fires_any(A_te, chosen) != y_te)),
-            }
+            cached(
+                "colgen/ablation",
+                key,
+                lambda key=key: _ablation_row(**key),
+                code=_ablation_row,
+                cache=cache,
+            )
         )
     return pd.DataFrame(rows)
+
+
+def _ablation_row(
+    dataset: str,
+    variant: str,
+    options: dict,
+    complexity: float,
+    max_terms: int,
+    exact_budget: float,
+    max_rows: int | None,
+    seed: int,
+) -> dict:
+    """One pricing variant's column generation on the fold (see :func:`pricing_ablation`)."""
+    A, y, A_te, y_te = _design(dataset, max_rows, seed)
+    cost = complexity * len(y)
+    res = column_generation(
+        A,
+        y,
+        clause_cost=cost,
+        term_cost=cost,
+        max_terms=max_terms,
+        exact_budget=exact_budget,
+        integer_node_limit=INTEGER_LIMITS["integer_node_limit"],
+        integer_solution_limit=INTEGER_LIMITS["integer_solution_limit"],
+        **options,
+    )
+    history = pd.DataFrame(res.history)
+    chosen = [res.pool[k] for k in np.flatnonzero(res.chosen)]
+    return {
+        "dataset": dataset,
+        "variant": variant,
+        "rows": len(y),
+        "items": A.shape[1],
+        "seconds": res.seconds,
+        "pricing_seconds": history["pricing_seconds"].sum(),
+        "limits_hit": ", ".join(res.limits_hit),
+        "rounds": int((history["pricing"] != "gap enumeration").sum()),
+        "lp_value": res.lp_value,
+        "lower_bound": np.nan if res.lower_bound is None else res.lower_bound,
+        "objective": res.objective,
+        "gap": np.nan if res.gap is None else res.gap,
+        "proved_optimal": res.proved_optimal,
+        "stop": res.stop_reason,
+        "n_rules": len(chosen),
+        "n_terms": int(sum(len(s) for s in chosen)),
+        "test_error": float(np.mean(fires_any(A_te, chosen) != y_te)),
+    }
 
 
 def milp_pricing_times(
@@ -225,6 +294,7 @@ def milp_pricing_times(
     milp_time_limit: float = 30.0,
     max_rows: int | None = None,
     seed: int = 0,
+    cache: bool = True,
 ) -> pd.DataFrame:
     """The first ``rounds`` pricing problems of column generation on the first fold of
     ``dataset``, each solved twice: by the exact itemset search and by a MILP (HiGHS, the
@@ -238,6 +308,29 @@ def milp_pricing_times(
     says whether it proved its column optimal in that time, and then ``milp_best`` must
     equal the search's ``best`` (the lowest reduced cost).
     """
+    key = dict(
+        dataset=dataset,
+        complexity=complexity,
+        max_terms=max_terms,
+        rounds=rounds,
+        milp_time_limit=milp_time_limit,
+        max_rows=max_rows,
+        seed=seed,
+    )
+    rows = cached("colgen/milp", key, lambda: _milp_rows(**key), code=_milp_rows, cache=cache)
+    return pd.DataFrame(rows)
+
+
+def _milp_rows(
+    dataset: str,
+    complexity: float,
+    max_terms: int,
+    rounds: int,
+    milp_time_limit: float,
+    max_rows: int | None,
+    seed: int,
+) -> list[dict]:
+    """The pricing problems of :func:`milp_pricing_times`, each solved both ways."""
     A, y, _, _ = _design(dataset, max_rows, seed)
     cost = complexity * len(y)
     generator = ColumnGenerator(A, y)
@@ -272,7 +365,7 @@ def milp_pricing_times(
         if not search.itemsets:  # no column prices out: the LP is optimal
             break
         generator.add(search.itemsets)
-    return pd.DataFrame(rows)
+    return rows
 
 
 def complexity_path(
@@ -283,6 +376,7 @@ def complexity_path(
     max_folds: int | None = None,
     seed: int = 0,
     max_terms: int = 3,
+    cache: bool = True,
 ) -> pd.DataFrame:
     """Training and test error and size of the rule set at each complexity (DNF, clauses
     of at most ``max_terms`` terms), per fold."""
@@ -293,23 +387,54 @@ def complexity_path(
         if max_folds is not None and fold >= max_folds:
             break
         for c in sorted(complexities, reverse=True):
-            start = time.perf_counter()
-            model = ColumnGenerationRules(form="dnf", complexity=c, max_terms=max_terms)
-            model.fit(X.iloc[train], y.iloc[train])
+            key = dict(
+                dataset=dataset,
+                n_splits=n_splits,
+                fold=fold,
+                complexity=c,
+                seed=seed,
+                max_terms=max_terms,
+            )
             rows.append(
-                {
-                    "dataset": dataset,
-                    "fold": fold,
-                    "complexity": c,
-                    "train_error": 1 - model.score(X.iloc[train], y.iloc[train]),
-                    "test_error": 1 - model.score(X.iloc[test], y.iloc[test]),
-                    "n_rules": len(model.rules_.clauses),
-                    "n_terms": model.rules_.n_terms,
-                    "gap": model.gap_,
-                    "seconds": time.perf_counter() - start,
-                }
+                cached(
+                    "colgen/path",
+                    key,
+                    lambda key=key, train=train, test=test: _path_row(X, y, train, test, **key),
+                    code=_path_row,
+                    cache=cache,
+                )
             )
     return pd.DataFrame(rows)
+
+
+def _path_row(
+    X: pd.DataFrame,
+    y: pd.Series,
+    train: np.ndarray,
+    test: np.ndarray,
+    *,
+    dataset: str,
+    n_splits: int,
+    fold: int,
+    complexity: float,
+    seed: int,
+    max_terms: int,
+) -> dict:
+    """One point of the path: the rule set learned on the fold at ``complexity``."""
+    start = time.perf_counter()
+    model = ColumnGenerationRules(form="dnf", complexity=complexity, max_terms=max_terms)
+    model.fit(X.iloc[train], y.iloc[train])
+    return {
+        "dataset": dataset,
+        "fold": fold,
+        "complexity": complexity,
+        "train_error": 1 - model.score(X.iloc[train], y.iloc[train]),
+        "test_error": 1 - model.score(X.iloc[test], y.iloc[test]),
+        "n_rules": len(model.rules_.clauses),
+        "n_terms": model.rules_.n_terms,
+        "gap": model.gap_,
+        "seconds": time.perf_counter() - start,
+    }
 
 
 def plot_recovery(table: pd.DataFrame):

@@ -31,11 +31,15 @@ def load_or_skip(name: str):
 
 
 @pytest.fixture(scope="session", autouse=True)
-def _point_rulelab_at_data():
-    """Tests read the benchmark copies when they are beside the project, never the network."""
+def _point_rulelab_at_data(tmp_path_factory):
+    """Tests read the benchmark copies when they are beside the project, never the network,
+    and compute every unit: their result cache and fit records are empty folders of their own,
+    so a test never passes on a record some earlier run left behind."""
     d = data_dir()
     if d is not None:
         os.environ.setdefault("RULELAB_DATA", str(d))
+    os.environ["RULELAB_CACHE"] = str(tmp_path_factory.mktemp("cache"))
+    os.environ["RULELAB_FITS"] = str(tmp_path_factory.mktemp("fits"))
     yield
 
 

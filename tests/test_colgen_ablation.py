@@ -14,7 +14,8 @@ TIMES = ["seconds", "pricing_seconds"]
 
 def test_the_ablation_is_the_same_run_twice_times_aside():
     first, second = (
-        study.pricing_ablation("pima", max_rows=300, exact_budget=0.05) for _ in range(2)
+        study.pricing_ablation("pima", max_rows=300, exact_budget=0.05, cache=False)
+        for _ in range(2)
     )
     assert list(first["variant"]) == list(study.ABLATION_VARIANTS)
     assert first.drop(columns=TIMES).equals(second.drop(columns=TIMES))
@@ -32,3 +33,27 @@ def test_the_milp_finds_the_search_s_lowest_reduced_cost_on_the_same_problems():
     assert len(proved) >= 1  # 100 rows: HiGHS proves each in seconds
     assert (table["milp_nodes"] >= 0).all()  # HiGHS's own count, read back
     np.testing.assert_allclose(proved["milp_best"], proved["best"], atol=1e-6)
+
+
+def test_a_rerun_reads_every_unit_and_gives_the_same_tables(monkeypatch, tmp_path):
+    monkeypatch.setenv("RULELAB_CACHE", str(tmp_path))
+    tally = tmp_path / "tally"
+    monkeypatch.setenv("RULELAB_CACHE_TALLY", str(tally))
+
+    def tables():
+        return (
+            study.recovery_curve([2], [150], 1, n_test=500),
+            study.pricing_ablation("pima", max_rows=200, exact_budget=0.05),
+            study.milp_pricing_times("pima", max_rows=100, rounds=1, milp_time_limit=20),
+            study.complexity_path("pima", [0.01], max_folds=1),
+        )
+
+    fresh = tables()
+    wrote = tally.read_text().splitlines()
+    assert len(wrote) == 1 + len(study.ABLATION_VARIANTS) + 1 + 1
+    assert all(line.startswith("wrote colgen/") for line in wrote)
+    tally.unlink()
+    again = tables()
+    assert all(line.startswith("read colgen/") for line in tally.read_text().splitlines())
+    for a, b in zip(fresh, again):
+        assert a.equals(b)
