@@ -42,6 +42,7 @@ __all__ = [
     "cache_dir",
     "cache_path",
     "params_key",
+    "digest",
     "write_record",
     "read_cached",
     "earlier_reads",
@@ -87,6 +88,19 @@ def params_key(obj) -> str:
         obj = {"class": type(obj).__name__, **obj.get_params(deep=True)}
     text = json.dumps(obj, sort_keys=True, default=_jsonable)
     return hashlib.sha1(text.encode()).hexdigest()[:12]
+
+
+def digest(*arrays) -> str:
+    """A short hash of arrays' (or frames') values and shapes: the data part of a unit's key
+    when the unit is handed its data rather than the name of a data set."""
+    h = hashlib.sha1()
+    for a in arrays:
+        a = np.ascontiguousarray(a.to_numpy() if hasattr(a, "to_numpy") else a)
+        if a.dtype == object:
+            a = a.astype(str)
+        h.update(f"{a.dtype}{a.shape}".encode())
+        h.update(a.tobytes())
+    return h.hexdigest()[:16]
 
 
 @dataclass(frozen=True)

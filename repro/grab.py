@@ -26,7 +26,7 @@ from sklearn.exceptions import ConvergenceWarning
 from sklearn.model_selection import GridSearchCV, StratifiedKFold, train_test_split
 from sklearn.svm import SVC
 
-from repro.cache import available, cached, params_key, unit
+from repro.cache import available, cached, digest, params_key, unit
 from repro.grab_baselines import LIBLINEAR_DEFAULT_TOL, ExpansionLinear, expansion_trace
 from rulelab.data import load_dataset
 from rulelab.grab.binarize import CellBinarizer
@@ -36,6 +36,7 @@ from rulelab.grab.naive import phi_size
 from rulelab.grab.wfim import csr_from_dense
 
 __all__ = [
+    "nonzero_weights",
     "load_a1a_all",
     "load_split",
     "binarized_split",
@@ -87,6 +88,38 @@ def _cached_records(key: dict, compute: Callable[[], dict], cache: bool) -> list
     whether it was read from the cache (``cached``)."""
     read = _in_cache(key, cache)
     return [{**r, "cached": read} for r in _cached(key, compute, cache)["records"]]
+
+
+def nonzero_weights(
+    X, y, settings, *, max_terms: int = 2, C: float = 0.1, loss: str = "l2hinge", cache: bool = True
+) -> pd.DataFrame:
+    """The number of non-zero weights of a CBM fitted at each ``(tol, top_k)`` of ``settings``.
+
+    Table 3's count depends on the stopping tolerance eps and on K, the features each search
+    returns (V^0, the scale of the stopping rule, sums over the first search's features).
+    Each setting is a unit of the result cache.
+    """
+    data = digest(X, y)
+    rows = []
+    for eps, K in settings:
+        key = dict(data=data, tol=eps, top_k=K, max_terms=max_terms, C=C, loss=loss)
+        rows.append(
+            cached(
+                "grab/sparsity",
+                key,
+                lambda key=key: _nonzero_weights(
+                    X, y, **{k: v for k, v in key.items() if k != "data"}
+                ),
+                code=_nonzero_weights,
+                cache=cache,
+            )
+        )
+    return pd.DataFrame(rows)
+
+
+def _nonzero_weights(X, y, *, tol: float, top_k: int, max_terms: int, C: float, loss: str) -> dict:
+    model = CBMClassifier(max_terms=max_terms, C=C, loss=loss, top_k=top_k, tol=tol).fit(X, y)
+    return {"eps": tol, "K": top_k, "non-zero": len(model.coef_)}
 
 
 def load_a1a_all(readable: bool = False):

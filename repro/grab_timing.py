@@ -6,6 +6,9 @@ they flipped between FULL runs with the same code. Here every run shorter than
 ``repeat_below`` seconds is timed ``repeats`` times and the run of median time is kept,
 trace and all; the long runs (the large degrees, the runs stopped at their limit) are timed once, as their
 ratios are far from 1.
+
+Each (C, method) series over the degrees is one unit of the result cache: the timings a
+FULL run measured are its results, read back by any rerun whose code computes them alike.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from repro.cache import cached, digest
 from repro.grab import time_methods
 
 __all__ = ["time_methods_repeated", "REPEAT_BELOW"]
@@ -22,7 +26,13 @@ REPEAT_BELOW = 30.0
 
 
 def time_methods_repeated(
-    X, y, *, repeats: int = 3, repeat_below: float = REPEAT_BELOW, **options
+    X,
+    y,
+    *,
+    repeats: int = 3,
+    repeat_below: float = REPEAT_BELOW,
+    cache: bool = True,
+    **options,
 ) -> pd.DataFrame:
     """:func:`repro.grab.time_methods`, each finished run shorter than ``repeat_below``
     seconds repeated until it has been timed ``repeats`` times; the run of median time is
@@ -38,6 +48,9 @@ def time_methods_repeated(
         Timings of each short run (1: :func:`~repro.grab.time_methods` as it is).
     repeat_below : float, default=REPEAT_BELOW (30)
         Seconds under which a run is repeated.
+    cache : bool, default=True
+        Keep and reuse each (C, method) series as a unit of the result cache, keyed by the
+        data's bytes, the options and the code.
 
     Returns
     -------
@@ -47,7 +60,34 @@ def time_methods_repeated(
     """
     if repeats < 1:
         raise ValueError(f"repeats must be at least 1, not {repeats}")
-    once = {k: v for k, v in options.items() if k != "progress"}
+    progress = options.pop("progress", None)
+    data = digest(X, y)
+    Cs = options.pop("Cs", (0.1, 1.0))
+    methods = options.pop("methods", ("GRAB", "Grafting", "LIBLINEAR"))
+    parts = []
+    for C in Cs:
+        for method in methods:
+            series = dict(options, Cs=(C,), methods=(method,))
+            key = dict(data=data, repeats=repeats, repeat_below=repeat_below, **series)
+            records = cached(
+                "grab/fig2",
+                key,
+                lambda series=series: _series(X, y, repeats, repeat_below, series).to_dict(
+                    "records"
+                ),
+                code=_series,
+                cache=cache,
+            )
+            part = pd.DataFrame(records)
+            if progress:
+                for _, row in part.iterrows():
+                    progress(row)
+            parts.append(part)
+    return pd.concat(parts, ignore_index=True)
+
+
+def _series(X, y, repeats: int, repeat_below: float, options: dict) -> pd.DataFrame:
+    """One series of :func:`time_methods_repeated`, its short runs repeated."""
     first = time_methods(X, y, **options)
     rows = []
     for _, row in first.iterrows():
@@ -63,7 +103,7 @@ def time_methods_repeated(
                 X,
                 y,
                 **{
-                    **once,
+                    **options,
                     "Cs": (row["C"],),
                     "degrees": (int(row["degree"]),),
                     "methods": (row["method"],),
