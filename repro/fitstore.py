@@ -22,6 +22,7 @@ import os
 from pathlib import Path
 
 from repro.codekey import clear_caches, key_of_specs
+from repro.outputs import write_text
 from repro.paths import ROOT
 
 __all__ = ["store_dir", "store_path", "lookup", "read", "write", "stale_units", "units_in"]
@@ -107,14 +108,10 @@ def write(
         if record is None:
             raise ValueError(f"{notebook}: the record of {entry} is neither cached nor committed")
         rows[entry] = {**recipe, "record": record}
-    target = store_path(notebook, folder)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    tmp = target.with_suffix(f".{os.getpid()}.tmp")
-    tmp.write_text(
+    write_text(
+        store_path(notebook, folder),
         "".join(json.dumps(rows[e], sort_keys=True) + "\n" for e in sorted(rows)),
-        encoding="utf-8",
     )
-    tmp.replace(target)
     _index.cache_clear()
     return len(rows)
 

@@ -20,7 +20,9 @@ notebooks cache their finished work, so running the command again resumes.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import datetime as dt
+import fcntl
 import json
 import os
 import re
@@ -34,6 +36,7 @@ from pathlib import Path
 from repro import fitstore
 from repro.cache import TALLY_ENV, VERIFY_ENV, VERIFY_LOG_ENV, earlier_reads
 from repro.fingerprint import notebook_fingerprint, stale_notebooks
+from repro.outputs import MANIFEST_ENV, damaged_outputs, file_digest, replacing, write_text
 from repro.progress import Progress, quiet_kernel_warnings
 from repro.report import ROOT, results_dir, update_readme, write_report
 
@@ -170,7 +173,8 @@ def _save_without_injected_parameters(executed: Path, target: Path) -> None:
         nb.metadata.get("papermill", {}).pop(key, None)
     drop_solver_banners(nb)
     drop_progress_bars(nb)
-    nbformat.write(nb, target)
+    with replacing(target) as tmp:
+        nbformat.write(nb, tmp)
 
 
 # HiGHS prints its banner once per process, in whichever cell first calls it: kept in a
@@ -211,6 +215,74 @@ def drop_progress_bars(nb) -> None:
             ]
     if not any(_WIDGET in o.get("data", {}) for c in nb.cells for o in c.get("outputs", [])):
         nb.metadata.pop("widgets", None)
+
+
+class RunLogError(ValueError):
+    """The run log cannot be read: its message names the file and the way out."""
+
+
+def read_run_log(path: Path) -> dict | None:
+    """The run log at ``path`` (None when there is none), or a :class:`RunLogError` that
+    names it when it is damaged: a guess would call every output current, or stale."""
+    if not path.is_file():
+        return None
+    fix = (
+        f"restore it (`git checkout -- {_shown(path)}`) or move it aside; without a run log "
+        "nothing vouches for the committed outputs until the next full run writes one"
+    )
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as err:
+        raise RunLogError(f"the run log {_shown(path)} is damaged ({err}): {fix}") from None
+    entries = record.get("notebooks") if isinstance(record, dict) else None
+    if not isinstance(entries, list) or not all(
+        isinstance(e, dict) and "notebook" in e for e in entries
+    ):
+        raise RunLogError(f"{_shown(path)} is not a run log (no list of notebooks): {fix}")
+    return record
+
+
+@contextlib.contextmanager
+def _log_lock(run_log: Path):
+    """Hold the run log's lock: two runs that finish at once merge their entries in turn
+    instead of one overwriting the other's."""
+    run_log.parent.mkdir(parents=True, exist_ok=True)
+    with open(run_log.parent / ".run_log.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def output_digests(manifest_text: str, root: Path) -> dict[str, str]:
+    """``{path relative to root: digest}`` of the outputs a run wrote under ``root``."""
+    found = {}
+    for line in manifest_text.splitlines():
+        path = Path(line)
+        if path.is_file() and path.is_relative_to(root.resolve()):
+            found[path.relative_to(root.resolve()).as_posix()] = file_digest(path)
+    return dict(sorted(found.items()))
+
+
+def _sweep_partial_writes(root: Path) -> None:
+    """Remove the temporary files a killed run left beside its outputs (the outputs
+    themselves are whole: :func:`repro.outputs.replacing`)."""
+    for folder in (root / "results", root / "results" / "fits", root / "figures", NOTEBOOKS):
+        for tmp in folder.glob(".*.tmp*"):
+            pid = tmp.name.split(".tmp")[0].rsplit(".", 1)[-1]
+            if pid.isdigit() and not _alive(int(pid)):  # a running writer keeps its file
+                tmp.unlink(missing_ok=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def merge_log(earlier: list[dict], latest: list[dict]) -> list[dict]:
@@ -273,7 +345,12 @@ def run(
     started, t0 = dt.datetime.now(dt.UTC).isoformat(timespec="seconds"), time.time()
     code, env = code_version(), environment()
     logs: dict[Path, list[dict]] = {}  # output root -> the notebooks that wrote there
-    for nb in check_request(only, given):
+    requested = check_request(only, given)
+    for nb in requested:  # a damaged run log stops the run before any work, not after it
+        root = plan_run(nb.stem, given).root
+        read_run_log(root / "results" / "run_log.json")
+        _sweep_partial_writes(root)
+    for nb in requested:
         # --jobs goes to the notebooks that parallelise (they declare N_JOBS); papermill
         # would warn of an unknown parameter in the others
         jobs_param = {"N_JOBS": jobs} if "N_JOBS" in notebook_parameters(nb) else {}
@@ -287,6 +364,8 @@ def run(
         # run that read none it had not written is a cold run, and its time is a fresh clone's
         tally = Path(tempfile.mkstemp(prefix="rulelab-cache-reads-")[1])
         os.environ[TALLY_ENV] = str(tally)
+        manifest = Path(tempfile.mkstemp(prefix="rulelab-outputs-")[1])
+        os.environ[MANIFEST_ENV] = str(manifest)
         t, cpu = time.time(), _children_cpu()
         total = len(fitstore.read(nb.stem)) or None  # the units of the last committed run
         try:
@@ -317,8 +396,11 @@ def run(
         tally_text = tally.read_text(encoding="utf-8")
         cache_reads = earlier_reads(tally_text)
         units = len(fitstore.units_in(tally_text))
-        tally.unlink(missing_ok=True)
-        os.environ.pop(TALLY_ENV, None)
+        outputs = output_digests(manifest.read_text(encoding="utf-8"), plan.root)
+        for path in (tally, manifest):
+            path.unlink(missing_ok=True)
+        for name in (TALLY_ENV, MANIFEST_ENV):
+            os.environ.pop(name, None)
         logs.setdefault(plan.root, []).append(
             {
                 "notebook": nb.stem,
@@ -333,6 +415,7 @@ def run(
                 "fingerprint": fingerprint,
                 "environment": env,
                 "finished": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+                "outputs": outputs,
             }
         )
         how = "cold" if cache_reads == 0 else f"{cache_reads} results read from the cache"
@@ -367,18 +450,19 @@ def _write_log_and_report(
     paths.use_output_root(root)
     try:
         run_log = results_dir() / "run_log.json"
-        earlier = json.loads(run_log.read_text()).get("notebooks", []) if run_log.is_file() else []
-        record = {
-            "mode": mode,
-            "jobs": jobs,
-            "started": started,
-            "total_seconds": round(time.time() - t0, 1),
-            "notebooks": merge_log(earlier, entries),
-        }
-        run_log.write_text(json.dumps(record, indent=2))
-        report = write_report(run_log=run_log)
-        if root == ROOT:  # the README states what the last full reproduction found
-            update_readme()
+        with _log_lock(run_log):
+            earlier = (read_run_log(run_log) or {}).get("notebooks", [])
+            record = {
+                "mode": mode,
+                "jobs": jobs,
+                "started": started,
+                "total_seconds": round(time.time() - t0, 1),
+                "notebooks": merge_log(earlier, entries),
+            }
+            write_text(run_log, json.dumps(record, indent=2))
+            report = write_report(run_log=run_log)
+            if root == ROOT:  # the README states what the last full reproduction found
+                update_readme()
         print(f"[rulelab] report: {_shown(report)}")
     finally:
         paths.use_output_root(None)
@@ -394,20 +478,55 @@ def check_committed(only: list[str] | None = None) -> int:
     The derived layer (tables, claims, figures, report) is stale when the notebook's cells
     or any code they reach changed what it does; the fits layer when the code behind some
     committed fit records did (:func:`repro.fitstore.stale_units`). Derived-only staleness
-    is cheap to fix: a rerun reads every fit from the committed records."""
+    is cheap to fix: a rerun reads every fit from the committed records.
+
+    Outputs are also checked by content: each output whose bytes differ from the digest
+    the run log keeps for it (missing, cut short, edited) is named, and fails the check."""
+    run_log = ROOT / "results" / "run_log.json"
+    try:
+        log = read_run_log(run_log)
+    except RunLogError as err:
+        print(f"[check] {err}")
+        return 1
+    if log is None:
+        print(
+            f"[check] there is no run log ({_shown(run_log)}): nothing records which code made "
+            "the committed outputs, so none can be called current; `make reproduce` writes it"
+        )
+        return 1
+    damaged = []
+    for entry in log["notebooks"]:
+        if only and not any(entry["notebook"].startswith(p) for p in only):
+            continue
+        for problem in damaged_outputs(entry.get("outputs") or {}, ROOT):
+            damaged.append(f"{entry['notebook']}: {problem}")
     rows = layers(discover(only))
     for row in rows:
         print(
             f"{row['notebook']:<24} derived {'STALE' if row['derived_stale'] else 'current':<8}"
             f" fits {row['fits']}"
         )
+    unvouched = [e["notebook"] for e in log["notebooks"] if "outputs" not in e]
+    if unvouched:
+        print(
+            f"no output digests recorded for {', '.join(unvouched)} (written before the run "
+            "log kept them): their contents are not checked until the next full run"
+        )
+    for problem in damaged:
+        print(f"DAMAGED {problem}")
     stale = [row["notebook"] for row in rows if row["derived_stale"] or row["fits_stale"]]
+    if damaged:
+        print(
+            f"{len(damaged)} committed outputs differ from what their run wrote: restore them "
+            "(`git checkout -- <file>`) or rerun their notebook"
+        )
     if stale:
         print(
             f"{len(stale)} of {len(rows)} notebooks have outputs made by other code: "
             f"{', '.join(stale)}; `python -m repro.pipeline --mode full --only NN` refreshes "
             "one (fits that are still current are read from results/fits/, not computed)"
         )
+    if stale or damaged:
         return 1
     print(f"all {len(rows)} notebooks' committed outputs come from the current code")
     return 0
@@ -488,6 +607,11 @@ def verify(only: list[str] | None = None, per_kind: int = 1, seed: int = 0, jobs
     committed outputs are not expected to match the code."""
     import papermill as pm
 
+    try:
+        read_run_log(ROOT / "results" / "run_log.json")
+    except RunLogError as err:
+        print(f"[verify] {err}")
+        return 1
     failures = 0
     for row in layers(discover(only)):
         name = row["notebook"]
@@ -608,13 +732,14 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(str(err))
     if args.into_committed and args.mode != "full":
         parser.error("--into-committed refreshes the committed FULL outputs: use --mode full")
-    return (
-        1
-        if run(
+    try:
+        failed = run(
             args.mode, args.jobs, args.only, args.kernel, params, into_committed=args.into_committed
         )
-        else 0
-    )
+    except RunLogError as err:  # found before any notebook ran: nothing is lost
+        print(f"[rulelab] {err}", file=sys.stderr)
+        return 1
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

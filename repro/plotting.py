@@ -11,6 +11,7 @@ from pathlib import Path
 
 import matplotlib
 
+from repro.outputs import replacing
 from repro.paths import ROOT, output_dir
 
 STYLE = {
@@ -73,9 +74,11 @@ def savefig(fig, name: str, out: Path | None = None) -> str:
     out = Path(out) if out is not None else figures_dir()
     out.mkdir(parents=True, exist_ok=True)
     png = out / f"{name}.png"
-    fig.savefig(png)
-    # Fixed metadata so that regenerating an unchanged figure leaves the PDF unchanged.
-    fig.savefig(out / f"{name}.pdf", metadata={"CreationDate": None, "ModDate": None})
+    # Both drawn before either is replaced: a run stopped while drawing leaves the pair as
+    # it was. Fixed metadata so that regenerating an unchanged figure leaves the PDF unchanged.
+    with replacing(png) as png_tmp, replacing(out / f"{name}.pdf") as pdf_tmp:
+        fig.savefig(png_tmp)
+        fig.savefig(pdf_tmp, metadata={"CreationDate": None, "ModDate": None})
     try:
         return png.resolve().relative_to(ROOT).as_posix()
     except ValueError:

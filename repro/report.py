@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from repro.outputs import save_table, write_text
 from repro.paths import ROOT, output_dir, output_root
 from repro.plotting import figures_dir
 
@@ -41,7 +42,7 @@ def record_claims(notebook: str, claims: list[dict]) -> pd.DataFrame:
     if bad:
         raise ValueError(f"verdicts must be one of {VERDICTS}, got {sorted(bad)}")
     frame.insert(0, "notebook", notebook)
-    frame.to_csv(results_dir() / f"claims_{notebook}.csv", index=False)
+    save_table(frame, results_dir() / f"claims_{notebook}.csv")
     return frame
 
 
@@ -135,7 +136,7 @@ def write_report(path: Path | None = None, run_log: Path | None = None) -> Path:
         parts += ["## Figures", ""]
         parts += [f"![{p.stem}](figures/{p.name})" for p in figures]
         parts.append("")
-    path.write_text("\n".join(parts))
+    write_text(path, "\n".join(parts))
     return path
 
 
@@ -176,5 +177,5 @@ def update_readme(readme: Path | None = None) -> bool:
         body = "No run has recorded its claims yet: run `make reproduce`."
     new = text[: text.index(_START) + len(_START)] + "\n" + body + "\n" + text[text.index(_END) :]
     if new != text:
-        readme.write_text(new)
+        write_text(readme, new)
     return new != text
