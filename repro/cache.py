@@ -24,6 +24,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,6 +50,9 @@ __all__ = [
     "TALLY_ENV",
     "VERIFY_ENV",
     "same_record",
+    "seal",
+    "unseal",
+    "BadRecord",
 ]
 
 #: The pipeline's tally of a notebook run (see the module docstring).
@@ -194,11 +198,64 @@ def _sampled() -> frozenset[str]:
     return frozenset(Path(sample).read_text(encoding="utf-8").split())
 
 
+#: The envelope every kept record travels in: its format and a digest of its content.
+RECORD_FORMAT = "rulelab-record-1"
+
+
+class BadRecord(ValueError):
+    """A kept record that is not whole: not JSON, not in its envelope, or not its digest."""
+
+
+def _content_digest(record) -> str:
+    text = json.dumps(record, sort_keys=True, default=_jsonable_number)
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def seal(record) -> dict:
+    """``record`` in its envelope: ``{"format", "digest", "record"}``."""
+    record = roundtrip(record)
+    return {"format": RECORD_FORMAT, "digest": _content_digest(record), "record": record}
+
+
+def unseal(data):
+    """The record inside an envelope made by :func:`seal`; :class:`BadRecord` saying what is
+    wrong when it is not one (e.g. a file overwritten with ``{}``, or edited)."""
+    if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT or "record" not in data:
+        raise BadRecord("not a record of this cache (no envelope)")
+    if _content_digest(data["record"]) != data.get("digest"):
+        raise BadRecord("its content does not match its digest")
+    return data["record"]
+
+
+_said: set[str] = set()
+
+
+def _say_once(key: str, message: str) -> None:
+    """Tell the user once per run, on stderr (the notebook shows it; the run goes on)."""
+    if key not in _said:
+        _said.add(key)
+        print(f"[rulelab] {message}", file=sys.stderr, flush=True)
+
+
 def _read(path: Path):
-    """A record file's JSON; a damaged one is named, and the unit is computed again."""
+    """A record file's record; a damaged one is named, set aside as ``*.bad`` and None
+    returned, so that the unit is computed again and the bad file never used."""
     try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        return unseal(json.loads(path.read_text(encoding="utf-8")))
+    except OSError:
+        return None
+    except ValueError as err:  # not JSON, or a BadRecord
+        bad = path.with_suffix(".bad")
+        try:
+            path.replace(bad)
+            where = f"set aside as {bad.name}"
+        except OSError:
+            where = "left in place"
+        _say_once(
+            str(path),
+            f"damaged cache record {path.parent.name}/{path.name} ({err}): {where}; "
+            "the unit is computed again",
+        )
         return None
 
 
@@ -246,22 +303,30 @@ def store(u: Unit, record) -> None:
         return
     try:
         write_record(u.path, record)
-    except OSError:
+    except OSError as err:
+        _say_once(
+            "unwritable",
+            f"the result cache {cache_dir()} cannot be written ({err.strerror or err}): the "
+            "run goes on without keeping its results (set RULELAB_CACHE to a writable folder)",
+        )
         return
     _tally("wrote", u)
 
 
 def write_record(path: Path, record) -> None:
-    """Store a JSON-able record atomically."""
+    """Store a JSON-able record atomically, sealed (:func:`seal`)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(f".{os.getpid()}.tmp")
-    tmp.write_text(json.dumps(record, default=_jsonable_number))
-    tmp.replace(path)
+    try:
+        tmp.write_text(json.dumps(seal(record), default=_jsonable_number))
+        tmp.replace(path)
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 def read_cached(path: Path):
-    """A record file's JSON (kept for callers that hold a path)."""
-    return json.loads(path.read_text())
+    """A record file's record, or None when it is missing or damaged (then set aside)."""
+    return _read(path)
 
 
 def roundtrip(record):

@@ -19,8 +19,10 @@ from __future__ import annotations
 import functools
 import json
 import os
+import sys
 from pathlib import Path
 
+from repro.cache import BadRecord, seal, unseal
 from repro.codekey import clear_caches, key_of_specs
 from repro.outputs import write_text
 from repro.paths import ROOT
@@ -37,10 +39,13 @@ def store_path(notebook: str, folder: Path | None = None) -> Path:
     return (folder or store_dir()) / f"{notebook}.jsonl"
 
 
-def read(notebook: str, folder: Path | None = None) -> list[dict]:
+def read(notebook: str, folder: Path | None = None, *, strict: bool = True) -> list[dict]:
     """The committed fit records of ``notebook`` (none when it has no file).
 
-    A line that is not a record of this kind is a damaged file: named, never skipped."""
+    A line that is not a whole fit record (not JSON, fields missing, or a record that does
+    not match its digest) is damage: ``strict`` raises a ValueError naming the file and
+    line; otherwise the line is named once on stderr and left out, so that its unit is
+    computed again rather than read."""
     path = store_path(notebook, folder)
     if not path.is_file():
         return []
@@ -50,10 +55,15 @@ def read(notebook: str, folder: Path | None = None) -> list[dict]:
             continue
         try:
             row = json.loads(line)
+            if not isinstance(row, dict) or not {"kind", "name", "record"} <= set(row):
+                raise BadRecord("not a fit record")
+            unseal(row["record"])
         except ValueError as err:
-            raise ValueError(f"{path.name} line {number} is not JSON ({err}): damaged") from err
-        if not isinstance(row, dict) or not {"kind", "name", "record"} <= set(row):
-            raise ValueError(f"{path.name} line {number} is not a fit record: damaged")
+            message = f"{path.name} line {number} is damaged ({err})"
+            if strict:
+                raise ValueError(message) from None
+            print(f"[rulelab] {message}: its unit is computed again", file=sys.stderr)
+            continue
         rows.append(row)
     return rows
 
@@ -64,8 +74,8 @@ def _index() -> dict[str, object]:
     folder = store_dir()
     if folder.is_dir():
         for path in sorted(folder.glob("*.jsonl")):
-            for row in read(path.stem):
-                index[f"{row['kind']}/{row['name']}"] = row["record"]
+            for row in read(path.stem, strict=False):
+                index[f"{row['kind']}/{row['name']}"] = unseal(row["record"])
     return index
 
 
@@ -94,20 +104,18 @@ def write(
     Each record is taken from the local cache, or from the committed records it was read
     from. ``keep_others`` keeps the earlier records this run did not touch (a FULL run over
     part of the data). The file is replaced atomically."""
-    from repro.cache import cache_dir
+    from repro.cache import cache_dir, read_cached
 
     rows: dict[str, dict] = {}
     if keep_others:
         rows = {f"{r['kind']}/{r['name']}": r for r in read(notebook, folder)}
     for entry, recipe in units_in(tally_text).items():
-        path = cache_dir() / entry
-        if path.is_file():
-            record = json.loads(path.read_text(encoding="utf-8"))
-        else:
+        record = read_cached(cache_dir() / entry)
+        if record is None:
             record = lookup(entry)
         if record is None:
             raise ValueError(f"{notebook}: the record of {entry} is neither cached nor committed")
-        rows[entry] = {**recipe, "record": record}
+        rows[entry] = {**recipe, "record": seal(record)}
     write_text(
         store_path(notebook, folder),
         "".join(json.dumps(rows[e], sort_keys=True) + "\n" for e in sorted(rows)),

@@ -69,12 +69,45 @@ def test_a_changed_fit_code_marks_its_records_stale(store, monkeypatch):
 def test_a_damaged_store_is_named(store, tmp_path):
     folder = tmp_path / "fits"
     folder.mkdir()
-    (folder / "99_demo.jsonl").write_text('{"kind": "demo", "name": "a.json", "record": 1}\n{"ki')
-    with pytest.raises(ValueError, match="99_demo.jsonl line 2 is not JSON"):
+    good = {"kind": "demo", "name": "a.json", "record": cache.seal(1)}
+    (folder / "99_demo.jsonl").write_text(json.dumps(good) + '\n{"ki')
+    with pytest.raises(ValueError, match="99_demo.jsonl line 2 is damaged"):
         fitstore.read("99_demo")
     (folder / "99_demo.jsonl").write_text("{}\n")
-    with pytest.raises(ValueError, match="line 1 is not a fit record"):
+    with pytest.raises(ValueError, match="line 1 is damaged .not a fit record"):
         fitstore.read("99_demo")
+    edited = {**good, "record": {**good["record"], "record": 2}}  # a value changed by hand
+    (folder / "99_demo.jsonl").write_text(json.dumps(edited) + "\n")
+    with pytest.raises(ValueError, match="does not match its digest"):
+        fitstore.read("99_demo")
+    # a run does not stop on it: the unit is computed again, its record never read
+    assert fitstore.read("99_demo", strict=False) == []
+    assert fitstore.lookup("demo/a.json") is None
+
+
+@pytest.mark.parametrize("damage", ["{}", '{"format": "rulelab-record-1", "rec', "edited"])
+def test_a_damaged_cache_record_is_named_set_aside_and_computed_again(
+    store, tmp_path, damage, capsys
+):
+    calls = []
+
+    def compute():
+        calls.append(1)
+        return {"error": 0.25, "folds": [0.2, 0.3]}
+
+    first = cache.cached("demo", {"a": 1}, compute, code=_square)
+    path = cache.unit("demo", {"a": 1}, _square).path
+    if damage == "edited":
+        sealed = json.loads(path.read_text())
+        sealed["record"]["error"] = 0.5
+        damage = json.dumps(sealed)
+    path.write_text(damage)
+    again = cache.cached("demo", {"a": 1}, compute, code=_square)
+    assert again == first and len(calls) == 2  # recomputed, never read as a result
+    assert path.with_suffix(".bad").read_text() == damage  # set aside for the user to see
+    said = capsys.readouterr().err
+    assert f"damaged cache record demo/{path.name}" in said and "computed again" in said
+    assert cache.cached("demo", {"a": 1}, compute, code=_square) == first and len(calls) == 2
 
 
 def test_a_verify_run_recomputes_the_sampled_units_and_compares_them(store, tmp_path, monkeypatch):
@@ -96,8 +129,10 @@ def test_a_verify_run_recomputes_the_sampled_units_and_compares_them(store, tmp_
     lines = path.read_text().splitlines()
     tampered = [json.loads(line) for line in lines]
     for row in tampered:
-        if row["key"]["x"] == 2:
-            row["record"][0]["square"] = 5
+        if row["key"]["x"] == 2:  # a whole record, sealed, that the code does not produce
+            record = cache.unseal(row["record"])
+            record[0]["square"] = 5
+            row["record"] = cache.seal(record)
     path.write_text("".join(json.dumps(r) + "\n" for r in tampered))
     fitstore._index.cache_clear()
     log.write_text("")
@@ -123,12 +158,12 @@ def test_the_verify_sample_takes_every_kind_and_is_seeded():
     assert chosen != sample_units(units, 2, seed=2) or chosen == sample_units(units, 2, seed=3)
 
 
-def test_a_cache_that_cannot_be_written_is_skipped_not_fatal(store, tmp_path, monkeypatch):
-    ro = tmp_path / "ro"
-    ro.mkdir()
-    ro.chmod(0o500)
-    monkeypatch.setenv("RULELAB_CACHE", str(ro))
-    try:
-        assert cache.cached("demo", {"a": 1}, lambda: {"v": 1}, code=_square) == {"v": 1}
-    finally:
-        ro.chmod(0o700)
+def test_a_cache_that_cannot_be_written_is_skipped_not_fatal(store, tmp_path, monkeypatch, capsys):
+    # a cache path under a file cannot be created, whoever runs the test (root included)
+    (tmp_path / "a-file").write_text("")
+    monkeypatch.setenv("RULELAB_CACHE", str(tmp_path / "a-file" / "cache"))
+    monkeypatch.setattr(cache, "_said", set())
+    for a in (1, 2, 3):
+        assert cache.cached("demo", {"a": a}, lambda a=a: {"v": a}, code=_square) == {"v": a}
+    said = capsys.readouterr().err
+    assert said.count("cannot be written") == 1 and "RULELAB_CACHE" in said  # said once
