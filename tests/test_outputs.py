@@ -204,3 +204,36 @@ def test_damaged_outputs_names_missing_and_changed_files(tmp_path):
         "a.csv: changed since the run that wrote it (cut short or edited)",
         "b.csv: missing",
     ]
+
+
+def _log_entries(root: str, tag: str, start: float) -> None:
+    from repro import pipeline
+
+    merge = pipeline.merge_log
+
+    def slow_merge(earlier, latest):  # widen the moment between reading and writing the log
+        time.sleep(0.3)
+        return merge(earlier, latest)
+
+    pipeline.merge_log = slow_merge
+    time.sleep(max(0.0, start - time.time()))  # both begin together
+    for i in range(4):
+        entry = {"notebook": f"{tag}{i}", "status": "ok", "seconds": 1.0, "outputs": {}}
+        pipeline._write_log_and_report(Path(root), "full", 1, "now", time.time(), [entry])
+
+
+def test_runs_finishing_at_once_lose_no_run_log_entry(tmp_path):
+    import multiprocessing
+
+    context = multiprocessing.get_context("spawn")
+    start = time.time() + 15  # after both have imported the pipeline
+    workers = [context.Process(target=_log_entries, args=(str(tmp_path), t, start)) for t in "ab"]
+    for w in workers:
+        w.start()
+    for w in workers:
+        w.join(120)
+    assert all(w.exitcode == 0 for w in workers)
+    log = json.loads((tmp_path / "results" / "run_log.json").read_text())
+    assert sorted(e["notebook"] for e in log["notebooks"]) == [
+        f"{t}{i}" for t in "ab" for i in range(4)
+    ]
