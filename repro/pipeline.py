@@ -494,12 +494,7 @@ def check_committed(only: list[str] | None = None) -> int:
             "the committed outputs, so none can be called current; `make reproduce` writes it"
         )
         return 1
-    damaged = []
-    for entry in log["notebooks"]:
-        if only and not any(entry["notebook"].startswith(p) for p in only):
-            continue
-        for problem in damaged_outputs(entry.get("outputs") or {}, ROOT):
-            damaged.append(f"{entry['notebook']}: {problem}")
+    damaged = damaged_committed(log, only)
     rows = layers(discover(only))
     for row in rows:
         print(
@@ -530,6 +525,18 @@ def check_committed(only: list[str] | None = None) -> int:
         return 1
     print(f"all {len(rows)} notebooks' committed outputs come from the current code")
     return 0
+
+
+def damaged_committed(log: dict, only: list[str] | None = None) -> list[str]:
+    """Each committed output whose bytes are not those its run wrote (by the digests the
+    run log keeps), as ``"<notebook>: <path>: <what>"``."""
+    damaged = []
+    for entry in log["notebooks"]:
+        if only and not any(entry["notebook"].startswith(p) for p in only):
+            continue
+        for problem in damaged_outputs(entry.get("outputs") or {}, ROOT):
+            damaged.append(f"{entry['notebook']}: {problem}")
+    return damaged
 
 
 def layers(notebooks: list[Path]) -> list[dict]:
@@ -608,11 +615,14 @@ def verify(only: list[str] | None = None, per_kind: int = 1, seed: int = 0, jobs
     import papermill as pm
 
     try:
-        read_run_log(ROOT / "results" / "run_log.json")
+        log = read_run_log(ROOT / "results" / "run_log.json")
     except RunLogError as err:
         print(f"[verify] {err}")
         return 1
-    failures = 0
+    damaged = damaged_committed(log, only) if log else []
+    for problem in damaged:  # a table to compare with must be the one its run wrote
+        print(f"[verify] DAMAGED {problem}")
+    failures = len(damaged)
     for row in layers(discover(only)):
         name = row["notebook"]
         if row["derived_stale"] or row["fits_stale"] or not row["units"]:
