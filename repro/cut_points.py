@@ -15,7 +15,7 @@ import numpy as np
 import pandas as pd
 
 from repro.runner import cross_validate
-from repro.verdicts import all_of, compare, tally
+from repro.verdicts import all_of, compare, family_note, no_worse, rows_of, tally
 
 __all__ = [
     "REFINED",
@@ -157,7 +157,7 @@ def _sem(values: pd.Series) -> float:
 
 def cut_verdict(table: pd.DataFrame) -> dict:
     """The claim "refining the cut points never raises the test error beyond its SE"
-    over the table's data sets: its verdict (:func:`repro.verdicts.all_of`) and the
+    over the table's data sets: its verdict (:func:`repro.verdicts.no_worse`) and the
     evidence in words."""
     if table.empty:
         return {"verdict": "not testable", "evidence": "no data set was run (CUT_DATASETS)"}
@@ -170,9 +170,9 @@ def cut_verdict(table: pd.DataFrame) -> dict:
         + (f"; worse on {', '.join(worse)}" if len(worse) else "")
         + f"; mean error {table['refined_error'].mean():.4f} refined, "
         f"{table['grid_error'].mean():.4f} grid; mean rules {table['refined_rules'].mean():.2f}"
-        f" refined, {table['grid_rules'].mean():.2f} grid"
+        f" refined, {table['grid_rules'].mean():.2f} grid; {family_note(len(table))}"
     )
-    return {"verdict": all_of(verdicts), "evidence": evidence}
+    return {"verdict": no_worse(rows_of(table)), "evidence": evidence}
 
 
 # ---- planted rules whose thresholds are off the grid -------------------------------------
@@ -257,4 +257,4 @@ def planted_verdict(table: pd.DataFrame) -> dict:
         f"(gain {r.gain:+.4f} ± {r.gain_se:.4f}, SE paired over the test rows; floor {r.floor:.2f})"
         for r in table.itertuples()
     )
-    return {"verdict": all_of(list(table["verdict"])), "evidence": evidence}
+    return {"verdict": all_of(rows_of(table)), "evidence": evidence}

@@ -26,7 +26,7 @@ from repro.jrip import make_ripper, weka_missing
 from repro.model_size import complexity
 from repro.peers import benchmark_table
 from repro.runner import cross_validate
-from repro.verdicts import all_of, compare, tally
+from repro.verdicts import compare, family_note, no_worse, rows_of, tally
 
 __all__ = [
     "MULTICLASS_SETS",
@@ -269,12 +269,15 @@ def compare_to(results: pd.DataFrame, ours: str = "CG", against: str = "OvR-CG")
 
 def claim_against(results: pd.DataFrame, against: str, ours: str = "CG") -> dict:
     """The claim "``ours`` is no less accurate than ``against`` on every multiclass set"
-    (:func:`repro.verdicts.all_of` over :func:`compare_to`'s verdicts) and its evidence."""
+    (:func:`repro.verdicts.no_worse` over :func:`compare_to`'s comparisons) and its evidence."""
     comp = compare_to(results, ours, against)
     if comp.empty:
         return {"verdict": "not testable", "evidence": f"{ours} or {against} did not run"}
     gaps = ", ".join(
         f"{d} {o:.3f} vs {t:.3f}" for d, o, t in zip(comp["dataset"], comp["ours"], comp["theirs"])
     )
-    evidence = f"{ours} against {against}, paired over folds: {tally(comp['verdict'])} ({gaps})"
-    return {"verdict": all_of(comp["verdict"]), "evidence": evidence}
+    evidence = (
+        f"{ours} against {against}, paired over folds: {tally(comp['verdict'])} ({gaps}); "
+        + family_note(len(comp))
+    )
+    return {"verdict": no_worse(rows_of(comp)), "evidence": evidence}

@@ -34,6 +34,21 @@ ours" (:func:`tolerance_note`).
 
 A single value per side (one fold, one draw) has no measurable spread: the SE is taken as
 0, so the sign decides and an exact equality is a tie.
+
+**"No worse" claims** ("never raises the error", "no less accurate", "at least as
+accurate") have one reading, :func:`no_worse`: they hold unless a member falls short
+beyond the family's bound, since a difference within the noise is what "equal" looks like.
+Claims of "better" keep the tie.
+
+**Claims over a family** ("on every data set", "on at least 8 of 11"): :func:`all_of` and
+:func:`at_least` read their comparisons as one family of ``m`` tests. A member holds when
+its advantage exceeds its SE, as alone. It counts *against* the claim only when its
+disadvantage exceeds :func:`family_bound` ``(m)`` SEs: the bound at which ``m`` harmless
+comparisons together are as likely to show a false failure as one comparison is at one SE
+(one-sided, 15.9 %; Bonferroni). For ``m = 1`` the bound is 1 SE, the single rule; for 11
+sets it is 2.18 SE. Between the two the member is a tie. Without this, eleven 1-SE tests
+of a change that does no harm would fail somewhere 85 % of the time. The bound widens only
+standard errors; a tolerance of our own (a timing ratio's noise band) stays as it is.
 """
 
 from __future__ import annotations
@@ -59,6 +74,11 @@ __all__ = [
     "compare_ratio",
     "compare_to_number",
     "decide",
+    "family",
+    "family_bound",
+    "family_note",
+    "no_worse",
+    "rows_of",
     "share_above_chance",
     "tally",
     "tolerance_note",
@@ -75,6 +95,8 @@ class Comparison:
     diff: float
     se: float
     verdict: str
+    #: ``se`` is a standard error (False: a tolerance band, e.g. a timing ratio's noise)
+    standard_error: bool = True
 
     def __str__(self) -> str:
         return f"{self.diff:+.4g} ± {self.se:.2g} (SE): {self.verdict}"
@@ -213,7 +235,7 @@ def compare_ratio(ratio: float, *, noise: float = TIMING_NOISE) -> Comparison:
         return Comparison(np.nan, np.nan, NOT_TESTABLE)
     diff = float(np.log(ratio)) if ratio > 0 else -np.inf
     se = float(np.log(noise))
-    return Comparison(diff, se, decide(diff, se))
+    return Comparison(diff, se, decide(diff, se), standard_error=False)
 
 
 SHARE_CONFIDENCE = 0.95
@@ -274,17 +296,63 @@ def share_above_chance(
     return ShareTest(int(hits), int(n), chance, low, high, confidence, verdict)
 
 
+#: The chance that one comparison of a harmless difference falls below -1 SE (one-sided):
+#: the false-failure rate of the single rule, kept for a whole family.
+_SINGLE_FALSE_FAILURE = 0.15865525393145707
+
+
+def family_bound(m: int) -> float:
+    """The SEs a member of a family of ``m`` comparisons must fall short by to count against
+    the claim: the one-sided normal quantile at ``0.159 / m`` (1 for ``m = 1``)."""
+    from scipy.stats import norm
+
+    if m < 1:
+        raise ValueError(f"a family has at least one comparison, got {m}")
+    return float(norm.isf(_SINGLE_FALSE_FAILURE / m))
+
+
+def family(comparisons: Iterable[Comparison | str]) -> list[str]:
+    """Each member's verdict read within its family (see the module docstring): a
+    disadvantage counts against the claim only beyond :func:`family_bound` of the family's
+    size. Members given as verdict strings (sub-claims already decided) stay as they are."""
+    members = list(comparisons)
+    bound = family_bound(max(1, len(members)))
+    out = []
+    for c in members:
+        if not isinstance(c, Comparison):
+            out.append(str(c))
+        elif c.verdict == DOES_NOT_HOLD and c.standard_error and c.diff >= -bound * c.se:
+            out.append(TIE)
+        else:
+            out.append(c.verdict)
+    return out
+
+
+def family_note(m: int) -> str:
+    """The words that say how a family of ``m`` comparisons was read."""
+    return (
+        f"read as one family of {m}: a shortfall counts against the claim only beyond "
+        f"{family_bound(m):.2f} SE"
+    )
+
+
+def rows_of(table) -> list[Comparison]:
+    """The comparisons a table keeps one per row as ``gain``, ``gain_se`` and ``verdict``
+    (the form the per-set tables take), ready to be read as one family."""
+    return [Comparison(r.gain, r.gain_se, r.verdict) for r in table.itertuples()]
+
+
 def _verdicts(comparisons: Iterable[Comparison | str]) -> list[str]:
     return [c.verdict if isinstance(c, Comparison) else str(c) for c in comparisons]
 
 
 def all_of(comparisons: Iterable[Comparison | str]) -> str:
     """A claim that must hold in every comparison ("on every data set"): does not hold if
-    one does not, holds if all do, a tie otherwise; not testable when there are none.
+    one member counts against it within its family (:func:`family`), holds if all hold, a
+    tie otherwise; not testable when there are none.
 
-    Claims of "better or equal" ("at least as accurate", "at or below") read the same way:
-    a comparison within its SE cannot tell "equal" from "worse", so it stays a tie."""
-    v = [x for x in _verdicts(comparisons) if x != NOT_TESTABLE]
+    A claim of "no worse" has its own reading, :func:`no_worse`."""
+    v = [x for x in family(comparisons) if x != NOT_TESTABLE]
     if not v:
         return NOT_TESTABLE
     if DOES_NOT_HOLD in v:
@@ -292,11 +360,23 @@ def all_of(comparisons: Iterable[Comparison | str]) -> str:
     return HOLDS if all(x == HOLDS for x in v) else TIE
 
 
+def no_worse(comparisons: Iterable[Comparison | str]) -> str:
+    """A claim of "no worse" ("never raises the error", "no less accurate", "at least as
+    accurate", "at or below"), the one reading used for every such claim: it holds unless
+    some member counts against it within its family (:func:`family`), because a difference
+    inside the noise is what "equal" looks like; it does not hold when one does. Not
+    testable when there are no members."""
+    v = [x for x in family(comparisons) if x != NOT_TESTABLE]
+    if not v:
+        return NOT_TESTABLE
+    return DOES_NOT_HOLD if DOES_NOT_HOLD in v else HOLDS
+
+
 def at_least(comparisons: Iterable[Comparison | str], needed: float) -> str:
     """A claim that must hold in at least ``needed`` of the comparisons ("on 7 of 10"):
     holds if that many hold, does not hold if that many cannot be reached even counting
-    every tie, a tie otherwise."""
-    v = _verdicts(comparisons)
+    every tie (members read within their family, :func:`family`), a tie otherwise."""
+    v = family(comparisons)
     won, tied = v.count(HOLDS), v.count(TIE)
     if won >= needed:
         return HOLDS

@@ -134,3 +134,69 @@ def test_a_share_test_refuses_impossible_counts():
         v.share_above_chance(3, 2)
     with pytest.raises(ValueError, match="strictly between"):
         v.share_above_chance(1, 2, chance=1.0)
+
+
+def _c(diff, se=1.0):
+    return v.Comparison(diff, se, v.decide(diff, se))
+
+
+def test_a_family_of_one_is_the_single_rule_and_the_bound_grows_with_its_size():
+    assert v.family_bound(1) == pytest.approx(1.0)
+    assert 1.0 < v.family_bound(2) < v.family_bound(11) < v.family_bound(20)
+    assert v.family_bound(11) == pytest.approx(2.1856, abs=1e-4)
+    with pytest.raises(ValueError, match="at least one"):
+        v.family_bound(0)
+
+
+@pytest.mark.parametrize(
+    "diffs, every",
+    [
+        ([2.0] * 11, v.HOLDS),  # every set clears 1 SE
+        ([2.0] * 10 + [0.5], v.TIE),  # one inside its SE
+        ([0.3] * 10 + [-1.5], v.TIE),  # 1.5 SE short: one of eleven, within the family's bound
+        ([0.3] * 10 + [-2.7], v.DOES_NOT_HOLD),  # beyond 2.19 SE: it counts against
+        ([-1.5], v.DOES_NOT_HOLD),  # alone, 1 SE decides
+    ],
+)
+def test_every_set_claims_read_their_comparisons_as_one_family(diffs, every):
+    assert v.all_of([_c(d) for d in diffs]) == every
+
+
+def test_at_least_reads_the_family_alike():
+    members = [_c(2.0)] * 8 + [_c(-1.5)] * 3  # 8 clear wins; 3 shortfalls within the bound
+    assert v.at_least(members, 9) == v.TIE
+    assert v.at_least([_c(2.0)] * 8 + [_c(-3.0)] * 3, 9) == v.DOES_NOT_HOLD
+
+
+def test_a_tolerance_band_is_not_widened_and_decided_verdicts_stay():
+    # timing ratios carry our noise band, not a standard error: 1/1.6 is slower, whatever m
+    ratios = [v.compare_ratio(3.0)] * 10 + [v.compare_ratio(1 / 1.6)]
+    assert v.all_of(ratios) == v.DOES_NOT_HOLD
+    assert v.all_of([v.HOLDS, v.DOES_NOT_HOLD, _c(2.0)]) == v.DOES_NOT_HOLD
+
+
+def test_eleven_harmless_comparisons_fail_as_rarely_as_one():
+    """Under no difference at all, the family rule calls an 11-set claim "does not hold"
+    about as often as the single rule calls one comparison so (15.9 %), where eleven
+    separate 1-SE tests would fail about 85 % of the time."""
+    rng = np.random.default_rng(0)
+    draws = rng.standard_normal((4000, 11))
+    family = np.mean([v.all_of([_c(d) for d in row]) == v.DOES_NOT_HOLD for row in draws])
+    separate = np.mean((draws < -1).any(axis=1))
+    assert 0.13 < family < 0.18
+    assert separate > 0.8
+
+
+@pytest.mark.parametrize(
+    "diffs, verdict",
+    [
+        ([0.2, -0.5, 0.0], v.HOLDS),  # all within the noise: what "equal" looks like
+        ([2.0, 2.0], v.HOLDS),
+        ([0.3] * 10 + [-1.5], v.HOLDS),  # a shortfall inside the family's bound
+        ([0.3] * 10 + [-2.7], v.DOES_NOT_HOLD),
+        ([-1.5], v.DOES_NOT_HOLD),
+    ],
+)
+def test_no_worse_claims_hold_unless_a_member_falls_short_beyond_the_bound(diffs, verdict):
+    assert v.no_worse([_c(d) for d in diffs]) == verdict
+    assert v.no_worse([]) == v.NOT_TESTABLE
