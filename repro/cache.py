@@ -156,7 +156,10 @@ def unit(kind: str, key: dict, code) -> Unit:
     code = code if isinstance(code, (list, tuple)) else (code,)
     specs = tuple(code_specs(*code))
     code_key = key_of_specs(specs)
-    return Unit(kind, f"{params_key({**key, 'code': code_key})}.json", key, specs, code_key)
+    # the record format is part of the name: records kept in another format are not read
+    # (nor taken for damage), they are simply not this unit's
+    name = f"{params_key({**key, 'code': code_key, 'format': RECORD_FORMAT})}.json"
+    return Unit(kind, name, key, specs, code_key)
 
 
 def cache_path(kind: str, key: dict, code) -> Path:

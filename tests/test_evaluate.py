@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import pandas as pd
 import pytest
 
+from repro.cache import read_cached
 from repro.rule_sets import RipperClassifier, agreement, compare_to_paper, paper1_baselines
 from repro.runner import cross_validate, merge_runs, run_provenance, summarize
 from rulelab import SetCoverRules
@@ -36,7 +35,7 @@ def test_cross_validate_caches_folds_and_resumes(tmp_path, monkeypatch):
     )
     files = sorted((tmp_path / "results" / "cv").glob("*.json"))
     assert len(files) == 3
-    lost = json.loads(files[0].read_text())["fold"]
+    lost = read_cached(files[0])["fold"]
     files[0].unlink()  # an interrupted run: one fold missing
     second = cross_validate(
         {"RuSC": SetCoverRules()}, ["toy"], n_splits=3, loader=loader, progress=False
