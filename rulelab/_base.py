@@ -133,8 +133,16 @@ class LearnerBase(ClassifierMixin, BaseEstimator):
         frame = check_frame(X)
         if reset:
             self._note_constant(frame)
-        if not reset and getattr(self, "_fitted_on_frame", False):
+        elif getattr(self, "_fitted_on_frame", False):
             check_same_columns(list(frame.columns), self._column_names)
+        elif list(frame.columns) != self._column_names:
+            # fitted on an array: the rules name its columns x0, x1, ...; a table with other
+            # names would be matched by position, which this package never does
+            raise ValueError(
+                f"X has feature names {list(frame.columns)[:5]}, but the model was fitted on "
+                f"an array, whose columns it names {self._column_names[:5]}: pass an array "
+                "(X.to_numpy()) or name the columns as the model does"
+            )
         validate_data(self, frame, reset=reset, skip_check_array=True)
         if reset:
             self._column_names = list(frame.columns)

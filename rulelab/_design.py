@@ -113,6 +113,7 @@ def numeric_design(X, estimator, *, reset: bool = False):
         )
     if reset:
         estimator.binarizer_ = None
+        estimator.categories_ = {}  # an array has none; a table's are found below
     if isinstance(X, pd.DataFrame):
         X, names = _numeric_features(estimator, X, spec, reset)
     _check_magnitude(X, names)

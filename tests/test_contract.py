@@ -414,3 +414,14 @@ def test_former_class_names_warn_and_learn_the_same_rules(old, new):
     with pytest.warns(FutureWarning, match=f"{old} is deprecated in 0.2.*use {new}"):
         before = getattr(rulelab, old)().fit(X, Y)
     assert str(before.rules_) == str(fitted(new).rules_)
+
+
+# ---- inputs across fit and predict ---------------------------------------------------------
+def test_a_table_after_a_fit_on_an_array_is_read_by_the_names_the_model_gave(name):
+    """A model fitted on an array names its columns ``x0, x1, ...``: a table with those names
+    predicts as the array does, a table with other names is refused, never read by position."""
+    model = fitted(name, X.to_numpy())
+    named = X.set_axis([f"x{i}" for i in range(X.shape[1])], axis=1)
+    assert np.array_equal(model.predict(named), model.predict(X.to_numpy()))
+    with pytest.raises(ValueError, match=r"fitted on an array.*X\.to_numpy\(\)"):
+        model.predict(X)
