@@ -80,7 +80,9 @@ def _py(value):
 #: is doubled) and names are quoted with backticks; a server set to read backslashes
 #: literally (``NO_BACKSLASH_ESCAPES``) and double quotes as names (``ANSI_QUOTES``) takes
 #: ``"standard"``. Neither MySQL nor standard SQL has an infinity: a comparison that needs
-#: one is refused there.
+#: one is refused there. A boolean is never a bare ``TRUE``, which SQLite reads as a column
+#: named ``true`` when the table has one: ``1``/``0`` in SQLite, ``TRUE``/``FALSE`` where
+#: they are reserved words (PostgreSQL, MySQL), ``(1 = 1)``/``(1 = 0)`` in standard SQL.
 SQL_DIALECTS = ("standard", "sqlite", "postgresql", "mysql")
 
 # how each dialect writes +infinity (None: it has no way to)
@@ -89,6 +91,19 @@ _SQL_INFINITY = {
     "mysql": None,
     "sqlite": "9e999",
     "postgresql": "CAST('Infinity' AS DOUBLE PRECISION)",
+}
+
+
+# how each dialect writes True and False: never a bare TRUE where a column could take its
+# place. SQLite reads TRUE and FALSE as the names of columns "true" and "false" when a table
+# has them (they are not keywords there), so it gets 1 and 0, how it stores booleans;
+# PostgreSQL and MySQL reserve TRUE and FALSE (a column so named must be quoted); standard
+# SQL gets comparisons, which every engine reads as a boolean and no name can shadow
+_SQL_BOOLEAN = {
+    "standard": ("(1 = 1)", "(1 = 0)"),
+    "sqlite": ("1", "0"),
+    "postgresql": ("TRUE", "FALSE"),
+    "mysql": ("TRUE", "FALSE"),
 }
 
 
@@ -130,7 +145,7 @@ def _nonfinite(value) -> str | None:
 def _sql_value(value, dialect: str = "standard", what: str = "value") -> str:
     value = _py(value)
     if isinstance(value, bool):
-        return "TRUE" if value else "FALSE"
+        return _SQL_BOOLEAN[dialect][0 if value else 1]
     if isinstance(value, (int, float)):
         kind = _nonfinite(value)
         if kind is None:

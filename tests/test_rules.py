@@ -520,3 +520,22 @@ def test_query_strings_select_the_rows_the_rule_holds_on_for_odd_column_names():
 def test_a_name_pandas_cannot_read_back_is_refused_naming_it(name):
     with pytest.raises(ValueError, match=f"column name {re.escape(repr(name))} cannot be written"):
         DNF([Clause((Term(name, "<=", 1.0),))]).to_query()
+
+
+@pytest.mark.parametrize(
+    "dialect, written",
+    [
+        ("standard", '"flag" = (1 = 1)'),
+        ("sqlite", '"flag" = 1'),
+        ("postgresql", '"flag" = TRUE'),  # reserved words there: never a column
+        ("mysql", "`flag` = TRUE"),
+    ],
+)
+def test_a_boolean_is_written_so_that_no_column_named_true_can_take_its_place(dialect, written):
+    term = Term("flag", "==", True)
+    assert term.to_sql(dialect=dialect) == written
+    frame = pd.DataFrame({"flag": [True, False, True, None], "true": [False, True, True, False]})
+    if dialect in ("standard", "sqlite"):
+        for t in (term, term.negate(), Term("flag", "==", False)):
+            holds = list(np.flatnonzero(t.evaluate(frame)))
+            assert _sqlite_select(frame, t.to_sql(dialect=dialect)) == holds
