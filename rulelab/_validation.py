@@ -121,6 +121,25 @@ def check_not_dates(col, s: pd.Series) -> None:
         )
 
 
+#: float64 holds every integer up to this size; beyond it, neighbouring integers share a float.
+EXACT_FLOAT_INTEGERS = 2**53
+
+
+def integers_beyond_float(s: pd.Series) -> np.ndarray | None:
+    """The non-missing values of an integer column, in its own integer dtype, when some are
+    beyond 2**53 in size (float64 would round them, making distinct ids equal and moving
+    thresholds); None for any other column, which float64 reads exactly."""
+    dtype = s.dtype
+    if isinstance(dtype, pd.CategoricalDtype) or not pd.api.types.is_integer_dtype(dtype):
+        return None
+    values = s.dropna().to_numpy(dtype=getattr(dtype, "numpy_dtype", dtype))
+    if not values.size:
+        return None
+    if max(abs(int(values.min())), abs(int(values.max()))) <= EXACT_FLOAT_INTEGERS:
+        return None
+    return values
+
+
 def category_values(s: pd.Series) -> list:
     """The distinct non-missing values of a categorical column as Python scalars, sorted
     (by their text when the types do not compare)."""

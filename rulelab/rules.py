@@ -199,16 +199,59 @@ _QUERY_FALSE = "((index == index) & (index != index))"
 
 
 def _interval(value) -> tuple[float, float]:
-    """``(lo, hi)`` of an interval term, ``None`` standing for an open side."""
+    """``(lo, hi)`` of an interval term, ``None`` standing for an open side; an integer
+    bound stays an integer (a float cannot hold every integer beyond 2**53)."""
     try:
         lo, hi = value
     except (TypeError, ValueError):
         raise ValueError(f"an 'in' term needs a value (low, high), got {value!r}") from None
-    lo = -math.inf if lo is None else float(lo)
-    hi = math.inf if hi is None else float(hi)
+    lo = -math.inf if lo is None else _real(lo)
+    hi = math.inf if hi is None else _real(hi)
     if not lo < hi:
         raise ValueError(f"an interval [low, high) needs low < high, got {value!r}")
     return lo, hi
+
+
+def _real(value):
+    """A bound as a Python int when it is an integer, else as a float."""
+    if isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)):
+        return int(value)
+    return float(value)
+
+
+def _integers_at_most(ints: np.ndarray, bound) -> np.ndarray:
+    """``ints <= bound``, exactly, for a real ``bound``: an integer is at most ``t`` exactly
+    when it is at most ``floor(t)``, and comparing integers with a Python integer is exact
+    whatever their size (float64 rounds integers beyond 2**53, so ``2**53 + 1 <= 2**53``
+    would hold there)."""
+    bound = _real(bound)
+    if isinstance(bound, float):
+        if math.isnan(bound):
+            return np.zeros(ints.shape, dtype=bool)
+        if math.isinf(bound):
+            return np.full(ints.shape, bound > 0)
+        bound = math.floor(bound)
+    return ints <= bound
+
+
+def _compare_integers(ints: np.ndarray, op: str, value) -> np.ndarray:
+    """A threshold or interval term on an integer column, exactly (missing values aside)."""
+    if op in ("in", "not in"):
+        lo, hi = value
+        inside = np.ones(ints.shape, dtype=bool)
+        if lo != -math.inf:  # x >= lo exactly when x > ceil(lo) - 1
+            inside &= ~_integers_at_most(ints, math.ceil(lo) - 1)
+        if hi != math.inf:  # x < hi exactly when x <= ceil(hi) - 1
+            inside &= _integers_at_most(ints, math.ceil(hi) - 1)
+        return inside if op == "in" else ~inside
+    if isinstance(value, (float, np.floating)) and math.isnan(value):
+        return np.zeros(ints.shape, dtype=bool)  # NaN orders with nothing
+    at_most = _integers_at_most(ints, value)
+    return at_most if op == "<=" else ~at_most
+
+
+def _is_real(value) -> bool:
+    return isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
 
 
 class _Column:
@@ -222,6 +265,15 @@ class _Column:
     @functools.cached_property
     def numbers(self) -> np.ndarray:
         return pd.to_numeric(self.values, errors="coerce").to_numpy(dtype=float)
+
+    @functools.cached_property
+    def integers(self) -> np.ndarray | None:
+        """An integer column's values in its own integer dtype (missing ones as 0), else
+        None: thresholds are compared with these, exactly at any size."""
+        dtype = self.values.dtype
+        if isinstance(dtype, pd.CategoricalDtype) or not pd.api.types.is_integer_dtype(dtype):
+            return None
+        return self.values.to_numpy(dtype=getattr(dtype, "numpy_dtype", dtype), na_value=0)
 
     @functools.cached_property
     def objects(self) -> pd.Series:
@@ -286,6 +338,10 @@ class Term:
             if self.op == "==":
                 return eq & ~missing
             return ~eq & ~missing
+        if column.integers is not None and (
+            self.op in ("in", "not in") or (self.op in ("<=", ">") and _is_real(self.value))
+        ):
+            return _compare_integers(column.integers, self.op, self.value) & ~missing
         if self.op in ("in", "not in"):
             values = column.numbers
             lo, hi = self.value

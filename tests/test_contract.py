@@ -470,3 +470,35 @@ def test_sql_on_a_boolean_column_selects_the_rows_predict_gives(name, dialect):
     if not _exportable(model):
         pytest.skip(f"{name}'s rules leave rows to fitted models, which have no SQL form")
     assert _sql_disagreements(model, frame, dialect) == []
+
+
+BEYOND_FLOAT = 2**62  # float64 gives neighbouring integers here one value (it holds 2**53)
+
+
+@pytest.mark.parametrize(
+    "ids",
+    [
+        np.int64(BEYOND_FLOAT) + np.arange(N, dtype=np.int64),  # an id column
+        np.where(np.arange(N) >= N // 2, np.iinfo(np.int64).max, 0),  # two values, one int64's max
+        np.where(np.arange(N) >= N // 2, BEYOND_FLOAT + 3, BEYOND_FLOAT + 1),  # one float apart
+    ],
+    ids=["ids", "int64 max", "neighbours"],
+)
+def test_integers_beyond_2_53_keep_their_values_or_are_refused_by_name(name, ids):
+    """An integer column beyond 2**53 that separates the classes: a learner separates them
+    as well as on the same column shifted to small integers, with terms on the exact
+    integers whose SQL selects the rows predict() gives; or it refuses the column by name,
+    saying what to do (float64 would round the values together: OneRule learned a term that
+    never fired, ``id == 9223372036854775808``)."""
+    frame = pd.DataFrame({"id": ids, "a": RNG.normal(size=N)})
+    target = pd.Series((np.arange(N) >= N // 2).astype(int))
+    try:
+        model = fitted(name, frame, target)
+    except ValueError as error:
+        assert "'id'" in str(error) and "2**53" in str(error), str(error)
+        return
+    shifted = frame.assign(id=(ids - ids.min()) // max(1, (ids.max() - ids.min()) // N))
+    assert model.score(frame, target) >= fitted(name, shifted, target).score(shifted, target) - 0.05
+    if len(np.unique(ids)) == 2:
+        assert model.score(frame, target) == 1.0
+    assert _sql_disagreements(model, frame, "sqlite") == []

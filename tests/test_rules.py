@@ -539,3 +539,42 @@ def test_a_boolean_is_written_so_that_no_column_named_true_can_take_its_place(di
         for t in (term, term.negate(), Term("flag", "==", False)):
             holds = list(np.flatnonzero(t.evaluate(frame)))
             assert _sqlite_select(frame, t.to_sql(dialect=dialect)) == holds
+
+
+BIG = 2**53
+INTEGERS = pd.DataFrame(
+    {"n": pd.array([BIG - 1, BIG, BIG + 1, BIG + 2, None, 2**62 + 1], dtype="Int64")}
+)
+
+
+@pytest.mark.parametrize(
+    "term",
+    [
+        Term("n", "<=", BIG),
+        Term("n", ">", BIG),
+        Term("n", "<=", float(BIG)),  # a float threshold: x <= t where x <= floor(t)
+        Term("n", ">", BIG + 0.5),
+        Term("n", "==", BIG + 1),
+        Term("n", "in", (BIG + 1, BIG + 2)),
+        Term("n", "not in", (BIG, 2**62 + 1)),
+        Term("n", ">", 2**62),
+    ],
+    ids=str,
+)
+def test_terms_on_integers_beyond_2_53_compare_the_exact_integers(term):
+    """float64 rounds 2**53 + 1 to 2**53: compared as floats, ``n <= 2**53`` held on it, and
+    SQL, which compares integers exactly, selected other rows."""
+    n = INTEGERS["n"].to_numpy(dtype=object)
+    exact = {
+        "<=": lambda v: v <= term.value,
+        ">": lambda v: v > term.value,
+        "==": lambda v: v == term.value,
+        "in": lambda v: term.value[0] <= v < term.value[1],
+        "not in": lambda v: not term.value[0] <= v < term.value[1],
+    }[term.op]
+    holds = [i for i, v in enumerate(n) if v is not pd.NA and exact(v)]
+    assert list(np.flatnonzero(term.evaluate(INTEGERS))) == holds
+    assert _sqlite_select(INTEGERS, term.to_sql(dialect="sqlite")) == holds
+    assert rule_from_dict(Clause((term,)).to_json()).terms[0].evaluate(INTEGERS).tolist() == (
+        term.evaluate(INTEGERS).tolist()
+    )
