@@ -133,7 +133,12 @@ def _refuse_rounded_integers(X) -> None:
     """Refuse integer columns beyond 2**53, naming them: the numeric design is float64, which
     rounds them (distinct ids become one value), so the model would learn from other data."""
     if isinstance(X, pd.DataFrame):
-        bad = [c for c in X.columns if integers_beyond_float(X[c]) is not None]
+        bad = [  # by position: duplicated names are refused later, by name
+            c
+            for j, (c, dtype) in enumerate(zip(X.columns, X.dtypes))
+            if pd.api.types.is_integer_dtype(dtype)
+            and integers_beyond_float(X.iloc[:, j]) is not None
+        ]
     elif not hasattr(X, "toarray") and np.asarray(X).dtype.kind in "iu" and np.asarray(X).size:
         peak = np.abs(np.asarray(X).astype(object)).max(axis=0)
         bad = [f"x{j}" for j in np.flatnonzero(peak > EXACT_FLOAT_INTEGERS)]

@@ -180,7 +180,11 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
             check_not_dates(col, s)
             check_not_complex(col, s)
             before = len(terms)
-            if col in forced or not pd.api.types.is_numeric_dtype(s) or s.dtype == bool:
+            if (
+                col in forced
+                or not pd.api.types.is_numeric_dtype(s)
+                or pd.api.types.is_bool_dtype(s)  # bool and nullable boolean alike
+            ):
                 terms += self._categorical_terms(col, s)
             else:
                 exact = integers_beyond_float(s)  # None: float64 reads the column exactly

@@ -85,7 +85,9 @@ class CellBinarizer(TransformerMixin, BaseEstimator):
             numeric_codes = isinstance(
                 s.dtype, pd.CategoricalDtype
             ) and pd.api.types.is_numeric_dtype(s.cat.categories)
-            if not (pd.api.types.is_numeric_dtype(s) or numeric_codes) or s.dtype == bool:
+            if not (pd.api.types.is_numeric_dtype(s) or numeric_codes) or (
+                pd.api.types.is_bool_dtype(s)  # bool and nullable boolean alike
+            ):
                 # categories, text and booleans: one item per value (one-hot)
                 values = category_values(s)
                 if len(values) < 2:  # an item true on every row says nothing
