@@ -106,9 +106,30 @@ def check_frame(X) -> pd.DataFrame:
             )
         # a shallow copy with string names: the caller's frame is never modified
         frame = frame.set_axis(list(names), axis=1)
-    for col, dtype in zip(frame.columns, frame.dtypes):  # dtypes only: no Series per column
-        _check_dtype_not_complex(col, dtype)
+    for j, (col, dtype) in enumerate(zip(frame.columns, frame.dtypes)):
+        _check_dtype_not_complex(col, dtype)  # dtypes only: no Series per column
+        if pd.api.types.is_object_dtype(dtype):
+            _check_no_containers(col, frame.iloc[:, j])
     return frame
+
+
+_CONTAINERS = (list, dict, set, np.ndarray)
+
+
+def _check_no_containers(col, s: pd.Series) -> None:
+    """Refuse a column whose cells hold lists, dicts, sets or arrays, naming it: a term
+    compares one value per row, and such cells cannot even be told apart as categories."""
+    if pd.api.types.infer_dtype(s, skipna=True) not in ("mixed", "mixed-integer", "unknown-array"):
+        return  # text, numbers, booleans, dates: no container in the column
+    hit = s.map(lambda v: isinstance(v, _CONTAINERS)).to_numpy(dtype=bool)
+    if hit.any():
+        first = int(np.flatnonzero(hit)[0])
+        raise ValueError(
+            f"column {col!r} holds {type(s.iloc[first]).__name__}s (row {first}: "
+            f"{s.iloc[first]!r:.40}), but a term compares one value per row: expand it into "
+            "columns first, e.g. one 0/1 column per item with "
+            f"pd.get_dummies(X[{col!r}].explode()).groupby(level=0).max()"
+        )
 
 
 # what a column's values are, as the rules compare them: a term on a boolean column tests

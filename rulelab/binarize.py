@@ -12,6 +12,7 @@ value is False (see :mod:`rulelab.rules`).
 from __future__ import annotations
 
 import math
+import numbers
 
 import numpy as np
 import pandas as pd
@@ -112,7 +113,9 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         are categorical anyway.
     thresholds : dict, optional
         Column -> thresholds to use *in addition to* the computed ones (e.g. a published
-        rule's cut points, or domain knowledge such as ``{"age": [18, 65]}``).
+        rule's cut points, or domain knowledge such as ``{"age": [18, 65]}``). A numeric
+        column with two values gets these cuts besides its ``==`` terms; a categorical
+        column has no order to cut, and thresholds for one are refused.
 
     Attributes
     ----------
@@ -180,11 +183,19 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
             check_not_dates(col, s)
             check_not_complex(col, s)
             before = len(terms)
-            if (
+            categorical = (
                 col in forced
                 or not pd.api.types.is_numeric_dtype(s)
                 or pd.api.types.is_bool_dtype(s)  # bool and nullable boolean alike
-            ):
+            )
+            if categorical and col in extra:
+                raise ValueError(
+                    f"thresholds given for column {col!r}, which is categorical (text, "
+                    "category, bool or listed in categorical=): it is tested with == and != "
+                    "terms, which take no threshold; drop it from thresholds=, or pass the "
+                    "column as numbers (and not in categorical=) to cut it"
+                )
+            if categorical:
                 terms += self._categorical_terms(col, s)
             else:
                 exact = integers_beyond_float(s)  # None: float64 reads the column exactly
@@ -192,6 +203,12 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
                 distinct = np.unique(values[~np.isnan(values)] if exact is None else exact)
                 if distinct.size <= 2:
                     terms += self._two_valued_terms(col, distinct)
+                    if col in extra:  # the == terms, and the cuts asked for besides
+                        cuts = self._given_cuts(col, extra[col], exact)
+                        self.thresholds_[col] = np.asarray(cuts, dtype=object)
+                        terms += [Term(col, "<=", t) for t in cuts]
+                        if self.negations:
+                            terms += [Term(col, ">", t) for t in cuts]
                 else:
                     n = int(self.n_thresholds)
                     if exact is None:
@@ -199,17 +216,11 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
                     else:
                         cuts = integer_thresholds(exact, n, self.strategy)
                     if col in extra:
-                        given = np.asarray(extra[col], float).ravel()
-                        if not np.isfinite(given).all():
-                            raise ValueError(
-                                f"thresholds for column {col!r} must be finite "
-                                f"numbers, got {given.tolist()}"
-                            )
+                        given = self._given_cuts(col, extra[col], exact)
                         if exact is None:
                             cuts = np.unique(np.concatenate([cuts, given]))
                         else:  # on integers x <= t is x <= floor(t): the cut kept exact
-                            raw = np.asarray(extra[col], dtype=object).ravel().tolist()
-                            cuts = sorted(set(cuts) | {math.floor(t) for t in raw})
+                            cuts = sorted(set(cuts) | set(given))
                     if exact is None:
                         self.thresholds_[col] = cuts
                         cuts = [float(t) for t in cuts]
@@ -233,6 +244,17 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         self.constant_features_ = np.asarray(silent, dtype=object)
         self.terms_ = terms
         return self
+
+    @staticmethod
+    def _given_cuts(col, given, exact) -> list:
+        """The thresholds given for ``col``, checked finite: floats, or on integers beyond
+        2**53 (``exact`` not None) the integers ``floor(t)``, which cut them alike."""
+        values = np.asarray(given, dtype=object).ravel().tolist()
+        if not all(isinstance(t, numbers.Real) and math.isfinite(t) for t in values):
+            raise ValueError(f"thresholds for column {col!r} must be finite numbers, got {values}")
+        if exact is not None:
+            return sorted({math.floor(t) for t in values})
+        return sorted({float(t) for t in values})
 
     def _categorical_terms(self, col, s: pd.Series) -> list[Term]:
         values = category_values(s)

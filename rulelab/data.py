@@ -83,7 +83,7 @@ def _marker(path: Path) -> Path:
 
 def _fix(path: Path) -> str:
     """What to do about a bad copy, in words."""
-    if _marker(path).exists():
+    if _marker(path).exists() and path.parent.resolve() == _cache_dir().resolve():
         return f"delete {path} and {_marker(path).name} so that load_dataset fetches a fresh copy"
     return (
         "replace it with an intact copy, or delete it so that load_dataset fetches the set "
@@ -97,12 +97,14 @@ def _verify(path: Path, info: Dataset) -> None:
     Our copy must have the registry's SHA-256. A copy fetched from a public source into the
     cache differs from ours by construction; its ``.fetched`` marker records the digest it
     was written with, which it must still have (markers written before digests were recorded
-    carry none: such a copy is checked by its shape alone, in :func:`_check_loaded`).
+    carry none: such a copy is checked by its shape alone, in :func:`_check_loaded`). Only
+    the cache holds fetched copies: a marker beside a file anywhere else (in ``RULELAB_DATA``)
+    is not read, so writing one cannot turn the registry's checksum off.
     """
     stat = path.stat()
     marker = _marker(path)
     expected, what = info.sha256, f"the registry's checksum for {info.name!r}"
-    if marker.exists():
+    if marker.exists() and path.parent.resolve() == _cache_dir().resolve():
         recorded = [
             line.split()[1]
             for line in marker.read_text().splitlines()

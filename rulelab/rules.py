@@ -40,9 +40,16 @@ _NEGATE = {
 }
 
 
-def format_value(value) -> str:
+def format_value(value, exact: bool = False) -> str:
     """Print a threshold readably: integers as integers, otherwise at least two decimals
-    and three significant digits (``1.70``, ``5.35``, ``0.875``, ``0.00784``)."""
+    and three significant digits (``1.70``, ``5.35``, ``0.875``, ``0.00784``).
+
+    Beyond that range (at or above 1e15, below 1e-4 in size) three digits would print
+    distinct cuts alike (``ts <= 1.7e+18 AND ts > 1.7e+18``) and fixed decimals would run to
+    hundreds of digits, so such a float prints as the shortest text that reads back as it
+    (``1.7000000000000001e+18``, ``1e-300``); ``exact=True`` prints every float so (a
+    clause whose terms on one feature would otherwise read alike asks for it).
+    """
     if isinstance(value, (bool, np.bool_)):
         return str(bool(value))
     if isinstance(value, (int, np.integer)):
@@ -51,10 +58,8 @@ def format_value(value) -> str:
         v = float(value)
         if math.isfinite(v) and v == round(v) and abs(v) < 1e15:
             return str(int(round(v)))
-        if v == 0 or not math.isfinite(v):
+        if v == 0 or not math.isfinite(v) or exact or not 1e-4 <= abs(v) < 1e15:
             return repr(v)
-        if abs(v) >= 1e15:  # beyond the whole numbers above: three digits and an exponent
-            return f"{v:.3g}"
         decimals = max(2, 2 - math.floor(math.log10(abs(v))))
         return f"{v:.{decimals}f}"
     return str(value)
@@ -161,6 +166,25 @@ def _sql_value(value, dialect: str = "standard", what: str = "value") -> str:
     if dialect == "mysql":  # a backslash escapes in MySQL's strings
         text = text.replace("\\", "\\\\")
     return "'" + text.replace("'", "''") + "'"
+
+
+def _sqlite_date_comparison(name: str, op: str, value, term: str) -> str:
+    """A date comparison SQLite makes as a comparison of instants.
+
+    SQLite has no date type: a date is text, written ``2021-01-01 00:00:00`` by pandas and
+    ``2021-01-01T00:00:00`` by ISO-8601, so comparing the texts selected nothing for ``==``
+    and misordered times within a day. ``julianday`` reads either form as one instant,
+    to the millisecond (SQLite keeps no finer time): a finer threshold is refused.
+    """
+    stamp = pd.Timestamp(value)
+    if stamp.microsecond % 1000 or stamp.nanosecond:
+        raise ValueError(
+            f"the threshold of {term} has a fraction of a millisecond, which SQLite's date "
+            "functions do not keep: round it to milliseconds (Timestamp.floor('ms')), or "
+            "use dialect='postgresql'"
+        )
+    text = stamp.tz_convert("UTC").tz_localize(None) if stamp.tzinfo else stamp
+    return f"julianday({name}) {op} julianday('{text.isoformat(timespec='milliseconds')}')"
 
 
 @functools.lru_cache(maxsize=4096)
@@ -362,18 +386,23 @@ class Term:
         return Term(self.feature, _NEGATE[self.op], self.value)
 
     def __str__(self) -> str:
+        return self.describe()
+
+    def describe(self, exact: bool = False) -> str:
+        """The term in words; ``exact=True`` prints every float threshold in full (the
+        shortest text that reads back as it), so that close cuts read apart."""
         if self.op in ("is missing", "is not missing"):
             return f"{self.feature} {self.op}"
         if self.op in ("in", "not in"):
-            lo, hi = self.value
-            if self.op == "in" and math.isinf(lo):
-                return f"{self.feature} < {format_value(hi)}"
-            if self.op == "in" and math.isinf(hi):
-                return f"{self.feature} >= {format_value(lo)}"
-            return f"{self.feature} {self.op} [{format_value(lo)}, {format_value(hi)})"
+            lo, hi = (format_value(v, exact) for v in self.value)
+            if self.op == "in" and math.isinf(self.value[0]):
+                return f"{self.feature} < {hi}"
+            if self.op == "in" and math.isinf(self.value[1]):
+                return f"{self.feature} >= {lo}"
+            return f"{self.feature} {self.op} [{lo}, {hi})"
         if _is_datetime(self.value):
             return f"{self.feature} {self.op} {pd.Timestamp(self.value).isoformat()}"
-        return f"{self.feature} {self.op} {format_value(self.value)}"
+        return f"{self.feature} {self.op} {format_value(self.value, exact)}"
 
     def to_dict(self) -> dict:
         if self.op in ("in", "not in"):  # JSON has no infinity: an open side is null
@@ -417,6 +446,8 @@ class Term:
         if kind == "inf" and self.op == "<=":
             return f"{name} IS NOT NULL"
         op = "<>" if self.op == "!=" else ("=" if self.op == "==" else self.op)
+        if dialect == "sqlite" and _is_datetime(self.value):
+            return _sqlite_date_comparison(name, op, self.value, str(self))
         return f"{name} {op} {_sql_value(self.value, dialect, f'the threshold of {self}')}"
 
     def to_query(self) -> str:
@@ -450,6 +481,19 @@ class Term:
         return f"({present} & ({name} {self.op} {value}))"
 
 
+def _distinct_texts(terms) -> list[str]:
+    """Each term in words; a feature whose distinct float cuts would print alike
+    (``x <= 1.70 AND x > 1.70`` for 1.7001 and 1.7002) has its thresholds printed in full."""
+    shown: dict[str, dict[str, set]] = {}  # feature -> printed cut -> the cuts printed so
+    for t in terms:
+        if t.op in ("<=", ">", "==", "!=", "in", "not in") and not _is_datetime(t.value):
+            for v in t.value if t.op in ("in", "not in") else (t.value,):
+                if isinstance(v, (float, np.floating)):
+                    shown.setdefault(t.feature, {}).setdefault(format_value(v), set()).add(v)
+    clash = {f for f, cuts in shown.items() if any(len(v) > 1 for v in cuts.values())}
+    return [t.describe(exact=True) if t.feature in clash else str(t) for t in terms]
+
+
 @dataclass(frozen=True)
 class Clause:
     """The AND (``op="and"``) or OR (``op="or"``) of terms.
@@ -481,7 +525,7 @@ class Clause:
     def __str__(self) -> str:
         if not self.terms:
             return "TRUE" if self.op == "and" else "FALSE"
-        return f" {self.op.upper()} ".join(str(t) for t in self.terms)
+        return f" {self.op.upper()} ".join(_distinct_texts(self.terms))
 
     def to_dict(self) -> dict:
         return {"type": "clause", "op": self.op, "terms": [t.to_dict() for t in self.terms]}

@@ -178,8 +178,9 @@ def test_categorical_columns_are_taken_as_they_come(name):
         (X.assign(t=pd.date_range("2020", periods=N, freq="D")), "column 't' holds dates"),
         (pd.DataFrame(X.to_numpy(), columns=["a", "a", "b"]), "duplicated column names"),
         (X.iloc[:0], "no rows|0 sample|empty"),
+        (X.assign(tags=[[i % 3] for i in range(N)]), "column 'tags' holds lists .*explode"),
     ],
-    ids=["datetime", "duplicated names", "empty"],
+    ids=["datetime", "duplicated names", "empty", "lists"],
 )
 def test_unusable_tables_are_refused_by_name(name, frame, message):
     with pytest.raises(ValueError, match=message):

@@ -351,3 +351,19 @@ def test_load_dataset_takes_a_float_positive():
     assert int(y.sum()) == 1316
     with pytest.raises(ValueError, match=r"\[7\] do not occur in data set 'gas_drift_partial'"):
         rulelab.load_dataset("gas", positive=7)
+
+
+def test_a_marker_without_a_digest_outside_the_cache_leaves_the_checksum_on(tmp_path, monkeypatch):
+    """Only fetched copies, which live in the cache, may lack the registry's checksum: a
+    ``.fetched`` marker beside a file in RULELAB_DATA turned the byte check off there."""
+    folder = tmp_path / "data"
+    folder.mkdir()
+    info = DATASETS["pima"]
+    frame = pd.DataFrame(np.zeros((49, 8), dtype=int), columns=list(info.columns))
+    frame["class"] = 0
+    frame.to_csv(folder / "pima.csv", index=False)
+    (folder / "pima.csv.fetched").write_text("openml:37\n")
+    monkeypatch.setenv("RULELAB_DATA", str(folder))
+    monkeypatch.setenv("RULELAB_CACHE", str(tmp_path / "cache"))
+    with pytest.raises(ValueError, match=r"does not match the registry's checksum .*replace it"):
+        rulelab.load_dataset("pima")

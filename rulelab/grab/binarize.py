@@ -15,6 +15,8 @@ Each output column is a :class:`rulelab.rules.Term` that holds exactly where the
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin
@@ -68,8 +70,15 @@ class CellBinarizer(TransformerMixin, BaseEstimator):
     def fit(self, X, y=None):
         if self.binary not in ("keep", "onehot"):
             raise ValueError(f"binary must be 'keep' or 'onehot', got {self.binary!r}")
-        if int(self.n_bins) < 1:
-            raise ValueError(f"n_bins must be >= 1, got {self.n_bins}")
+        if (
+            not isinstance(self.n_bins, numbers.Integral)
+            or isinstance(self.n_bins, (bool, np.bool_))
+            or self.n_bins < 1
+        ):
+            raise ValueError(
+                f"n_bins must be a whole number of cells >= 1, got {self.n_bins!r}: "
+                "pass an integer such as n_bins=50"
+            )
         frame = check_frame(X)
         self.feature_names_in_ = np.asarray(frame.columns, dtype=object)
         self.n_features_in_ = frame.shape[1]
