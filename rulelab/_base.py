@@ -23,7 +23,9 @@ from ._validation import (
     check_frame,
     check_not_constant,
     check_same_columns,
+    check_same_kinds,
     check_target,
+    column_kinds,
 )
 from .binarize import FeatureBinarizer
 from .rules import DecisionList
@@ -127,14 +129,26 @@ class LearnerBase(ClassifierMixin, BaseEstimator):
             if reset:
                 self._column_names = [f"x{i}" for i in range(X.shape[1])]
                 self._fitted_on_frame = False
+                self._column_kinds = None  # an array's columns are numbers, checked as such
                 if not hasattr(X, "toarray"):
                     self._note_constant(pd.DataFrame(np.asarray(X)))
             return X
         frame = check_frame(X)
         if reset:
             self._note_constant(frame)
-        if not reset and getattr(self, "_fitted_on_frame", False):
+            self._column_kinds = column_kinds(frame)
+        elif getattr(self, "_fitted_on_frame", False):
             check_same_columns(list(frame.columns), self._column_names)
+        elif list(frame.columns) != self._column_names:
+            # fitted on an array: the rules name its columns x0, x1, ...; a table with other
+            # names would be matched by position, which this package never does
+            raise ValueError(
+                f"X has feature names {list(frame.columns)[:5]}, but the model was fitted on "
+                f"an array, whose columns it names {self._column_names[:5]}: pass an array "
+                "(X.to_numpy()) or name the columns as the model does"
+            )
+        if not reset and getattr(self, "_column_kinds", None):
+            check_same_kinds(frame, self._column_kinds)  # "True" as text is not True
         validate_data(self, frame, reset=reset, skip_check_array=True)
         if reset:
             self._column_names = list(frame.columns)

@@ -20,7 +20,14 @@ import pandas as pd
 from sklearn.base import clone
 from sklearn.utils import check_array
 
-from ._validation import category_values, check_frame, check_not_dates, is_binary_frame
+from ._validation import (
+    EXACT_FLOAT_INTEGERS,
+    category_values,
+    check_frame,
+    check_not_dates,
+    integers_beyond_float,
+    is_binary_frame,
+)
 from .rules import Term
 
 __all__ = [
@@ -96,6 +103,8 @@ def numeric_design(X, estimator, *, reset: bool = False):
     """
     names = None
     spec = getattr(estimator, "binarizer", "auto")
+    if isinstance(spec, str):  # a binariser's terms keep integers exact; float64 does not
+        _refuse_rounded_integers(X)
     if not isinstance(X, pd.DataFrame):
         # scikit-learn's own checks and messages: 1-D, empty, complex, NaN/inf, sparse
         X = check_array(
@@ -113,10 +122,35 @@ def numeric_design(X, estimator, *, reset: bool = False):
         )
     if reset:
         estimator.binarizer_ = None
+        estimator.categories_ = {}  # an array has none; a table's are found below
     if isinstance(X, pd.DataFrame):
         X, names = _numeric_features(estimator, X, spec, reset)
     _check_magnitude(X, names)
     return X, names
+
+
+def _refuse_rounded_integers(X) -> None:
+    """Refuse integer columns beyond 2**53, naming them: the numeric design is float64, which
+    rounds them (distinct ids become one value), so the model would learn from other data."""
+    if isinstance(X, pd.DataFrame):
+        bad = [  # by position: duplicated names are refused later, by name
+            c
+            for j, (c, dtype) in enumerate(zip(X.columns, X.dtypes))
+            if pd.api.types.is_integer_dtype(dtype)
+            and integers_beyond_float(X.iloc[:, j]) is not None
+        ]
+    elif not hasattr(X, "toarray") and np.asarray(X).dtype.kind in "iu" and np.asarray(X).size:
+        peak = np.abs(np.asarray(X).astype(object)).max(axis=0)
+        bad = [f"x{j}" for j in np.flatnonzero(peak > EXACT_FLOAT_INTEGERS)]
+    else:
+        return
+    if bad:
+        raise ValueError(
+            f"columns {list(map(str, bad))[:5]} hold integers beyond 2**53, which the numeric "
+            "design reads as float64 and so rounds (neighbouring values become equal): subtract "
+            "a reference value first (e.g. X[col] - X[col].min()), or pass "
+            "binarizer=FeatureBinarizer(), whose terms compare the exact integers"
+        )
 
 
 #: Values past this size overflow float64 when squared, which the linear base models do.

@@ -106,9 +106,109 @@ def check_frame(X) -> pd.DataFrame:
             )
         # a shallow copy with string names: the caller's frame is never modified
         frame = frame.set_axis(list(names), axis=1)
-    for col, dtype in zip(frame.columns, frame.dtypes):  # dtypes only: no Series per column
-        _check_dtype_not_complex(col, dtype)
+    for j, (col, dtype) in enumerate(zip(frame.columns, frame.dtypes)):
+        _check_dtype_not_complex(col, dtype)  # dtypes only: no Series per column
+        if pd.api.types.is_object_dtype(dtype):
+            _check_no_containers(col, frame.iloc[:, j])
     return frame
+
+
+_CONTAINERS = (list, dict, set, np.ndarray)
+
+
+def _check_no_containers(col, s: pd.Series) -> None:
+    """Refuse a column whose cells hold lists, dicts, sets or arrays, naming it: a term
+    compares one value per row, and such cells cannot even be told apart as categories."""
+    if pd.api.types.infer_dtype(s, skipna=True) not in ("mixed", "mixed-integer", "unknown-array"):
+        return  # text, numbers, booleans, dates: no container in the column
+    hit = s.map(lambda v: isinstance(v, _CONTAINERS)).to_numpy(dtype=bool)
+    if hit.any():
+        first = int(np.flatnonzero(hit)[0])
+        raise ValueError(
+            f"column {col!r} holds {type(s.iloc[first]).__name__}s (row {first}: "
+            f"{s.iloc[first]!r:.40}), but a term compares one value per row: expand it into "
+            "columns first, e.g. one 0/1 column per item with "
+            f"pd.get_dummies(X[{col!r}].explode()).groupby(level=0).max()"
+        )
+
+
+# what a column's values are, as the rules compare them: a term on a boolean column tests
+# True/False, on a number column compares numbers, on a text column compares text
+_KIND_OF_INFERRED = {
+    "boolean": "boolean",
+    "integer": "number",
+    "floating": "number",
+    "mixed-integer-float": "number",
+    "decimal": "number",
+    "string": "text",
+    "datetime": "date",
+    "datetime64": "date",
+    "date": "date",
+    "timedelta": "date",
+    "timedelta64": "date",
+}
+
+
+def column_kind(s: pd.Series) -> str:
+    """``"boolean"``, ``"number"``, ``"text"`` or ``"date"``: what a column's values are,
+    whatever the dtype that holds them (``bool`` and nullable ``boolean``, ``int64`` and
+    ``Float64``, ``object`` and ``str`` text, a categorical's categories); ``""`` when it
+    says nothing (every value missing, or values of mixed kinds)."""
+    dtype = s.dtype
+    if isinstance(dtype, pd.CategoricalDtype):
+        return column_kind(pd.Series(dtype.categories)) if len(dtype.categories) else ""
+    if pd.api.types.is_bool_dtype(dtype):
+        return "boolean"
+    if pd.api.types.is_numeric_dtype(dtype):
+        return "number"
+    if pd.api.types.is_datetime64_any_dtype(dtype) or pd.api.types.is_timedelta64_dtype(dtype):
+        return "date"
+    if pd.api.types.is_string_dtype(dtype) and not pd.api.types.is_object_dtype(dtype):
+        return "text"
+    return _KIND_OF_INFERRED.get(pd.api.types.infer_dtype(s, skipna=True), "")
+
+
+def column_kinds(frame: pd.DataFrame) -> dict[str, str]:
+    """:func:`column_kind` of every column of ``frame`` (one dtype look-up per column when
+    the dtypes are NumPy's: a wide 0/1 design costs no pass over its values)."""
+    kinds = {}
+    for col, dtype in zip(frame.columns, frame.dtypes):
+        if isinstance(dtype, np.dtype) and dtype.kind in "biuf":
+            kinds[col] = "boolean" if dtype.kind == "b" else "number"
+        else:
+            kinds[col] = column_kind(frame[col])
+    return kinds
+
+
+# how to turn a column back into what it was in fit
+_CONVERT = {
+    ("boolean", "text"): "X[{col!r}] = X[{col!r}].map({{'True': True, 'False': False}})",
+    ("number", "text"): "X[{col!r}] = pd.to_numeric(X[{col!r}])",
+    ("text", "number"): "X[{col!r}] = X[{col!r}].astype(str)",
+    ("text", "boolean"): "X[{col!r}] = X[{col!r}].astype(str)",
+    ("date", "text"): "X[{col!r}] = pd.to_datetime(X[{col!r}])",
+}
+
+
+def check_same_kinds(frame: pd.DataFrame, fitted: dict[str, str]) -> None:
+    """Refuse a column whose values are of another kind than in fit, naming it and the fix.
+
+    A column fitted as booleans and given as the text ``"True"``/``"False"`` (a CSV or JSON
+    round trip) would be compared as text, so ``flag == True`` would hold nowhere and the
+    predictions change silently. Kinds that mean the same are accepted: ``bool`` and
+    ``boolean``, any integer or float dtype, booleans and numbers (``True == 1``), text as
+    ``object``, ``str`` or categories.
+    """
+    for col, kind in column_kinds(frame[[c for c in frame.columns if c in fitted]]).items():
+        was = fitted[col]
+        if not kind or not was or kind == was or {kind, was} == {"boolean", "number"}:
+            continue
+        fix = _CONVERT.get((was, kind), "convert it to the type it had in fit").format(col=col)
+        raise ValueError(
+            f"column {col!r} held {was} values in fit but holds {kind} values here "
+            f"(dtype {frame[col].dtype}): the rules would compare them as something else and "
+            f"change the predictions silently; convert it first: {fix}"
+        )
 
 
 def check_not_dates(col, s: pd.Series) -> None:
@@ -119,6 +219,25 @@ def check_not_dates(col, s: pd.Series) -> None:
             f"column {col!r} holds dates or durations: convert it to numbers "
             "first (e.g. days since a reference date)"
         )
+
+
+#: float64 holds every integer up to this size; beyond it, neighbouring integers share a float.
+EXACT_FLOAT_INTEGERS = 2**53
+
+
+def integers_beyond_float(s: pd.Series) -> np.ndarray | None:
+    """The non-missing values of an integer column, in its own integer dtype, when some are
+    beyond 2**53 in size (float64 would round them, making distinct ids equal and moving
+    thresholds); None for any other column, which float64 reads exactly."""
+    dtype = s.dtype
+    if isinstance(dtype, pd.CategoricalDtype) or not pd.api.types.is_integer_dtype(dtype):
+        return None
+    values = s.dropna().to_numpy(dtype=getattr(dtype, "numpy_dtype", dtype))
+    if not values.size:
+        return None
+    if max(abs(int(values.min())), abs(int(values.max()))) <= EXACT_FLOAT_INTEGERS:
+        return None
+    return values
 
 
 def category_values(s: pd.Series) -> list:

@@ -11,12 +11,21 @@ value is False (see :mod:`rulelab.rules`).
 
 from __future__ import annotations
 
+import math
+import numbers
+
 import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-from ._validation import category_values, check_frame, check_not_complex, check_not_dates
+from ._validation import (
+    category_values,
+    check_frame,
+    check_not_complex,
+    check_not_dates,
+    integers_beyond_float,
+)
 from .rules import Term, evaluate_terms
 
 __all__ = ["FeatureBinarizer", "quantile_thresholds"]
@@ -64,6 +73,26 @@ def quantile_thresholds(
     return cuts[cuts < values.max()]
 
 
+def integer_thresholds(values: np.ndarray, n_thresholds: int, strategy: str = "quantile") -> list:
+    """:func:`quantile_thresholds` for an integer column beyond 2**53, in exact integers.
+
+    float64 rounds such integers (an id column's values become equal, a cut moves between
+    them), so the cuts are computed on the integers themselves: a quantile is the data value
+    at its level (no interpolation), a uniform cut the integer part of its point. For an
+    integer ``x``, ``x <= t`` holds where ``x <= floor(t)``, so no cut is lost.
+    """
+    ordered = np.sort(values)
+    levels = np.arange(1, n_thresholds + 1) / (n_thresholds + 1)
+    if strategy == "quantile":
+        cuts = {int(ordered[math.floor(q * (ordered.size - 1))]) for q in levels}
+    elif strategy == "uniform":
+        lo, hi = int(ordered[0]), int(ordered[-1])  # Python integers: no overflow, no rounding
+        cuts = {lo + (hi - lo) * k // (n_thresholds + 1) for k in range(1, n_thresholds + 1)}
+    else:
+        raise ValueError(f"strategy must be 'quantile' or 'uniform', not {strategy!r}")
+    return sorted(c for c in cuts if c < int(ordered[-1]))
+
+
 class FeatureBinarizer(TransformerMixin, BaseEstimator):
     """Binarise a table into Boolean terms that keep their meaning.
 
@@ -84,7 +113,9 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         are categorical anyway.
     thresholds : dict, optional
         Column -> thresholds to use *in addition to* the computed ones (e.g. a published
-        rule's cut points, or domain knowledge such as ``{"age": [18, 65]}``).
+        rule's cut points, or domain knowledge such as ``{"age": [18, 65]}``). A numeric
+        column with two values gets these cuts besides its ``==`` terms; a categorical
+        column has no order to cut, and thresholds for one are refused.
 
     Attributes
     ----------
@@ -152,27 +183,52 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
             check_not_dates(col, s)
             check_not_complex(col, s)
             before = len(terms)
-            if col in forced or not pd.api.types.is_numeric_dtype(s) or s.dtype == bool:
+            categorical = (
+                col in forced
+                or not pd.api.types.is_numeric_dtype(s)
+                or pd.api.types.is_bool_dtype(s)  # bool and nullable boolean alike
+            )
+            if categorical and col in extra:
+                raise ValueError(
+                    f"thresholds given for column {col!r}, which is categorical (text, "
+                    "category, bool or listed in categorical=): it is tested with == and != "
+                    "terms, which take no threshold; drop it from thresholds=, or pass the "
+                    "column as numbers (and not in categorical=) to cut it"
+                )
+            if categorical:
                 terms += self._categorical_terms(col, s)
             else:
-                values = s.to_numpy(dtype=float)
-                distinct = np.unique(values[~np.isnan(values)])
+                exact = integers_beyond_float(s)  # None: float64 reads the column exactly
+                values = s.to_numpy(dtype=float) if exact is None else exact
+                distinct = np.unique(values[~np.isnan(values)] if exact is None else exact)
                 if distinct.size <= 2:
                     terms += self._two_valued_terms(col, distinct)
+                    if col in extra:  # the == terms, and the cuts asked for besides
+                        cuts = self._given_cuts(col, extra[col], exact)
+                        self.thresholds_[col] = np.asarray(cuts, dtype=object)
+                        terms += [Term(col, "<=", t) for t in cuts]
+                        if self.negations:
+                            terms += [Term(col, ">", t) for t in cuts]
                 else:
-                    cuts = quantile_thresholds(values, int(self.n_thresholds), self.strategy)
+                    n = int(self.n_thresholds)
+                    if exact is None:
+                        cuts = quantile_thresholds(values, n, self.strategy)
+                    else:
+                        cuts = integer_thresholds(exact, n, self.strategy)
                     if col in extra:
-                        given = np.asarray(extra[col], float).ravel()
-                        if not np.isfinite(given).all():
-                            raise ValueError(
-                                f"thresholds for column {col!r} must be finite "
-                                f"numbers, got {given.tolist()}"
-                            )
-                        cuts = np.unique(np.concatenate([cuts, given]))
-                    self.thresholds_[col] = cuts
-                    terms += [Term(col, "<=", float(t)) for t in cuts]
+                        given = self._given_cuts(col, extra[col], exact)
+                        if exact is None:
+                            cuts = np.unique(np.concatenate([cuts, given]))
+                        else:  # on integers x <= t is x <= floor(t): the cut kept exact
+                            cuts = sorted(set(cuts) | set(given))
+                    if exact is None:
+                        self.thresholds_[col] = cuts
+                        cuts = [float(t) for t in cuts]
+                    else:
+                        self.thresholds_[col] = np.asarray(cuts, dtype=object)
+                    terms += [Term(col, "<=", t) for t in cuts]
                     if self.negations:
-                        terms += [Term(col, ">", float(t)) for t in cuts]
+                        terms += [Term(col, ">", t) for t in cuts]
             if has_nan and not s.isna().all():  # all missing is constant too
                 terms.append(Term(col, "is missing"))
                 if self.negations:
@@ -188,6 +244,17 @@ class FeatureBinarizer(TransformerMixin, BaseEstimator):
         self.constant_features_ = np.asarray(silent, dtype=object)
         self.terms_ = terms
         return self
+
+    @staticmethod
+    def _given_cuts(col, given, exact) -> list:
+        """The thresholds given for ``col``, checked finite: floats, or on integers beyond
+        2**53 (``exact`` not None) the integers ``floor(t)``, which cut them alike."""
+        values = np.asarray(given, dtype=object).ravel().tolist()
+        if not all(isinstance(t, numbers.Real) and math.isfinite(t) for t in values):
+            raise ValueError(f"thresholds for column {col!r} must be finite numbers, got {values}")
+        if exact is not None:
+            return sorted({math.floor(t) for t in values})
+        return sorted({float(t) for t in values})
 
     def _categorical_terms(self, col, s: pd.Series) -> list[Term]:
         values = category_values(s)

@@ -35,6 +35,7 @@ import numbers
 import numpy as np
 import pandas as pd
 
+from ._validation import integers_beyond_float
 from .rules import CNF, DNF, Clause, Term, evaluate_terms
 
 __all__ = ["refine_cuts", "rule_objective"]
@@ -150,7 +151,11 @@ def _refinable(term: Term, X: pd.DataFrame) -> bool:
     ):
         return False
     dtype = X[term.feature].dtype
-    return pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype)
+    if not pd.api.types.is_numeric_dtype(dtype) or pd.api.types.is_bool_dtype(dtype):
+        return False
+    # integers beyond 2**53 would be moved between as float64, which rounds them: their
+    # binariser's cuts are exact integers and stay where they are
+    return integers_beyond_float(X[term.feature]) is None
 
 
 def _readable_cut(lo: float, hi: float, integer: bool) -> float:

@@ -83,7 +83,7 @@ def _marker(path: Path) -> Path:
 
 def _fix(path: Path) -> str:
     """What to do about a bad copy, in words."""
-    if _marker(path).exists():
+    if _marker(path).exists() and path.parent.resolve() == _cache_dir().resolve():
         return f"delete {path} and {_marker(path).name} so that load_dataset fetches a fresh copy"
     return (
         "replace it with an intact copy, or delete it so that load_dataset fetches the set "
@@ -97,12 +97,14 @@ def _verify(path: Path, info: Dataset) -> None:
     Our copy must have the registry's SHA-256. A copy fetched from a public source into the
     cache differs from ours by construction; its ``.fetched`` marker records the digest it
     was written with, which it must still have (markers written before digests were recorded
-    carry none: such a copy is checked by its shape alone, in :func:`_check_loaded`).
+    carry none: such a copy is checked by its shape alone, in :func:`_check_loaded`). Only
+    the cache holds fetched copies: a marker beside a file anywhere else (in ``RULELAB_DATA``)
+    is not read, so writing one cannot turn the registry's checksum off.
     """
     stat = path.stat()
     marker = _marker(path)
     expected, what = info.sha256, f"the registry's checksum for {info.name!r}"
-    if marker.exists():
+    if marker.exists() and path.parent.resolve() == _cache_dir().resolve():
         recorded = [
             line.split()[1]
             for line in marker.read_text().splitlines()
@@ -253,7 +255,15 @@ def list_datasets() -> pd.DataFrame:
 
 
 def load_csv(
-    path, *, label: str, positive, sep: str = ",", categorical=None, na_values=None
+    path,
+    *,
+    label: str,
+    positive,
+    sep: str = ",",
+    categorical=None,
+    na_values=None,
+    encoding: str = "utf-8",
+    decimal: str = ".",
 ) -> tuple[pd.DataFrame, pd.Series]:
     """Load a user's own CSV file the way :func:`load_dataset` loads a benchmark set.
 
@@ -279,6 +289,16 @@ def load_csv(
         Field values read as missing besides the empty field, e.g. ``["NA", "?"]``.
         By default none: pandas' own list (``NA``, ``None``, ``null``, ``nan``, ``N/A``,
         ...) is not applied, since those are real values in some columns.
+    encoding : str, default="utf-8"
+        The file's text encoding, e.g. ``"latin-1"`` or ``"utf-16"``; a file that is not
+        valid text in it is refused naming the file.
+    decimal : str, default="."
+        The decimal mark of numbers, ``","`` for ``3,14`` (usually with ``sep=";"``). A
+        column whose every value reads as a number with a decimal comma warns, since it
+        would otherwise become a category silently.
+
+    A row with fewer fields than the header names is refused with its line number (pandas
+    would fill it with missing values, and blame the label when it is the last column).
 
     Returns
     -------
@@ -293,13 +313,26 @@ def load_csv(
     missing_tokens = [""] + [str(v) for v in (na_values or ())]
     # index_col=False: a row with more fields than the header has names would otherwise
     # silently make the first column the index and shift every value one column left
-    options = dict(sep=sep, keep_default_na=False, na_values=missing_tokens, index_col=False)
+    options = dict(
+        sep=sep,
+        keep_default_na=False,
+        na_values=missing_tokens,
+        index_col=False,
+        encoding=encoding,
+        decimal=decimal,
+    )
     try:
         # pandas renames a repeated header to "a.1"; read the header as written to refuse it
         header = pd.read_csv(path, header=None, nrows=1, dtype=str, **options).iloc[0].tolist()
+        _check_no_short_rows(path, len(header), sep, encoding)
     except pd.errors.EmptyDataError:
         raise ValueError(
             f"{path.name} is empty: it needs a header row naming the columns"
+        ) from None
+    except UnicodeError as err:
+        raise ValueError(
+            f"{path} is not {encoding} text ({err.reason} at byte {err.start}): pass its "
+            "encoding, e.g. load_csv(..., encoding='latin-1') or encoding='utf-16'"
         ) from None
     repeated = sorted({str(h) for h in header if header.count(h) > 1})
     if repeated:
@@ -338,10 +371,58 @@ def load_csv(
     y = pd.Series(hit.astype(np.int8), name=label)
     check_binary_labels(y)
     X = frame.drop(columns=[label])
+    if decimal != ",":
+        _warn_decimal_commas(path, X, forced)
     for col in X.columns:
         if col in forced or not pd.api.types.is_numeric_dtype(X[col]):
             X[col] = X[col].astype("category")
     return X, y
+
+
+_DECIMAL_COMMA = r"[-+]?(\d+|\d{1,3}(\.\d{3})+),\d+"
+
+
+def _warn_decimal_commas(path: Path, X: pd.DataFrame, forced) -> None:
+    """Warn about text columns that read as numbers with a decimal comma (``3,14``): they
+    would become categories, one per value, without a word."""
+    looks = []
+    for col in X.columns:
+        s = X[col]
+        if col in forced or pd.api.types.is_numeric_dtype(s):
+            continue
+        text = s.dropna().astype(str).str.strip()
+        if len(text) and text.str.fullmatch(_DECIMAL_COMMA + r"|[-+]?\d+").all():
+            if text.str.contains(",").any():
+                looks.append(col)
+    if looks:
+        warnings.warn(
+            f"{path.name}: column(s) {looks[:5]} hold numbers written with a decimal comma "
+            "(3,14), read as text and so as categories: pass decimal=',' to read them as "
+            "numbers (or categorical=[...] to keep them as categories and silence this)",
+            UserWarning,
+            stacklevel=3,
+        )
+
+
+def _check_no_short_rows(path: Path, n_names: int, sep: str, encoding: str) -> None:
+    """Refuse a row with fewer fields than the header names, by line number: pandas fills
+    it with missing values, which then read as data (or as a missing label)."""
+    import csv
+    import gzip
+
+    opener = gzip.open if path.suffix == ".gz" else open
+    with opener(path, "rt", encoding=encoding, newline="") as fh:
+        rows = csv.reader(fh, delimiter=sep) if len(sep) == 1 else None
+        if rows is None:  # a regular-expression separator: no field count to compare
+            return
+        next(rows, None)
+        for fields in rows:
+            if fields and len(fields) < n_names:
+                raise ValueError(
+                    f"line {rows.line_num} of {path.name} has {len(fields)} field(s) but the "
+                    f"header names {n_names}: add the missing fields (empty ones are "
+                    f"missing values), or check the separator (sep={sep!r})"
+                )
 
 
 def _positive_rows(labels: pd.Series, positive, where: str) -> tuple[np.ndarray, tuple[str, ...]]:

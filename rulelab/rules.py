@@ -40,9 +40,16 @@ _NEGATE = {
 }
 
 
-def format_value(value) -> str:
+def format_value(value, exact: bool = False) -> str:
     """Print a threshold readably: integers as integers, otherwise at least two decimals
-    and three significant digits (``1.70``, ``5.35``, ``0.875``, ``0.00784``)."""
+    and three significant digits (``1.70``, ``5.35``, ``0.875``, ``0.00784``).
+
+    Beyond that range (at or above 1e15, below 1e-4 in size) three digits would print
+    distinct cuts alike (``ts <= 1.7e+18 AND ts > 1.7e+18``) and fixed decimals would run to
+    hundreds of digits, so such a float prints as the shortest text that reads back as it
+    (``1.7000000000000001e+18``, ``1e-300``); ``exact=True`` prints every float so (a
+    clause whose terms on one feature would otherwise read alike asks for it).
+    """
     if isinstance(value, (bool, np.bool_)):
         return str(bool(value))
     if isinstance(value, (int, np.integer)):
@@ -51,10 +58,8 @@ def format_value(value) -> str:
         v = float(value)
         if math.isfinite(v) and v == round(v) and abs(v) < 1e15:
             return str(int(round(v)))
-        if v == 0 or not math.isfinite(v):
+        if v == 0 or not math.isfinite(v) or exact or not 1e-4 <= abs(v) < 1e15:
             return repr(v)
-        if abs(v) >= 1e15:  # beyond the whole numbers above: three digits and an exponent
-            return f"{v:.3g}"
         decimals = max(2, 2 - math.floor(math.log10(abs(v))))
         return f"{v:.{decimals}f}"
     return str(value)
@@ -80,7 +85,9 @@ def _py(value):
 #: is doubled) and names are quoted with backticks; a server set to read backslashes
 #: literally (``NO_BACKSLASH_ESCAPES``) and double quotes as names (``ANSI_QUOTES``) takes
 #: ``"standard"``. Neither MySQL nor standard SQL has an infinity: a comparison that needs
-#: one is refused there.
+#: one is refused there. A boolean is never a bare ``TRUE``, which SQLite reads as a column
+#: named ``true`` when the table has one: ``1``/``0`` in SQLite, ``TRUE``/``FALSE`` where
+#: they are reserved words (PostgreSQL, MySQL), ``(1 = 1)``/``(1 = 0)`` in standard SQL.
 SQL_DIALECTS = ("standard", "sqlite", "postgresql", "mysql")
 
 # how each dialect writes +infinity (None: it has no way to)
@@ -89,6 +96,19 @@ _SQL_INFINITY = {
     "mysql": None,
     "sqlite": "9e999",
     "postgresql": "CAST('Infinity' AS DOUBLE PRECISION)",
+}
+
+
+# how each dialect writes True and False: never a bare TRUE where a column could take its
+# place. SQLite reads TRUE and FALSE as the names of columns "true" and "false" when a table
+# has them (they are not keywords there), so it gets 1 and 0, how it stores booleans;
+# PostgreSQL and MySQL reserve TRUE and FALSE (a column so named must be quoted); standard
+# SQL gets comparisons, which every engine reads as a boolean and no name can shadow
+_SQL_BOOLEAN = {
+    "standard": ("(1 = 1)", "(1 = 0)"),
+    "sqlite": ("1", "0"),
+    "postgresql": ("TRUE", "FALSE"),
+    "mysql": ("TRUE", "FALSE"),
 }
 
 
@@ -130,7 +150,7 @@ def _nonfinite(value) -> str | None:
 def _sql_value(value, dialect: str = "standard", what: str = "value") -> str:
     value = _py(value)
     if isinstance(value, bool):
-        return "TRUE" if value else "FALSE"
+        return _SQL_BOOLEAN[dialect][0 if value else 1]
     if isinstance(value, (int, float)):
         kind = _nonfinite(value)
         if kind is None:
@@ -146,6 +166,25 @@ def _sql_value(value, dialect: str = "standard", what: str = "value") -> str:
     if dialect == "mysql":  # a backslash escapes in MySQL's strings
         text = text.replace("\\", "\\\\")
     return "'" + text.replace("'", "''") + "'"
+
+
+def _sqlite_date_comparison(name: str, op: str, value, term: str) -> str:
+    """A date comparison SQLite makes as a comparison of instants.
+
+    SQLite has no date type: a date is text, written ``2021-01-01 00:00:00`` by pandas and
+    ``2021-01-01T00:00:00`` by ISO-8601, so comparing the texts selected nothing for ``==``
+    and misordered times within a day. ``julianday`` reads either form as one instant,
+    to the millisecond (SQLite keeps no finer time): a finer threshold is refused.
+    """
+    stamp = pd.Timestamp(value)
+    if stamp.microsecond % 1000 or stamp.nanosecond:
+        raise ValueError(
+            f"the threshold of {term} has a fraction of a millisecond, which SQLite's date "
+            "functions do not keep: round it to milliseconds (Timestamp.floor('ms')), or "
+            "use dialect='postgresql'"
+        )
+    text = stamp.tz_convert("UTC").tz_localize(None) if stamp.tzinfo else stamp
+    return f"julianday({name}) {op} julianday('{text.isoformat(timespec='milliseconds')}')"
 
 
 @functools.lru_cache(maxsize=4096)
@@ -184,16 +223,59 @@ _QUERY_FALSE = "((index == index) & (index != index))"
 
 
 def _interval(value) -> tuple[float, float]:
-    """``(lo, hi)`` of an interval term, ``None`` standing for an open side."""
+    """``(lo, hi)`` of an interval term, ``None`` standing for an open side; an integer
+    bound stays an integer (a float cannot hold every integer beyond 2**53)."""
     try:
         lo, hi = value
     except (TypeError, ValueError):
         raise ValueError(f"an 'in' term needs a value (low, high), got {value!r}") from None
-    lo = -math.inf if lo is None else float(lo)
-    hi = math.inf if hi is None else float(hi)
+    lo = -math.inf if lo is None else _real(lo)
+    hi = math.inf if hi is None else _real(hi)
     if not lo < hi:
         raise ValueError(f"an interval [low, high) needs low < high, got {value!r}")
     return lo, hi
+
+
+def _real(value):
+    """A bound as a Python int when it is an integer, else as a float."""
+    if isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_)):
+        return int(value)
+    return float(value)
+
+
+def _integers_at_most(ints: np.ndarray, bound) -> np.ndarray:
+    """``ints <= bound``, exactly, for a real ``bound``: an integer is at most ``t`` exactly
+    when it is at most ``floor(t)``, and comparing integers with a Python integer is exact
+    whatever their size (float64 rounds integers beyond 2**53, so ``2**53 + 1 <= 2**53``
+    would hold there)."""
+    bound = _real(bound)
+    if isinstance(bound, float):
+        if math.isnan(bound):
+            return np.zeros(ints.shape, dtype=bool)
+        if math.isinf(bound):
+            return np.full(ints.shape, bound > 0)
+        bound = math.floor(bound)
+    return ints <= bound
+
+
+def _compare_integers(ints: np.ndarray, op: str, value) -> np.ndarray:
+    """A threshold or interval term on an integer column, exactly (missing values aside)."""
+    if op in ("in", "not in"):
+        lo, hi = value
+        inside = np.ones(ints.shape, dtype=bool)
+        if lo != -math.inf:  # x >= lo exactly when x > ceil(lo) - 1
+            inside &= ~_integers_at_most(ints, math.ceil(lo) - 1)
+        if hi != math.inf:  # x < hi exactly when x <= ceil(hi) - 1
+            inside &= _integers_at_most(ints, math.ceil(hi) - 1)
+        return inside if op == "in" else ~inside
+    if isinstance(value, (float, np.floating)) and math.isnan(value):
+        return np.zeros(ints.shape, dtype=bool)  # NaN orders with nothing
+    at_most = _integers_at_most(ints, value)
+    return at_most if op == "<=" else ~at_most
+
+
+def _is_real(value) -> bool:
+    return isinstance(value, numbers.Real) and not isinstance(value, (bool, np.bool_))
 
 
 class _Column:
@@ -207,6 +289,15 @@ class _Column:
     @functools.cached_property
     def numbers(self) -> np.ndarray:
         return pd.to_numeric(self.values, errors="coerce").to_numpy(dtype=float)
+
+    @functools.cached_property
+    def integers(self) -> np.ndarray | None:
+        """An integer column's values in its own integer dtype (missing ones as 0), else
+        None: thresholds are compared with these, exactly at any size."""
+        dtype = self.values.dtype
+        if isinstance(dtype, pd.CategoricalDtype) or not pd.api.types.is_integer_dtype(dtype):
+            return None
+        return self.values.to_numpy(dtype=getattr(dtype, "numpy_dtype", dtype), na_value=0)
 
     @functools.cached_property
     def objects(self) -> pd.Series:
@@ -271,6 +362,10 @@ class Term:
             if self.op == "==":
                 return eq & ~missing
             return ~eq & ~missing
+        if column.integers is not None and (
+            self.op in ("in", "not in") or (self.op in ("<=", ">") and _is_real(self.value))
+        ):
+            return _compare_integers(column.integers, self.op, self.value) & ~missing
         if self.op in ("in", "not in"):
             values = column.numbers
             lo, hi = self.value
@@ -291,18 +386,23 @@ class Term:
         return Term(self.feature, _NEGATE[self.op], self.value)
 
     def __str__(self) -> str:
+        return self.describe()
+
+    def describe(self, exact: bool = False) -> str:
+        """The term in words; ``exact=True`` prints every float threshold in full (the
+        shortest text that reads back as it), so that close cuts read apart."""
         if self.op in ("is missing", "is not missing"):
             return f"{self.feature} {self.op}"
         if self.op in ("in", "not in"):
-            lo, hi = self.value
-            if self.op == "in" and math.isinf(lo):
-                return f"{self.feature} < {format_value(hi)}"
-            if self.op == "in" and math.isinf(hi):
-                return f"{self.feature} >= {format_value(lo)}"
-            return f"{self.feature} {self.op} [{format_value(lo)}, {format_value(hi)})"
+            lo, hi = (format_value(v, exact) for v in self.value)
+            if self.op == "in" and math.isinf(self.value[0]):
+                return f"{self.feature} < {hi}"
+            if self.op == "in" and math.isinf(self.value[1]):
+                return f"{self.feature} >= {lo}"
+            return f"{self.feature} {self.op} [{lo}, {hi})"
         if _is_datetime(self.value):
             return f"{self.feature} {self.op} {pd.Timestamp(self.value).isoformat()}"
-        return f"{self.feature} {self.op} {format_value(self.value)}"
+        return f"{self.feature} {self.op} {format_value(self.value, exact)}"
 
     def to_dict(self) -> dict:
         if self.op in ("in", "not in"):  # JSON has no infinity: an open side is null
@@ -346,6 +446,8 @@ class Term:
         if kind == "inf" and self.op == "<=":
             return f"{name} IS NOT NULL"
         op = "<>" if self.op == "!=" else ("=" if self.op == "==" else self.op)
+        if dialect == "sqlite" and _is_datetime(self.value):
+            return _sqlite_date_comparison(name, op, self.value, str(self))
         return f"{name} {op} {_sql_value(self.value, dialect, f'the threshold of {self}')}"
 
     def to_query(self) -> str:
@@ -379,6 +481,19 @@ class Term:
         return f"({present} & ({name} {self.op} {value}))"
 
 
+def _distinct_texts(terms) -> list[str]:
+    """Each term in words; a feature whose distinct float cuts would print alike
+    (``x <= 1.70 AND x > 1.70`` for 1.7001 and 1.7002) has its thresholds printed in full."""
+    shown: dict[str, dict[str, set]] = {}  # feature -> printed cut -> the cuts printed so
+    for t in terms:
+        if t.op in ("<=", ">", "==", "!=", "in", "not in") and not _is_datetime(t.value):
+            for v in t.value if t.op in ("in", "not in") else (t.value,):
+                if isinstance(v, (float, np.floating)):
+                    shown.setdefault(t.feature, {}).setdefault(format_value(v), set()).add(v)
+    clash = {f for f, cuts in shown.items() if any(len(v) > 1 for v in cuts.values())}
+    return [t.describe(exact=True) if t.feature in clash else str(t) for t in terms]
+
+
 @dataclass(frozen=True)
 class Clause:
     """The AND (``op="and"``) or OR (``op="or"``) of terms.
@@ -410,7 +525,7 @@ class Clause:
     def __str__(self) -> str:
         if not self.terms:
             return "TRUE" if self.op == "and" else "FALSE"
-        return f" {self.op.upper()} ".join(str(t) for t in self.terms)
+        return f" {self.op.upper()} ".join(_distinct_texts(self.terms))
 
     def to_dict(self) -> dict:
         return {"type": "clause", "op": self.op, "terms": [t.to_dict() for t in self.terms]}

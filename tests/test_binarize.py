@@ -201,3 +201,50 @@ def test_is_binary_frame_checks_every_dtype_block_and_value():
     assert not is_binary_frame(mixed.assign(f=np.r_[0.0, np.nan].repeat(15)))  # NaN
     assert not is_binary_frame(mixed.assign(i=-np.ones(30, dtype=np.int8)))
     assert is_binary_frame(cells.iloc[:0])  # no rows: nothing but 0/1
+
+
+def test_integer_columns_beyond_2_53_are_cut_on_their_exact_values():
+    """float64 makes 2**62 + 1 and 2**62 + 2 one value: the cuts and cells are integers of
+    the column, and each term holds where its integer comparison does."""
+    from rulelab.grab import CellBinarizer
+
+    ids = pd.DataFrame({"id": np.int64(2**62) + np.arange(40, dtype=np.int64)})
+    fb = FeatureBinarizer(n_thresholds=3, thresholds={"id": [2**62 + 30]}).fit(ids)
+    cuts = fb.thresholds_["id"].tolist()
+    assert cuts == [2**62 + 9, 2**62 + 19, 2**62 + 29, 2**62 + 30]
+    assert all(isinstance(t.value, int) for t in fb.terms_)
+    A = fb.transform(ids)
+    for j, t in enumerate(fb.terms_):
+        wanted = [(v <= t.value) if t.op == "<=" else (v > t.value) for v in ids["id"].tolist()]
+        assert A[:, j].tolist() == [int(w) for w in wanted]
+    cells = CellBinarizer(n_bins=4).fit(ids)
+    assert cells.transform(ids).sum(axis=0).tolist() == [10, 10, 10, 10]
+    few = CellBinarizer(n_bins=50).fit(ids)  # fewer units than cells: one item per value
+    assert [t.value for t in few.terms_] == ids["id"].tolist()
+    assert (few.transform(ids) == np.eye(40, dtype=np.uint8)).all()
+
+
+def test_thresholds_are_honoured_on_two_valued_columns_and_refused_on_categories():
+    frame = pd.DataFrame(
+        {"dose": [0.0, 10.0] * 5, "colour": ["red", "blue"] * 5, "flag": [True, False] * 5}
+    )
+    fb = FeatureBinarizer(thresholds={"dose": [2.5]}).fit(frame)
+    assert [str(t) for t in fb.terms_ if t.feature == "dose"] == [
+        "dose == 10",
+        "dose == 0",
+        "dose <= 2.50",
+        "dose > 2.50",
+    ]
+    assert fb.transform(frame)[:, 2].tolist() == (frame.dose <= 2.5).astype(int).tolist()
+    for column in ("colour", "flag"):
+        with pytest.raises(ValueError, match=f"column '{column}', which is categorical"):
+            FeatureBinarizer(thresholds={column: [1]}).fit(frame)
+    with pytest.raises(ValueError, match="which is categorical"):
+        FeatureBinarizer(categorical=["dose"], thresholds={"dose": [1]}).fit(frame)
+
+
+@pytest.mark.parametrize("n_bins", [2.5, 3.0, "4", True, 0])
+def test_cell_counts_that_are_not_whole_numbers_are_refused(n_bins):
+    frame = pd.DataFrame({"x": np.arange(10.0)})
+    with pytest.raises(ValueError, match="n_bins must be a whole number"):
+        CellBinarizer(n_bins=n_bins).fit(frame)

@@ -173,7 +173,10 @@ def export(rule: DNF) -> str:
 
 SQL_EDITS = {
     "Term.to_sql": (RULES, ('return f"{name} IS NULL"', 'return f"({name} IS NULL)"')),
-    "_sql_value": (RULES, ('return "TRUE" if value else "FALSE"', 'return "1" if value else "0"')),
+    "_sql_value": (
+        RULES,
+        ("_SQL_BOOLEAN[dialect][0 if value else 1]", "_SQL_BOOLEAN[dialect][1 if value else 0]"),
+    ),
 }
 
 

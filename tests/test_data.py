@@ -351,3 +351,51 @@ def test_load_dataset_takes_a_float_positive():
     assert int(y.sum()) == 1316
     with pytest.raises(ValueError, match=r"\[7\] do not occur in data set 'gas_drift_partial'"):
         rulelab.load_dataset("gas", positive=7)
+
+
+def test_a_marker_without_a_digest_outside_the_cache_leaves_the_checksum_on(tmp_path, monkeypatch):
+    """Only fetched copies, which live in the cache, may lack the registry's checksum: a
+    ``.fetched`` marker beside a file in RULELAB_DATA turned the byte check off there."""
+    folder = tmp_path / "data"
+    folder.mkdir()
+    info = DATASETS["pima"]
+    frame = pd.DataFrame(np.zeros((49, 8), dtype=int), columns=list(info.columns))
+    frame["class"] = 0
+    frame.to_csv(folder / "pima.csv", index=False)
+    (folder / "pima.csv.fetched").write_text("openml:37\n")
+    monkeypatch.setenv("RULELAB_DATA", str(folder))
+    monkeypatch.setenv("RULELAB_CACHE", str(tmp_path / "cache"))
+    with pytest.raises(ValueError, match=r"does not match the registry's checksum .*replace it"):
+        rulelab.load_dataset("pima")
+
+
+def test_load_csv_refuses_a_short_row_by_its_line_number(tmp_path):
+    """pandas fills a short row with missing values; with the label last it blamed the label."""
+    path = tmp_path / "short.csv"
+    path.write_text('a,b,outcome\n1,"x,y",yes\n2,z,no\n\n3,no\n4,w,yes\n')
+    with pytest.raises(
+        ValueError, match=r"line 5 of short\.csv has 2 field\(s\) but the header names 3"
+    ):
+        rulelab.load_csv(path, label="outcome", positive="yes")
+
+
+@pytest.mark.parametrize("encoding", ["latin-1", "utf-16"])
+def test_load_csv_names_the_file_and_the_fix_when_the_encoding_is_wrong(tmp_path, encoding):
+    path = tmp_path / "café.csv"
+    path.write_text("city,outcome\nSão Paulo,yes\nZürich,no\n", encoding=encoding)
+    with pytest.raises(ValueError, match=r"café\.csv is not utf-8 text .*encoding='latin-1'"):
+        rulelab.load_csv(path, label="outcome", positive="yes")
+    X, y = rulelab.load_csv(path, label="outcome", positive="yes", encoding=encoding)
+    assert X["city"].tolist() == ["São Paulo", "Zürich"] and y.tolist() == [1, 0]
+
+
+def test_load_csv_reads_decimal_commas_when_told_and_warns_when_not(tmp_path):
+    path = tmp_path / "komma.csv"
+    path.write_text("dose;count;outcome\n1,5;3;ja\n2,25;4;nein\n-0,75;5;ja\n")
+    X, y = rulelab.load_csv(path, label="outcome", positive="ja", sep=";", decimal=",")
+    assert X["dose"].tolist() == [1.5, 2.25, -0.75] and X["count"].tolist() == [3, 4, 5]
+    with pytest.warns(
+        UserWarning, match=r"\['dose'\] hold numbers written with a decimal comma.*decimal=','"
+    ):
+        X, _ = rulelab.load_csv(path, label="outcome", positive="ja", sep=";")
+    assert isinstance(X["dose"].dtype, pd.CategoricalDtype)

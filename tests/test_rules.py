@@ -520,3 +520,113 @@ def test_query_strings_select_the_rows_the_rule_holds_on_for_odd_column_names():
 def test_a_name_pandas_cannot_read_back_is_refused_naming_it(name):
     with pytest.raises(ValueError, match=f"column name {re.escape(repr(name))} cannot be written"):
         DNF([Clause((Term(name, "<=", 1.0),))]).to_query()
+
+
+@pytest.mark.parametrize(
+    "dialect, written",
+    [
+        ("standard", '"flag" = (1 = 1)'),
+        ("sqlite", '"flag" = 1'),
+        ("postgresql", '"flag" = TRUE'),  # reserved words there: never a column
+        ("mysql", "`flag` = TRUE"),
+    ],
+)
+def test_a_boolean_is_written_so_that_no_column_named_true_can_take_its_place(dialect, written):
+    term = Term("flag", "==", True)
+    assert term.to_sql(dialect=dialect) == written
+    frame = pd.DataFrame({"flag": [True, False, True, None], "true": [False, True, True, False]})
+    if dialect in ("standard", "sqlite"):
+        for t in (term, term.negate(), Term("flag", "==", False)):
+            holds = list(np.flatnonzero(t.evaluate(frame)))
+            assert _sqlite_select(frame, t.to_sql(dialect=dialect)) == holds
+
+
+BIG = 2**53
+INTEGERS = pd.DataFrame(
+    {"n": pd.array([BIG - 1, BIG, BIG + 1, BIG + 2, None, 2**62 + 1], dtype="Int64")}
+)
+
+
+@pytest.mark.parametrize(
+    "term",
+    [
+        Term("n", "<=", BIG),
+        Term("n", ">", BIG),
+        Term("n", "<=", float(BIG)),  # a float threshold: x <= t where x <= floor(t)
+        Term("n", ">", BIG + 0.5),
+        Term("n", "==", BIG + 1),
+        Term("n", "in", (BIG + 1, BIG + 2)),
+        Term("n", "not in", (BIG, 2**62 + 1)),
+        Term("n", ">", 2**62),
+    ],
+    ids=str,
+)
+def test_terms_on_integers_beyond_2_53_compare_the_exact_integers(term):
+    """float64 rounds 2**53 + 1 to 2**53: compared as floats, ``n <= 2**53`` held on it, and
+    SQL, which compares integers exactly, selected other rows."""
+    n = INTEGERS["n"].to_numpy(dtype=object)
+    exact = {
+        "<=": lambda v: v <= term.value,
+        ">": lambda v: v > term.value,
+        "==": lambda v: v == term.value,
+        "in": lambda v: term.value[0] <= v < term.value[1],
+        "not in": lambda v: not term.value[0] <= v < term.value[1],
+    }[term.op]
+    holds = [i for i, v in enumerate(n) if v is not pd.NA and exact(v)]
+    assert list(np.flatnonzero(term.evaluate(INTEGERS))) == holds
+    assert _sqlite_select(INTEGERS, term.to_sql(dialect="sqlite")) == holds
+    assert rule_from_dict(Clause((term,)).to_json()).terms[0].evaluate(INTEGERS).tolist() == (
+        term.evaluate(INTEGERS).tolist()
+    )
+
+
+DATES = pd.DataFrame(
+    {
+        "when": pd.to_datetime(
+            ["2021-01-01", "2021-01-01 05:00", "2020-12-31 23:59:59.5", None, "2022-06-30"],
+            format="ISO8601",
+        )
+    }
+)
+DATE_TERMS = [
+    Term("when", op, pd.Timestamp(v))
+    for op in ("==", "!=", "<=", ">")
+    for v in ("2021-01-01", "2021-01-01 05:00", "2020-12-31 23:59:59.5")
+]
+
+
+@pytest.mark.parametrize("term", DATE_TERMS, ids=str)
+def test_date_terms_in_sqlite_select_the_rows_they_hold_on_however_dates_are_stored(term):
+    """SQLite keeps dates as text, ``2021-01-01 00:00:00`` as pandas writes them or ISO's
+    ``2021-01-01T00:00:00``: compared as text, ``==`` selected nothing."""
+    holds = list(np.flatnonzero(term.evaluate(DATES)))
+    assert _sqlite_select(DATES, term.to_sql(dialect="sqlite")) == holds
+    iso = DATES.assign(when=DATES.when.map(lambda t: None if pd.isna(t) else t.isoformat()))
+    assert _sqlite_select(iso, term.to_sql(dialect="sqlite")) == holds
+
+
+def test_a_date_finer_than_sqlite_keeps_is_refused_in_sqlite():
+    term = Term("when", "==", pd.Timestamp("2021-01-01 00:00:00.000001"))
+    with pytest.raises(ValueError, match="fraction of a millisecond.*floor"):
+        term.to_sql(dialect="sqlite")
+    assert "2021-01-01T00:00:00.000001" in term.to_sql(dialect="postgresql")
+
+
+@pytest.mark.parametrize(
+    "low, high, width",
+    [
+        (1.7e18, 1.7e18 + 256, 30),  # timestamps in nanoseconds
+        (1.7001, 1.7002, 10),
+        (1e-300, 2e-300, 10),
+        (5e-320, 1e-319, 10),  # subnormal
+    ],
+)
+def test_printed_thresholds_tell_distinct_cuts_apart_in_few_characters(low, high, width):
+    """Three significant digits printed ``ts <= 1.7e+18 AND ts > 1.7e+18``, a contradiction
+    in words; fixed decimals printed 1e-300 in 320 characters."""
+    clause = Clause((Term("x", "<=", high), Term("x", ">", low)))
+    lo_text, hi_text = str(clause).split(" AND ")[1], str(clause).split(" AND ")[0]
+    assert lo_text.split()[-1] != hi_text.split()[-1]
+    assert float(hi_text.split()[-1]) == high and float(lo_text.split()[-1]) == low
+    assert all(len(t.split()[-1]) <= width for t in (lo_text, hi_text))
+    assert str(Term("x", "<=", 1.7)) == "x <= 1.70"  # ordinary cuts read as before

@@ -15,13 +15,21 @@ Each output column is a :class:`rulelab.rules.Term` that holds exactly where the
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 import pandas as pd
 from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
-from .._validation import category_values, check_frame, check_not_complex, check_not_dates
-from ..rules import Term
+from .._validation import (
+    category_values,
+    check_frame,
+    check_not_complex,
+    check_not_dates,
+    integers_beyond_float,
+)
+from ..rules import Term, evaluate_terms
 
 __all__ = ["CellBinarizer"]
 
@@ -62,8 +70,15 @@ class CellBinarizer(TransformerMixin, BaseEstimator):
     def fit(self, X, y=None):
         if self.binary not in ("keep", "onehot"):
             raise ValueError(f"binary must be 'keep' or 'onehot', got {self.binary!r}")
-        if int(self.n_bins) < 1:
-            raise ValueError(f"n_bins must be >= 1, got {self.n_bins}")
+        if (
+            not isinstance(self.n_bins, numbers.Integral)
+            or isinstance(self.n_bins, (bool, np.bool_))
+            or self.n_bins < 1
+        ):
+            raise ValueError(
+                f"n_bins must be a whole number of cells >= 1, got {self.n_bins!r}: "
+                "pass an integer such as n_bins=50"
+            )
         frame = check_frame(X)
         self.feature_names_in_ = np.asarray(frame.columns, dtype=object)
         self.n_features_in_ = frame.shape[1]
@@ -79,7 +94,9 @@ class CellBinarizer(TransformerMixin, BaseEstimator):
             numeric_codes = isinstance(
                 s.dtype, pd.CategoricalDtype
             ) and pd.api.types.is_numeric_dtype(s.cat.categories)
-            if not (pd.api.types.is_numeric_dtype(s) or numeric_codes) or s.dtype == bool:
+            if not (pd.api.types.is_numeric_dtype(s) or numeric_codes) or (
+                pd.api.types.is_bool_dtype(s)  # bool and nullable boolean alike
+            ):
                 # categories, text and booleans: one item per value (one-hot)
                 values = category_values(s)
                 if len(values) < 2:  # an item true on every row says nothing
@@ -88,6 +105,16 @@ class CellBinarizer(TransformerMixin, BaseEstimator):
                 self.specs_.append((col, None, values, "category"))
                 terms += [Term(str(col), "==", v) for v in values]
                 columns += [(col, "category", k) for k in range(len(values))]
+                continue
+            exact = integers_beyond_float(s)
+            if exact is not None:
+                spec, items = self._integer_items(col, exact)
+                if spec is None:
+                    constant.append(col)
+                    continue
+                self.specs_.append(spec)
+                terms += items
+                columns += [(col, spec[3], k) for k in range(len(items))]
                 continue
             v = pd.to_numeric(s).to_numpy(dtype=float)
             uniq = np.unique(v)
@@ -135,6 +162,30 @@ class CellBinarizer(TransformerMixin, BaseEstimator):
         self.columns_ = columns
         return self
 
+    def _integer_items(self, col, values: np.ndarray):
+        """The spec and terms of an integer column beyond 2**53, in exact integers.
+
+        float64 would round its values (distinct ids become one value, a cell's edge moves
+        between them), so cells are cut on the integers themselves: one item per value when
+        the column spans fewer than ``n_bins`` units, else equal-width cells whose edges are
+        whole numbers. Such a column is read through its terms, which compare exactly.
+        """
+        uniq = np.unique(values)
+        if uniq.size < 2:
+            return None, []
+        lo, hi, n_bins = int(uniq[0]), int(uniq[-1]), int(self.n_bins)
+        if self.drop_empty and hi - lo < n_bins:
+            items = [Term(str(col), "==", int(u)) for u in uniq]
+            return (col, None, items, "exact values"), items
+        # an integer is below the edge lo + (hi - lo) k / n exactly when it is below that
+        # edge's ceiling: the cells hold the values the real edges would give them
+        edges = sorted({lo - (-(hi - lo) * k // n_bins) for k in range(1, n_bins)} - {lo})
+        bounds = [-np.inf, *edges, np.inf]
+        cells = np.searchsorted(np.asarray(edges, dtype=values.dtype), values, side="right")
+        kept = np.unique(cells) if self.drop_empty else np.arange(len(bounds) - 1)
+        items = [Term(str(col), "in", (bounds[c], bounds[c + 1])) for c in kept]
+        return (col, None, items, "exact cells"), items
+
     @staticmethod
     def _cells(v, edges):
         # cell c holds edges[c-1] <= v < edges[c]: the very comparisons of its Term
@@ -157,6 +208,9 @@ class CellBinarizer(TransformerMixin, BaseEstimator):
             if s.isna().any():
                 raise ValueError(f"column {col!r} has missing values: impute or drop them first")
             check_not_complex(col, s)
+            if kind.startswith("exact"):  # integers beyond 2**53: their terms compare exactly
+                blocks.append(np.column_stack(evaluate_terms(kept, frame)))
+                continue
             if kind == "category":
                 # a value not seen in fit falls in no item
                 values = np.asarray(kept, dtype=object)
