@@ -438,6 +438,13 @@ class PolySVC(ClassifierMixin, BaseEstimator):
     computes the kernel itself, from a sparse matrix: one-hot cells leave at most one
     non-zero per feature in a row (ijcnn1: 13 of 590 cells on average), and libsvm's sparse
     dot products visit only those, with the same exact integer results.
+
+    ``cache_size`` (MB) is libsvm's cache of kernel rows, which changes the time and never
+    the model: a row is the same whether kept or computed again. Its default, 2,000, holds
+    every row of ijcnn1's 8,000-row inner folds (256 MB in single precision); the gain is
+    in the long degree-1 runs that stop at the iteration cap, and small, since their time
+    goes to the gradient updates rather than to kernel rows
+    (``benchmarks/bench_svc_cache.py`` measures both, with the same models).
     """
 
     def __init__(
@@ -448,6 +455,7 @@ class PolySVC(ClassifierMixin, BaseEstimator):
         max_iter: int = -1,
         gram_max_rows: int = 10_000,
         gram_min_columns: int = 1_000,
+        cache_size: float = 2000.0,
     ):
         self.degree = degree
         self.gamma = gamma
@@ -455,6 +463,7 @@ class PolySVC(ClassifierMixin, BaseEstimator):
         self.max_iter = max_iter
         self.gram_max_rows = gram_max_rows
         self.gram_min_columns = gram_min_columns
+        self.cache_size = cache_size
 
     def _kernel(self, S: sp.csr_matrix) -> np.ndarray:
         # the dot products of 0/1 rows are counts of common cells: a sparse product touches
@@ -473,7 +482,7 @@ class PolySVC(ClassifierMixin, BaseEstimator):
 
     def fit(self, X, y):
         """Fit libsvm on ``X`` (0/1 cells) and ``y``."""
-        common = dict(C=self.C, max_iter=self.max_iter)
+        common = dict(C=self.C, max_iter=self.max_iter, cache_size=self.cache_size)
         if self.precomputes(*np.shape(X)):
             self.X_fit_ = sparse_cells(X)
             self.svc_ = SVC(kernel="precomputed", **common).fit(self._kernel(self.X_fit_), y)
@@ -1088,7 +1097,12 @@ def _svc_steps(model, combos, B, y, train, test):
         t1 = time.perf_counter()
         fitted = clone(model).set_params(**params)
         try:
-            svc = SVC(kernel="precomputed", C=fitted.C, max_iter=fitted.max_iter)
+            svc = SVC(
+                kernel="precomputed",
+                C=fitted.C,
+                max_iter=fitted.max_iter,
+                cache_size=fitted.cache_size,
+            )
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", ConvergenceWarning)
                 svc.fit(fitted.kernel_from_dots(dots), y.iloc[train])
