@@ -23,6 +23,7 @@ __all__ = [
     "save_table",
     "record_output",
     "file_digest",
+    "text_digest",
     "damaged_outputs",
 ]
 
@@ -75,6 +76,11 @@ def file_digest(path: Path | str) -> str:
         for block in iter(lambda: f.read(1 << 20), b""):
             h.update(block)
     return h.hexdigest()[:16]
+
+
+def text_digest(text: str) -> str:
+    """The digest of a text as :func:`file_digest` takes it of its UTF-8 bytes."""
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
 def damaged_outputs(

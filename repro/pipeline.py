@@ -36,9 +36,16 @@ from pathlib import Path
 from repro import fitstore
 from repro.cache import TALLY_ENV, VERIFY_ENV, VERIFY_LOG_ENV, earlier_reads
 from repro.fingerprint import notebook_fingerprint, stale_notebooks
-from repro.outputs import MANIFEST_ENV, damaged_outputs, file_digest, replacing, write_text
+from repro.outputs import (
+    MANIFEST_ENV,
+    damaged_outputs,
+    file_digest,
+    replacing,
+    text_digest,
+    write_text,
+)
 from repro.progress import Progress, quiet_kernel_warnings
-from repro.report import ROOT, results_dir, update_readme, write_report
+from repro.report import ROOT, readme_results, results_dir, update_readme, write_report
 
 NOTEBOOKS = ROOT / "notebooks"
 
@@ -285,6 +292,18 @@ def _alive(pid: int) -> bool:
     return True
 
 
+def derived_digests(root: Path) -> dict[str, str]:
+    """Digests of what a run writes from its log: ``REPORT.md`` and, for the committed
+    outputs, the README's results section (``README.md#results``; the rest of the README
+    is prose that people edit)."""
+    found = {}
+    if (root / "REPORT.md").is_file():
+        found["REPORT.md"] = file_digest(root / "REPORT.md")
+    if root == ROOT and readme_results():
+        found["README.md#results"] = text_digest(readme_results())
+    return found
+
+
 def merge_log(earlier: list[dict], latest: list[dict]) -> list[dict]:
     """The last run of every notebook: ``latest`` entries replace ``earlier`` ones of the same
     notebook, so a run of some notebooks (``--only``) keeps the record of the others."""
@@ -463,6 +482,9 @@ def _write_log_and_report(
             report = write_report(run_log=run_log)
             if root == ROOT:  # the README states what the last full reproduction found
                 update_readme()
+            # what was written from the log: the report and the README's results section
+            record["derived"] = derived_digests(root)
+            write_text(run_log, json.dumps(record, indent=2))
         print(f"[rulelab] report: {_shown(report)}")
     finally:
         paths.use_output_root(None)
@@ -529,8 +551,15 @@ def check_committed(only: list[str] | None = None) -> int:
 
 def damaged_committed(log: dict, only: list[str] | None = None) -> list[str]:
     """Each committed output whose bytes are not those its run wrote (by the digests the
-    run log keeps), as ``"<notebook>: <path>: <what>"``."""
-    damaged = []
+    run log keeps), as ``"<notebook>: <path>: <what>"``; the report and the README's
+    results section as ``"report: ..."``."""
+    derived = log.get("derived") or {}
+    now = derived_digests(ROOT)
+    damaged = [
+        f"report: {name}: " + ("missing" if name not in now else "changed since the run wrote it")
+        for name, digest in derived.items()
+        if now.get(name) != digest
+    ]
     for entry in log["notebooks"]:
         if only and not any(entry["notebook"].startswith(p) for p in only):
             continue

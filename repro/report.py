@@ -20,7 +20,14 @@ from repro.plotting import figures_dir
 # "tie": the comparison's difference is within its standard error (repro.verdicts)
 VERDICTS = ("holds", "does not hold", "tie", "not testable")
 
-__all__ = ["record_claims", "results_dir", "write_report", "update_readme", "VERDICTS"]
+__all__ = [
+    "record_claims",
+    "results_dir",
+    "write_report",
+    "update_readme",
+    "readme_results",
+    "VERDICTS",
+]
 
 
 def results_dir() -> Path:
@@ -147,6 +154,15 @@ _TIE = (
 )
 
 _START, _END = "<!-- results:start -->", "<!-- results:end -->"
+
+
+def readme_results(readme: Path | None = None) -> str:
+    """The README's results section (between the ``results`` markers), "" when it has none:
+    the part of the README a run writes, whose digest the run log keeps."""
+    text = (readme or ROOT / "README.md").read_text(encoding="utf-8")
+    if _START not in text or _END not in text:
+        return ""
+    return text[text.index(_START) : text.index(_END) + len(_END)]
 
 
 def update_readme(readme: Path | None = None) -> bool:

@@ -34,7 +34,7 @@ def _copy_project(dest: Path) -> Path:
     for name in COPIED:
         src = ROOT / name
         if src.is_dir():
-            shutil.copytree(src, dest / name, ignore=shutil.ignore_patterns("__pycache__"))
+            shutil.copytree(src, dest / name)  # with __pycache__: compiled kernels kept
         else:
             shutil.copy2(src, dest / name)
     return dest
@@ -141,17 +141,25 @@ def test_check_names_a_cut_table_and_a_deleted_figure(project):
     project, env = project
     table = project / "results" / "tour_iris_rules.csv"
     figure = project / "figures" / "tour_iris_rule.png"
-    kept = table.read_bytes(), figure.read_bytes()
+    report, readme = project / "REPORT.md", project / "README.md"
+    kept = table.read_bytes(), figure.read_bytes(), report.read_bytes(), readme.read_bytes()
     try:
         table.write_bytes(kept[0][:40])
         figure.unlink()
+        report.write_bytes(kept[2] + b"\nedited by hand\n")
+        readme.write_text(  # a verdict count edited by hand in the results section
+            kept[3].decode().replace("<!-- results:end -->", "| 99 |\n<!-- results:end -->")
+        )
         out = _pipeline(project, env, "--check", "--only", "00")
         assert out.returncode == 1
         assert "results/tour_iris_rules.csv: changed" in out.stdout
         assert "figures/tour_iris_rule.png: missing" in out.stdout
+        assert "report: REPORT.md: changed" in out.stdout
+        assert "report: README.md#results: changed" in out.stdout
     finally:
-        table.write_bytes(kept[0])
-        figure.write_bytes(kept[1])
+        for path, data in zip((table, figure, report, readme), kept):
+            path.write_bytes(data)
+    assert _pipeline(project, env, "--check", "--only", "00").stdout.count("DAMAGED") == 0
 
 
 @pytest.mark.parametrize("damage", ["truncated", "not a log", "missing"])
@@ -226,7 +234,7 @@ def test_runs_finishing_at_once_lose_no_run_log_entry(tmp_path):
     import multiprocessing
 
     context = multiprocessing.get_context("spawn")
-    start = time.time() + 15  # after both have imported the pipeline
+    start = time.time() + 8  # after both have imported the pipeline
     workers = [context.Process(target=_log_entries, args=(str(tmp_path), t, start)) for t in "ab"]
     for w in workers:
         w.start()
