@@ -517,7 +517,14 @@ def check_committed(only: list[str] | None = None) -> int:
         )
         return 1
     damaged = damaged_committed(log, only)
-    rows = layers(discover(only))
+    notebooks = []
+    for nb in discover(only):  # a notebook cut short cannot be fingerprinted: named instead
+        try:
+            json.loads(nb.read_text(encoding="utf-8"))
+            notebooks.append(nb)
+        except (OSError, ValueError) as err:
+            damaged.append(f"{nb.stem}: notebooks/{nb.name}: not a readable notebook ({err})")
+    rows = layers(notebooks)
     for row in rows:
         print(
             f"{row['notebook']:<24} derived {'STALE' if row['derived_stale'] else 'current':<8}"

@@ -142,8 +142,11 @@ def test_check_names_a_cut_table_and_a_deleted_figure(project):
     table = project / "results" / "tour_iris_rules.csv"
     figure = project / "figures" / "tour_iris_rule.png"
     report, readme = project / "REPORT.md", project / "README.md"
+    notebook = project / "notebooks" / f"{NOTEBOOK}.ipynb"
     kept = table.read_bytes(), figure.read_bytes(), report.read_bytes(), readme.read_bytes()
+    kept += (notebook.read_bytes(),)
     try:
+        notebook.write_bytes(kept[4][:500])
         table.write_bytes(kept[0][:40])
         figure.unlink()
         report.write_bytes(kept[2] + b"\nedited by hand\n")
@@ -156,8 +159,9 @@ def test_check_names_a_cut_table_and_a_deleted_figure(project):
         assert "figures/tour_iris_rule.png: missing" in out.stdout
         assert "report: REPORT.md: changed" in out.stdout
         assert "report: README.md#results: changed" in out.stdout
+        assert f"notebooks/{NOTEBOOK}.ipynb: " in out.stdout and "Traceback" not in out.stderr
     finally:
-        for path, data in zip((table, figure, report, readme), kept):
+        for path, data in zip((table, figure, report, readme, notebook), kept):
             path.write_bytes(data)
     assert _pipeline(project, env, "--check", "--only", "00").stdout.count("DAMAGED") == 0
 
