@@ -50,10 +50,8 @@ verify: setup
 quick: setup
 	$(PY) -m repro.pipeline --mode quick --jobs $(JOBS)
 
-# notebooks first: the longest QUICK notebook starts at once and the unit tests fill the other
-# worker meanwhile, instead of one notebook running alone at the end
 test: setup
-	RULELAB_QUICK=1 RULELAB_HEADLESS=1 $(PY) -m pytest -n $(JOBS) --nbval-lax --dist loadfile notebooks tests
+	RULELAB_QUICK=1 RULELAB_HEADLESS=1 $(PY) -m pytest -n $(JOBS) --nbval-lax --dist loadfile tests notebooks
 
 unit: setup
 	$(PY) -m pytest -n $(JOBS) tests
