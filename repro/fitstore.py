@@ -74,8 +74,8 @@ def _index() -> dict[str, object]:
     folder = store_dir()
     if folder.is_dir():
         for path in sorted(folder.glob("*.jsonl")):
-            for row in read(path.stem, strict=False):
-                index[f"{row['kind']}/{row['name']}"] = unseal(row["record"])
+            for row in read(path.stem, strict=False):  # read() has checked each seal
+                index[f"{row['kind']}/{row['name']}"] = row["record"]["record"]
     return index
 
 

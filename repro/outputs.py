@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 
 __all__ = [
@@ -25,10 +25,14 @@ __all__ = [
     "file_digest",
     "text_digest",
     "damaged_outputs",
+    "sweep_leftovers",
 ]
 
 #: The file the pipeline names for a notebook's run: one written output's path per line.
 MANIFEST_ENV = "RULELAB_OUTPUTS"
+
+
+_TMP = ".tmp"
 
 
 @contextlib.contextmanager
@@ -37,8 +41,9 @@ def replacing(path: Path | str) -> Iterator[Path]:
     ends without an error (and removed when it does not)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    # the suffix is kept so that writers that choose a format by it (savefig) still do
-    tmp = path.with_name(f".{path.stem}.{os.getpid()}.tmp{path.suffix}")
+    # the writer's pid names it (sweep_leftovers); the suffix is kept so that writers that
+    # choose a format by it (savefig) still do
+    tmp = path.with_name(f".{path.stem}.{os.getpid()}{_TMP}{path.suffix}")
     try:
         yield tmp
         os.replace(tmp, path)
@@ -83,9 +88,7 @@ def text_digest(text: str) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:16]
 
 
-def damaged_outputs(
-    outputs: dict[str, str], root: Path, digest: Callable[[Path], str] = file_digest
-) -> list[str]:
+def damaged_outputs(outputs: dict[str, str], root: Path) -> list[str]:
     """The outputs of ``{path relative to root: digest}`` that are missing or whose bytes
     differ from the digest, each in words."""
     found = []
@@ -93,6 +96,25 @@ def damaged_outputs(
         path = root / name
         if not path.is_file():
             found.append(f"{name}: missing")
-        elif digest(path) != expected:
+        elif file_digest(path) != expected:
             found.append(f"{name}: changed since the run that wrote it (cut short or edited)")
     return found
+
+
+def sweep_leftovers(folder: Path) -> None:
+    """Remove the temporary files that :func:`replacing` left in ``folder`` when its writer
+    was killed (a writer still running keeps its file)."""
+    for tmp in Path(folder).glob(f".*{_TMP}*"):
+        pid = tmp.name.split(_TMP)[0].rsplit(".", 1)[-1]
+        if pid.isdigit() and not _alive(int(pid)):
+            tmp.unlink(missing_ok=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's process
+        return True
+    return True

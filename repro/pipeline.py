@@ -41,6 +41,7 @@ from repro.outputs import (
     damaged_outputs,
     file_digest,
     replacing,
+    sweep_leftovers,
     text_digest,
     write_text,
 )
@@ -276,20 +277,7 @@ def _sweep_partial_writes(root: Path) -> None:
     """Remove the temporary files a killed run left beside its outputs (the outputs
     themselves are whole: :func:`repro.outputs.replacing`)."""
     for folder in (root / "results", root / "results" / "fits", root / "figures", NOTEBOOKS):
-        for tmp in folder.glob(".*.tmp*"):
-            pid = tmp.name.split(".tmp")[0].rsplit(".", 1)[-1]
-            if pid.isdigit() and not _alive(int(pid)):  # a running writer keeps its file
-                tmp.unlink(missing_ok=True)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+        sweep_leftovers(folder)
 
 
 def derived_digests(root: Path) -> dict[str, str]:
@@ -299,8 +287,9 @@ def derived_digests(root: Path) -> dict[str, str]:
     found = {}
     if (root / "REPORT.md").is_file():
         found["REPORT.md"] = file_digest(root / "REPORT.md")
-    if root == ROOT and readme_results():
-        found["README.md#results"] = text_digest(readme_results())
+    section = readme_results() if root == ROOT else ""
+    if section:
+        found["README.md#results"] = text_digest(section)
     return found
 
 
