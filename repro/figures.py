@@ -420,13 +420,9 @@ def main(argv: list[str] | None = None) -> int:
     # REPORT.md and the README describe the committed outputs: refreshed only when this
     # command redraws them (not into another folder, nor from another run's tables)
     if args.out is None and args.results is None:
-        from repro.paths import output_root
-        from repro.report import update_readme, write_report
+        from repro.pipeline import rewrite_report  # keeps their digests in the run log
 
-        report = write_report()
-        print(f"wrote {report.relative_to(ROOT) if report.is_relative_to(ROOT) else report}")
-        if output_root() == ROOT and update_readme():
-            print("README results table refreshed")
+        return rewrite_report()
     return 0
 
 

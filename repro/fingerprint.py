@@ -7,6 +7,8 @@ notebook:
 
 - each code cell as its syntax tree without comments, docstrings, formatting or import
   statements (outputs, markdown and papermill's injected parameters left out);
+- the paper's data the notebooks read beside the code (``repro/paper_numbers``: the
+  papers' numbers and the quotes of the claims), byte for byte;
 - the definitions reachable from every name the cells use. All code cells count as one
   module: their import statements bind names, and each name or attribute chain is resolved
   as codekey resolves a module's, so ``figures.grab_fig2_time(...)`` reaches that function
@@ -26,6 +28,9 @@ from pathlib import Path
 from repro import codekey
 
 __all__ = ["notebook_fingerprint", "notebook_modules", "notebook_specs", "stale_notebooks"]
+
+# data files beside the code that claims and tables read (papers' numbers, quotes)
+_PAPER_DATA = Path(__file__).resolve().parent / "paper_numbers"
 
 # A cell whose tree holds nothing once imports and docstrings are dropped: it adds nothing.
 _EMPTY = codekey.normalized(ast.parse(""))
@@ -155,6 +160,8 @@ def notebook_fingerprint(path: Path) -> str:
     digest = hashlib.sha256()
     for text in _texts(cells):
         digest.update(b"cell\0" + text.encode() + b"\0")
+    for data in sorted(_PAPER_DATA.glob("*.csv")):
+        digest.update(b"data\0" + data.name.encode() + b"\0" + data.read_bytes())
     codekey._feed(digest, codekey.definitions(_specs(cells)))
     return digest.hexdigest()[:10]
 

@@ -468,15 +468,40 @@ def _write_log_and_report(
                 "notebooks": merge_log(earlier, entries),
             }
             write_text(run_log, json.dumps(record, indent=2))
-            report = write_report(run_log=run_log)
-            if root == ROOT:  # the README states what the last full reproduction found
-                update_readme()
-            # what was written from the log: the report and the README's results section
-            record["derived"] = derived_digests(root)
-            write_text(run_log, json.dumps(record, indent=2))
+            report = _write_derived(record, run_log, root)
         print(f"[rulelab] report: {_shown(report)}")
     finally:
         paths.use_output_root(None)
+
+
+def _write_derived(record: dict, run_log: Path, root: Path) -> Path:
+    """Write REPORT.md (and, for the committed outputs, the README's results section) from
+    the run log and the recorded claims, and keep their digests in the log."""
+    report = write_report(run_log=run_log)
+    if root == ROOT:  # the README states what the last full reproduction found
+        update_readme()
+    record["derived"] = derived_digests(root)
+    write_text(run_log, json.dumps(record, indent=2))
+    return report
+
+
+def rewrite_report() -> int:
+    """Rewrite the committed REPORT.md and the README's results section from the committed
+    claims and run log, running nothing: what a change to how claims are reported (their
+    quotes, their counts) costs. Returns the exit status."""
+    run_log = ROOT / "results" / "run_log.json"
+    try:
+        with _log_lock(run_log):
+            record = read_run_log(run_log)
+            if record is None:
+                print("[rulelab] no run log: run the notebooks first", file=sys.stderr)
+                return 1
+            report = _write_derived(record, run_log, ROOT)
+    except RunLogError as err:
+        print(f"[rulelab] {err}", file=sys.stderr)
+        return 1
+    print(f"[rulelab] report: {_shown(report)}")
+    return 0
 
 
 def _shown(path: Path) -> str:
@@ -755,7 +780,15 @@ def main(argv: list[str] | None = None) -> int:
         "--sample", type=int, default=1, help="with --verify: units per kind of fit (default 1)"
     )
     parser.add_argument("--seed", type=int, default=0, help="with --verify: the sample's seed")
+    parser.add_argument(
+        "--report",
+        action="store_true",
+        help="run nothing: rewrite REPORT.md and the README's results section from the "
+        "committed claims and run log",
+    )
     args = parser.parse_args(argv)
+    if args.report:
+        return rewrite_report()
     if args.check:
         return check_committed(args.only)
     if args.verify:

@@ -16,6 +16,7 @@ import pandas as pd
 from repro.outputs import save_table, write_text
 from repro.paths import ROOT, output_dir, output_root
 from repro.plotting import figures_dir
+from repro.quotes import with_quotes
 
 # "tie": the comparison's difference is within its standard error (repro.verdicts)
 VERDICTS = ("holds", "does not hold", "tie", "not testable")
@@ -42,15 +43,74 @@ def record_claims(notebook: str, claims: list[dict]) -> pd.DataFrame:
     Each claim is a dict with ``claim`` (the paper's statement), ``verdict`` (one of
     :data:`VERDICTS`; a comparison's verdict comes from :mod:`repro.verdicts`, which calls
     a difference within its standard error a tie) and ``evidence`` (the numbers from this
-    run that decide it).
+    run that decide it). The record adds the paper's sentence, its place and our reading
+    of it from :mod:`repro.quotes`.
     """
     frame = pd.DataFrame(claims, columns=["claim", "verdict", "evidence"])
     bad = set(frame["verdict"]) - set(VERDICTS)
     if bad:
         raise ValueError(f"verdicts must be one of {VERDICTS}, got {sorted(bad)}")
     frame.insert(0, "notebook", notebook)
+    frame = with_quotes(frame)
     save_table(frame, results_dir() / f"claims_{notebook}.csv")
     return frame
+
+
+def _claims_table() -> pd.DataFrame | None:
+    """Every recorded claim, with the registry's quotes (an older record's are replaced)."""
+    paths = sorted(results_dir().glob("claims_*.csv"))
+    if not paths:
+        return None
+    table = pd.concat(
+        [pd.read_csv(p, dtype={"line": str}, keep_default_na=False) for p in paths],
+        ignore_index=True,
+    )
+    return with_quotes(table)
+
+
+def _counts(frame: pd.DataFrame) -> str:
+    counts = frame["verdict"].value_counts()
+    return ", ".join(f"{counts.get(v, 0)} {v}" for v in VERDICTS)
+
+
+def _said(row) -> str:
+    """The paper's words and where they stand, for the report's table."""
+    if not row["quote"]:
+        return ""
+    return f"\u201c{row['quote']}\u201d (paper {row['paper']}, {row['place']}, line {row['line']})"
+
+
+def _reading(row) -> str:
+    """How we test the claim, with what a referee should know beside it."""
+    return f"{row['reading']} Note: {row['note']}" if row["note"] else row["reading"]
+
+
+def _claims_section(table: pd.DataFrame) -> list[str]:
+    papers = table[table["origin"] == "paper"]
+    others = table[table["origin"] != "paper"]
+    parts = [
+        "## Claims",
+        "",
+        f"The papers' claims: {_counts(papers)}. Our own claims and the papers' claims "
+        f"carried to other data (extensions), reported but not counted among the papers' "
+        f"verdicts: {_counts(others)}. " + _TIE,
+        "",
+    ]
+    said = ["the paper says", "our reading", "verdict", "evidence"]
+    for title, part, cols in (
+        ("The papers' claims", papers, ["notebook", "claim", *said]),
+        ("Ours and extensions", others, ["notebook", "claim", "origin", *said]),
+    ):
+        if part.empty:
+            continue
+        shown = part.assign(
+            **{
+                "the paper says": part.apply(_said, axis=1),
+                "our reading": part.apply(_reading, axis=1),
+            }
+        )
+        parts += [f"### {title}", "", _markdown_table(shown[cols]), ""]
+    return parts
 
 
 def _markdown_table(frame: pd.DataFrame) -> str:
@@ -126,18 +186,9 @@ def write_report(path: Path | None = None, run_log: Path | None = None) -> Path:
             "",
         ]
         parts += _environments(runs)
-    claims = sorted(results_dir().glob("claims_*.csv"))
-    if claims:
-        table = pd.concat([pd.read_csv(p) for p in claims], ignore_index=True)
-        counts = table["verdict"].value_counts()
-        parts += [
-            "## Claims",
-            "",
-            ", ".join(f"{counts.get(v, 0)} {v}" for v in VERDICTS) + ". " + _TIE,
-            "",
-            _markdown_table(table),
-            "",
-        ]
+    table = _claims_table()
+    if table is not None:
+        parts += _claims_section(table)
     figures = sorted(figures_dir().glob("*.png"))
     if figures:
         parts += ["## Figures", ""]
@@ -175,19 +226,26 @@ def update_readme(readme: Path | None = None) -> bool:
     text = readme.read_text()
     if _START not in text or _END not in text:
         return False
-    claims = sorted(results_dir().glob("claims_*.csv"))
-    if claims:
-        table = pd.concat([pd.read_csv(p) for p in claims], ignore_index=True)
+    table = _claims_table()
+    if table is not None:
+        table = table.assign(
+            origin=pd.Categorical(
+                table["origin"].where(table["origin"] == "paper", "ours or extension"),
+                categories=["paper", "ours or extension"],
+            )
+        )
         summary = (
-            table.groupby("notebook")["verdict"]
+            table.groupby(["notebook", "origin"])["verdict"]
             .value_counts()
             .unstack(fill_value=0)
             .reindex(columns=list(VERDICTS), fill_value=0)
             .reset_index()
         )
         body = (
-            "Claims tested by the last run, per notebook (details and evidence in "
-            "`REPORT.md`):\n\n" + _markdown_table(summary)
+            "Claims tested by the last run, per notebook: the papers' own claims apart from "
+            "ours and from the papers' claims carried to other data (each claim with the "
+            "paper's sentence, our reading and the evidence in `REPORT.md`):\n\n"
+            + _markdown_table(summary)
         )
     else:
         body = "No run has recorded its claims yet: run `make reproduce`."

@@ -235,3 +235,19 @@ def test_a_damaged_run_log_is_named(notebook, tmp_path, text):
     log.write_text(text)
     with pytest.raises(ValueError, match=r"run log .*run_log\.json is damaged"):
         stale_notebooks([notebook], log)
+
+
+def test_the_papers_data_beside_the_code_counts(notebook, tmp_path, monkeypatch):
+    """A quote or a paper's number changes what the claims say: the notebook is stale."""
+    from repro import fingerprint
+
+    data = tmp_path / "paper_numbers"
+    data.mkdir()
+    quotes = data / "claim_quotes.csv"
+    quotes.write_text("notebook,claim\n01_demo,A beats B\n")
+    monkeypatch.setattr(fingerprint, "_PAPER_DATA", data)
+    before = notebook_fingerprint(notebook)
+    quotes.write_text("notebook,claim\n01_demo,A beats B by far\n")
+    assert notebook_fingerprint(notebook) != before
+    quotes.write_text("notebook,claim\n01_demo,A beats B\n")
+    assert notebook_fingerprint(notebook) == before

@@ -25,15 +25,17 @@ def test_claims_flow_into_the_report_and_the_readme(isolated):
     text = report.write_report(
         path=isolated / "REPORT.md", run_log=isolated / "none.json"
     ).read_text()
-    assert "1 holds, 0 does not hold, 1 tie, 1 not testable." in text
-    assert "| 99_demo | A beats B | holds | 0.10 < 0.20 |" in text
+    # no quote registered for a demo claim: counted apart from the papers' claims
+    assert "The papers' claims: 0 holds, 0 does not hold, 0 tie, 0 not testable." in text
+    assert "reported but not counted among the papers' verdicts: 1 holds, 0 does not" in text
+    assert "| 99_demo | A beats B | unquoted |  |  | holds | 0.10 < 0.20 |" in text
     readme = isolated / "README.md"
     readme.write_text("intro\n<!-- results:start -->\nstale text\n<!-- results:end -->\nrest\n")
     assert report.update_readme(readme)
     body = readme.read_text()
-    assert "| notebook | holds | does not hold | tie | not testable |" in body
+    assert "| notebook | origin | holds | does not hold | tie | not testable |" in body
     assert (
-        "| 99_demo | 1 | 0 | 1 | 1 |" in body
+        "| 99_demo | ours or extension | 1 | 0 | 1 | 1 |" in body
         and "stale text" not in body
         and body.endswith("rest\n")
     )
