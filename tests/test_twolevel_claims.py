@@ -61,3 +61,29 @@ def test_equal_methods_are_a_tie_and_a_shared_fold_shift_does_not_hide_a_gap():
     # BCD 0.08 below CART on every fold: paired over folds, clear
     assert v.loc["cart_bcd", "verdict"] == "holds"
     assert v.loc["ripper_small", "verdict"] == "does not hold"
+
+
+def _with(frame, method, dataset, shift):
+    """``frame`` with ``method``'s error on ``dataset`` moved by ``shift`` on every fold."""
+    out = frame.copy()
+    at = (out.method == method) & (out.dataset == dataset)
+    out.loc[at, "error"] += shift
+    return out
+
+
+def test_higher_or_equal_accuracy_than_cart_is_a_no_worse_claim_that_can_fail():
+    equal = _with(_folds(wobble=0.01), "CART", "pima", -0.08)  # CART as good as BCD on pima
+    equal = _with(equal, "CART", "wdbc", -0.08)
+    equal = _with(equal, "CART", "sonar", -0.08)
+    assert claims(equal).set_index("key").loc["cart_bcd", "verdict"] == "holds"
+    worse = _with(equal, "BCD", "sonar", 0.05)  # BCD clearly worse on one set
+    assert claims(worse).set_index("key").loc["cart_bcd", "verdict"] == "does not hold"
+
+
+def test_dlist_claim_covers_bcd_am_and_sc_and_fails_when_one_of_them_does():
+    errors, rules = _paper1()
+    weak_ocrl = _with(_folds(), "OCRL", "pima", 0.2)  # OCRL above DList: not in the claim
+    assert claims(weak_ocrl, errors, rules).set_index("key").loc["dlist", "verdict"] == "holds"
+    weak_sc = _with(_folds(), "SC", "pima", 0.2)
+    verdict = claims(weak_sc, errors, rules).set_index("key").loc["dlist", "verdict"]
+    assert verdict == "does not hold"
