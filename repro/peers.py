@@ -29,7 +29,7 @@ from sklearn.pipeline import Pipeline, make_pipeline
 from sklearn.preprocessing import OneHotEncoder, StandardScaler
 
 from repro.jrip import RIPPERS, make_ripper, weka_missing
-from repro.verdicts import all_of, at_least, compare, compare_ratio, decide
+from repro.verdicts import all_of, at_least, compare, compare_ratio, decide, no_worse
 
 __all__ = [
     "BRCGClassifier",
@@ -894,18 +894,22 @@ def winners(table: pd.DataFrame, folds: pd.DataFrame | None = None) -> pd.DataFr
 
 
 def _error_not_worse(folds: pd.DataFrame | None, a: str, b: str, a_mean: float, b_mean: float):
-    """The verdict on "``a``'s error at or below ``b``'s": paired over (dataset, fold) when
-    the per-fold results are given (a difference within its SE is a tie), by the bare means
-    otherwise (only an exact equality is a tie). Returns (verdict, evidence)."""
+    """The verdict on "``a``'s error at or below ``b``'s", a no-worse claim
+    (:func:`repro.verdicts.no_worse`): paired over (dataset, fold) when the per-fold results
+    are given (it fails only when ``a`` is worse by more than the SE), by the bare means
+    otherwise. Returns (verdict, evidence)."""
     if folds is None:
-        return _by_means(a_mean, b_mean), ""
+        return ("holds" if a_mean <= b_mean else "does not hold"), ""
     wide = (
         folds[folds["method"].isin([a, b])]
         .pivot_table(index=["dataset", "fold"], columns="method", values="error")
         .dropna()
     )
     c = compare(wide[a], wide[b], higher_is_better=False)
-    return c.verdict, f"; {b} minus {a} error {c.short()} (SE paired over folds)"
+    return no_worse([c]), (
+        f"; {b} minus {a} error {c.short()} (SE paired over folds; 'at or below' fails only "
+        "beyond 1 SE)"
+    )
 
 
 def _by_means(mine: float, theirs: float) -> str:
