@@ -6,6 +6,7 @@ source of that module, and the wording of a verdict is not part of an experiment
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 from repro.verdicts import all_of, compare_ratio
@@ -38,7 +39,10 @@ def claims(t1: pd.DataFrame, t2: pd.DataFrame, t3: pd.DataFrame) -> pd.DataFrame
         "holds" if ge.all() else "does not hold",
     )
     if both.thresholds.nunique() > 1:
-        spread = both.groupby(["level", "dataset"]).fraction_ours.agg(lambda f: f.max() - f.min())
+        by = both.groupby(["level", "dataset"])
+        spread = by.fraction_ours.agg(lambda f: f.max() - f.min())
+        # 'stable' as stable as the paper's own tables: its largest spread is the tolerance
+        paper_spread = by.fraction_paper.agg(lambda f: f.max() - f.min()).max()
         up = (
             both.sort_values("thresholds")
             .groupby(["level", "dataset"])
@@ -46,9 +50,11 @@ def claims(t1: pd.DataFrame, t2: pd.DataFrame, t3: pd.DataFrame) -> pd.DataFrame
         )
         add(
             "the fraction is stable across thresholds and tends to improve with more",
-            f"largest spread {spread.max():.3f}; higher at the most thresholds in {up.sum()} of {up.size}; "
-            "tolerance ours: 'stable' read as a spread of at most 0.05",
-            "holds" if spread.max() <= 0.05 and up.mean() >= 0.5 else "does not hold",
+            f"largest spread {spread.max():.3f} against the paper's own largest "
+            f"{paper_spread:.3f}; higher at the most thresholds in {up.sum()} of {up.size}; "
+            "'stable' read as a spread no larger than the paper's tables show, 'tends to' "
+            "as at least half the groups (readings ours)",
+            "holds" if spread.max() <= paper_spread and up.mean() >= 0.5 else "does not hold",
         )
     else:
         add(
@@ -56,20 +62,33 @@ def claims(t1: pd.DataFrame, t2: pd.DataFrame, t3: pd.DataFrame) -> pd.DataFrame
             "one threshold count run",
             "not testable",
         )
-    not_simple = (both.total_ours > both.simple_ours).any()
-    not_dual = (both.total_ours > both.duality_ours).any()
+    # per row: the columns both tests screen, as a share of the smaller test's
+    both_tests = both.simple_ours + both.duality_ours - both.total_ours
+    overlap = both_tests / np.minimum(both.simple_ours, both.duality_ours).clip(lower=1)
+    neither = (both.total_ours > both.simple_ours) & (both.total_ours > both.duality_ours)
     add(
         "simple and duality tests overlap, neither is a superset of the other",
-        f"union > simple in {(both.total_ours > both.simple_ours).sum()} rows, "
-        f"union > duality in {(both.total_ours > both.duality_ours).sum()} rows",
-        "holds" if not_simple and not_dual else "does not hold",
+        f"in each row, the columns both screen as a share of the smaller test's: "
+        f"{overlap.min():.2f}-{overlap.max():.2f}; neither test screens all the union's "
+        f"columns in {int(neither.sum())} of {len(both)} rows; 'a good deal of overlap' read "
+        "as at least half of the smaller test's columns in every row (tolerance ours)",
+        "holds" if (overlap >= 0.5).all() and neither.mean() > 0.5 else "does not hold",
     )
+    # the same data as the screening sees it: the simple (counting) test depends on the
+    # binarised data alone, so a row whose simple count differs from the paper's has other
+    # columns, whatever the data set's name
     same = both[both.same_data]
-    ok = same.total_ours >= same.total_paper
+    alike = same[same.simple_ours == same.simple_paper]
+    ok = alike.total_ours >= alike.total_paper
     add(
         "our tests screen at least the paper's columns where the data are the same",
-        f"{ok.sum()} of {ok.size} rows (Ionosphere, Banknote, MAGIC; both tables)",
-        "holds" if ok.all() else "does not hold",
+        f"{ok.sum()} of {ok.size} rows whose simple-test count equals the paper's ("
+        + ", ".join(f"{r.dataset} {r.thresholds}" for r in alike.itertuples())
+        + f"); on the other {len(same) - len(alike)} rows of Ionosphere, Banknote and MAGIC "
+        "the simple count, which depends only on the binarised data, already differs from the "
+        "paper's (the paper's quantile placement is not stated), so the columns are not the "
+        "same",
+        ("holds" if ok.all() else "does not hold") if len(alike) else "not testable",
     )
     # times are single runs: a ratio within 1/1.5-1.5 of its target is timing noise (ours)
     add(
@@ -78,12 +97,27 @@ def claims(t1: pd.DataFrame, t2: pd.DataFrame, t3: pd.DataFrame) -> pd.DataFrame
         "'much faster' read as more than 2x, within a factor 1.5 of it a tie",
         all_of(compare_ratio(r / 2) for r in t3.ratio_b),
     )
-    top = t3[t3.thresholds == t3.groupby("dataset").thresholds.transform("max")]
+    # the paper times gas only: judged there at every threshold count, MAGIC shown beside
+    gas = t3[t3.dataset == "Gas"]
+    other = t3[t3.dataset != "Gas"]
     add(
-        "enhanced screening gives a lower total time than basic (largest threshold count)",
-        ", ".join(f"{r.dataset}: {r.b_total:.2f} vs {r.a_total:.2f} s" for r in top.itertuples())
-        + "; tolerance ours: a time ratio within 1/1.5-1.5 is timing noise, a tie",
-        all_of(compare_ratio(r.a_total / r.b_total) for r in top.itertuples()),
+        "enhanced screening gives a lower total time than basic on gas, at every threshold count",
+        "Gas (enhanced vs basic): "
+        + ", ".join(
+            f"{r.thresholds}: {r.b_total:.2f} vs {r.a_total:.2f} s" for r in gas.itertuples()
+        )
+        + "; tolerance ours: a time ratio within 1/1.5-1.5 is timing noise, a tie; not judged "
+        "(the paper timed gas only): "
+        + (
+            ", ".join(
+                f"{r.dataset} {r.thresholds}: {r.b_total:.2f} vs {r.a_total:.2f} s"
+                for r in other.itertuples()
+            )
+            or "none"
+        ),
+        all_of(compare_ratio(r.a_total / r.b_total) for r in gas.itertuples())
+        if len(gas)
+        else "not testable",
     )
     gas100 = t3[(t3.dataset == "Gas") & (t3.thresholds == 100) & t3["rows"].ge(6000)]
     if len(gas100):
@@ -91,7 +125,10 @@ def claims(t1: pd.DataFrame, t2: pd.DataFrame, t3: pd.DataFrame) -> pd.DataFrame
         bound = ">= " if r.full_status != "optimal" else ""
         add(
             "14.6x speed-up on gas at 100 thresholds with the enhanced tests",
-            f"{bound}{r.ratio_b:.1f}x (a ratio within a factor 1.5 of 14.6x is a tie, tolerance ours)",
+            f"{bound}{r.ratio_b:.1f}x, {r.ratio_b / 14.6:.0f} times the paper's: read as 'at least "
+            "14.6x' (a ratio within a factor 1.5 of it is a tie, tolerance ours); the size is "
+            f"not reproduced: our gas has {int(r['rows'])} of the paper's 13,910 rows and "
+            "another solver times the full problem",
             compare_ratio(r.ratio_b / 14.6).verdict,
         )
     else:
@@ -102,8 +139,9 @@ def claims(t1: pd.DataFrame, t2: pd.DataFrame, t3: pd.DataFrame) -> pd.DataFrame
         )
     checked = t3[t3.same_value.notna()]
     add(
-        "the screened and the full problem give the same optimal clause",
-        f"same value in {int(checked.same_value.sum())} of {len(checked)}, same rule in "
+        "the screened and the full problem have the same optimum (screening is safe)",
+        f"same optimal value in {int(checked.same_value.sum())} of {len(checked)}; among tied "
+        f"optima the solver may return another clause: the same rule in "
         f"{int(checked.same_rule.sum())} of {len(checked)} solved runs",
         "not testable"
         if checked.empty
