@@ -233,8 +233,7 @@ def claims(
         closest = sorted(these.items(), key=lambda kv: kv[1].diff)[:3]
         add(
             "dlist",
-            "BCD, AM and SC each below the published DList error on every dataset "
-            "(SE of our mean)",
+            "BCD, AM and SC each below the published DList error on every dataset (SE of our mean)",
             all_of(these.values()),
             f"against paper 1's DList errors (reused by paper 2) on {len(shared)} datasets: "
             f"{tally(these.values())} of {len(these)}; closest: "

@@ -57,7 +57,9 @@ def _times(gas_basic: float = 2.0, gas_ratio: float = 100.0) -> pd.DataFrame:
 
 
 def _verdicts(t1, t2, t3) -> dict[str, str]:
-    return {r.claim.split(" (")[0].split(",")[0]: r.verdict for r in claims(t1, t2, t3).itertuples()}
+    return {
+        r.claim.split(" (")[0].split(",")[0]: r.verdict for r in claims(t1, t2, t3).itertuples()
+    }
 
 
 SAME = "our tests screen at least the paper's columns where the data are the same"
