@@ -132,7 +132,7 @@ NOTEBOOK_PARAMETERS: dict[str, dict[str, tuple[str, object]]] = {
         "SC_TARGET": ("float", 0.1),
         "THRESHOLDS": ("list[float]", [1.0, 1.3, 1.5, 1.7, 2.0, 2.5, 3.0]),
         "TEXT_SEEDS": ("list[int]", [0, 1, 2]),
-        "CV_FOLDS": ("int", 0),
+        "CV_FOLDS": ("int", 3),
         "TWEET_BALANCE": ("Optional[float]", 4.0),
         "THRESHOLD_READINGS": ("list[str]", ["filters", "score"]),
         "NN_SEARCH": ("str", "fast"),

@@ -266,7 +266,7 @@ def threshold_sweep(
             "thresholds": [t],
             "baseline": first,
             "fold": f,
-            "n_folds": cv_folds,
+            "n_folds": cv_folds if f >= 0 else 0,  # a test unit does not depend on the CV
             "max_rules": max_rules,
             "C": C,
             "n_dev": n_dev,

@@ -70,6 +70,7 @@ __all__ = [
     "all_of",
     "at_least",
     "compare",
+    "similar",
     "compare_proportions",
     "compare_ratio",
     "compare_to_number",
@@ -175,6 +176,23 @@ def compare(
         se = float(np.hypot(_sem(a), _sem(b)))
     diff += margin
     return Comparison(diff, se, decide(diff, se))
+
+
+def similar(ours: Sequence[float], theirs: Sequence[float], *, margin: float) -> Comparison:
+    """A claim of "behaves like": ours and theirs, paired over folds or draws, differ by
+    less than ``margin``.
+
+    It holds when the mean difference is inside the margin by more than its SE, does not
+    hold when it is outside by more than its SE, and is a tie otherwise, so noise can
+    neither prove nor refute a likeness. ``diff`` is the room left: ``margin - |mean|``.
+    """
+    a, b = np.asarray(ours, dtype=float).ravel(), np.asarray(theirs, dtype=float).ravel()
+    if a.shape != b.shape:
+        raise ValueError(f"similar needs paired values, got {a.size} and {b.size}")
+    keep = ~(np.isnan(a) | np.isnan(b))
+    d = _values(a[keep] - b[keep], "ours - theirs")
+    room, se = float(margin) - abs(float(d.mean())), _sem(d)
+    return Comparison(room, se, decide(room, se))
 
 
 def compare_to_number(

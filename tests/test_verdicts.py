@@ -200,3 +200,16 @@ def test_eleven_harmless_comparisons_fail_as_rarely_as_one():
 def test_no_worse_claims_hold_unless_a_member_falls_short_beyond_the_bound(diffs, verdict):
     assert v.no_worse([_c(d) for d in diffs]) == verdict
     assert v.no_worse([]) == v.NOT_TESTABLE
+
+
+def test_a_likeness_holds_inside_its_margin_fails_outside_and_ties_in_the_noise():
+    from repro.verdicts import similar
+
+    base = np.array([0.80, 0.82, 0.81, 0.79])
+    assert similar(base + 0.002, base, margin=0.01).verdict == "holds"
+    assert similar(base + 0.05, base, margin=0.01).verdict == "does not hold"
+    # differences that swing across the margin: the data cannot tell
+    noisy = base + np.array([0.03, -0.01, 0.02, -0.02])
+    assert similar(noisy, base, margin=0.01).verdict == "tie"
+    with pytest.raises(ValueError, match="paired"):
+        similar(base, base[:3], margin=0.01)
