@@ -204,3 +204,33 @@ def test_table1_verdicts_name_the_sets_trained_on_a_sample():
         assert r["evidence"].endswith("(the paper: all): y 10,000"), r["evidence"]
     plain = [r for r in claims(TEXTS, **_inputs([90.0, 90.0])) if r["claim"].startswith("table1")]
     assert not any("sample" in r["evidence"] for r in plain)
+
+
+def test_a_set_of_many_splits_is_compared_paired_over_them_not_on_one_splits_rows():
+    from repro.grab_claims import _accuracy
+
+    rng = np.random.default_rng(0)
+    level = rng.normal(75, 3, size=10)  # how hard each split is, shared by the methods
+    splits = pd.concat(
+        [
+            pd.DataFrame(
+                {
+                    "dataset": "diabetes",
+                    "method": "GRAB",
+                    "split": range(10),
+                    "accuracy": level + 2.0 + rng.normal(0, 0.5, 10),
+                }
+            ),
+            pd.DataFrame(
+                {"dataset": "diabetes", "method": "DT", "split": range(10), "accuracy": level}
+            ),
+        ]
+    )
+    wide = splits.pivot_table(index="dataset", columns="method", values="accuracy")
+    # on one split's 154 test rows a 2-point gap is inside the binomial SE: a tie
+    alone = _accuracy(wide, {"diabetes": 154}, "GRAB", "DT")["diabetes"]
+    assert alone.verdict == "tie"
+    paired = _accuracy(wide, {"diabetes": 154}, "GRAB", "DT", splits=splits)["diabetes"]
+    assert paired.verdict == "holds" and paired.se < alone.se / 3
+    worse = _accuracy(wide, {"diabetes": 154}, "DT", "GRAB", splits=splits)["diabetes"]
+    assert worse.verdict == "does not hold"
