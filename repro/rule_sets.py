@@ -14,6 +14,7 @@ from repro.verdicts import (
     compare,
     compare_to_number,
     decide,
+    family_note,
     no_worse,
     tally,
     tolerance_note,
@@ -247,6 +248,10 @@ def _better(
     return Comparison(diff, se, decide(diff, se))
 
 
+#: "many fewer clauses than C5.0": at most this share of C5.0's mean count (ours)
+MANY_FEWER = 0.6
+
+
 def claims(
     comparison: pd.DataFrame,
     clauses: pd.DataFrame,
@@ -330,31 +335,35 @@ def claims(
                 f"{v.verdict} on the same test"
             )
         rows.append({"claim": claim, "verdict": r.verdict, "evidence": ev})
-    # rule sets against the single rule: the better of RuSC and RuB by mean error
+    # rule sets against the single rule: both of them, no pick by the judged errors
     means = comparison.groupby("method").ours.mean()
-    sets_better = min(("RuSC", "RuB"), key=lambda m: means[m])
-    c = _better(comparison, folds, sets_better, "1Rule")
+    against_one = {m: _better(comparison, folds, m, "1Rule") for m in ("RuSC", "RuB")}
+    paired = " (paired over folds)" if folds is not None else ""
     rows.append(
         {
             "claim": "Rule sets are at least as accurate as the single rule (mean over datasets)",
-            "verdict": no_worse([c]),
+            "verdict": no_worse(against_one.values()),
             "evidence": f"1Rule {means['1Rule']:.4f}, RuSC {means['RuSC']:.4f}, RuB "
-            f"{means['RuB']:.4f}; 1Rule minus {sets_better}: {c.short()}"
-            + (" (paired over folds)" if folds is not None else ""),
+            f"{means['RuB']:.4f}; 1Rule minus "
+            + ", ".join(f"{m}: {c.short()}" for m, c in against_one.items())
+            + f"{paired}; {family_note(len(against_one))}",
         }
     )
-    # SVM and random forest the most accurate: the better of the two against the best other
+    # SVM and random forest the most accurate: each against every other method run
     pool = [m for m in list(ours) + list(baselines) if m in means.index]
-    top = min(("SVM", "TrBag"), key=lambda m: means[m])
-    rival = min((m for m in pool if m not in ("SVM", "TrBag")), key=lambda m: means[m])
-    c = _better(comparison, folds, top, rival)
+    top = [m for m in ("SVM", "TrBag") if m in pool]
+    others = [m for m in pool if m not in ("SVM", "TrBag")]
+    vs = {(a, b): _better(comparison, folds, a, b) for a in top for b in others}
+    worst = sorted(vs.items(), key=lambda kv: kv[1].diff)[:3]
     rows.append(
         {
             "claim": "SVM and random forest are the most accurate methods",
-            "verdict": c.verdict,
+            "verdict": all_of(vs.values()) if vs else NOT_TESTABLE,
             "evidence": f"lowest mean error: {means[pool].idxmin()} {means[pool].min():.4f}; "
-            f"{top} {means[top]:.4f} against the best other, {rival} "
-            f"{means[rival]:.4f}: {c.short()}",
+            f"SVM and TrBag (random forest) each against the {len(others)} other methods: "
+            f"{tally(vs.values())} of {len(vs)}{paired}; closest: "
+            + ", ".join(f"{a} vs {b} {c.short()}" for (a, b), c in worst)
+            + f"; {family_note(max(1, len(vs)))}",
         }
     )
     if "ilpd" in set(comparison.dataset):
@@ -363,33 +372,54 @@ def claims(
             .set_index("method")
             .ours.dropna()
         )
-        rival = ilpd.drop("RuB").idxmin()
-        c = _better(comparison, folds, "RuB", rival, datasets=["ilpd"])
+        vs = {
+            b: _better(comparison, folds, "RuB", b, datasets=["ilpd"])
+            for b in ilpd.index
+            if b != "RuB"
+        }
+        closest = sorted(vs.items(), key=lambda kv: kv[1].diff)[:3]
         rows.append(
             {
                 "claim": "On ILPD, RuB is the most accurate of all classifiers",
-                "verdict": c.verdict,
+                "verdict": all_of(vs.values()),
                 "evidence": f"best on ILPD: {ilpd.idxmin()} {ilpd.min():.4f}; RuB "
-                f"{ilpd['RuB']:.4f} against {rival}: {c.short()}",
+                f"{ilpd['RuB']:.4f} against each of the {len(vs)} others: {tally(vs.values())}; "
+                "closest: "
+                + ", ".join(f"{b} {c.short()}" for b, c in closest)
+                + f"; {family_note(len(vs))}",
             }
         )
-    # clauses: "many fewer" read as fewer than half of C5.0's (the paper's own counts)
+    # clauses: "many fewer" read as at most MANY_FEWER of C5.0's count (the paper's own
+    # Table 2 meets it: RuB 5.0 of C5.0's 9.6, 0.52), for both of "our proposed rule sets"
     n_rules = clauses.groupby("method").ours.mean()
-    rusc = clauses[(clauses.method == "RuSC") & clauses.ours.notna()]
     c50 = clauses[clauses.method == "C5.0"].paper.mean()
-    se = (
-        float(np.sqrt((rusc.ours_se.fillna(0) ** 2).sum())) / len(rusc)
-        if "ours_se" in rusc
-        else 0.0
-    )
-    c = compare_to_number(rusc.ours.mean(), c50 / 2, higher_is_better=False, se=se)
+    fewer = {}
+    for method in ("RuSC", "RuB"):
+        mine = clauses[(clauses.method == method) & clauses.ours.notna()]
+        if mine.empty:
+            continue
+        se = (
+            float(np.sqrt((mine.ours_se.fillna(0) ** 2).sum())) / len(mine)
+            if "ours_se" in mine
+            else 0.0
+        )
+        fewer[method] = compare_to_number(
+            mine.ours.mean(), MANY_FEWER * c50, higher_is_better=False, se=se
+        )
     rows.append(
         {
-            "claim": "RuSC needs many fewer clauses than C5.0 (paper's counts)",
-            "verdict": c.verdict,
-            "evidence": f"RuSC {n_rules['RuSC']:.1f} ± {se:.1f} vs C5.0 {c50:.1f} (paper), "
-            f"RIPPER {n_rules.get('RIPPER', np.nan):.1f} (ours); "
-            + tolerance_note("'many fewer' read as fewer than half"),
+            "claim": "The rule sets (RuSC and RuB) need many fewer clauses than C5.0 "
+            "(paper's counts)",
+            "verdict": all_of(fewer.values()) if fewer else NOT_TESTABLE,
+            "evidence": ", ".join(
+                f"{m} {n_rules[m]:.1f} ({MANY_FEWER:g} of C5.0's minus ours {c.short(1)})"
+                for m, c in fewer.items()
+            )
+            + f" vs C5.0 {c50:.1f} (paper), RIPPER {n_rules.get('RIPPER', np.nan):.1f} (ours); "
+            + tolerance_note(
+                f"'many fewer' read as at most {MANY_FEWER:g} of C5.0's, which the paper's "
+                "own Table 2 meets (RuB 5.0 of 9.6)"
+            ),
         }
     )
     # DList: the paper's own published errors (SPSS has no open equivalent)
