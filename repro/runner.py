@@ -76,11 +76,20 @@ def _run_task(
         "n_rules": n_rules,
         "n_terms": n_terms,
         "fit_time": fit_time,
+        "tuning_time": _tuning_time(model),
         "limits_hit": _limits_hit(model),
     }
     if u is not None:
         store(u, record)
     return record
+
+
+def _tuning_time(model) -> float:
+    """Seconds of the fit spent choosing the learner's own parameters (an inner
+    cross-validation; the learner's ``tuning_seconds_``), NaN for a learner that does not
+    say: so that fit times compare like with like."""
+    final = model.steps[-1][1] if hasattr(model, "steps") else model
+    return float(getattr(final, "tuning_seconds_", np.nan))
 
 
 def _limits_hit(model) -> str | None:

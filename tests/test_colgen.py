@@ -611,3 +611,14 @@ def test_predict_refuses_missing_columns_and_bad_parameters():
     ):
         with pytest.raises(ValueError, match=next(iter(bad))):
             ColumnGenerationRules(**bad).fit(X, y)
+
+
+def test_the_fit_says_how_long_it_spent_choosing_its_own_parameters():
+    X, y, _ = planted_problem(600, 2, 0)
+    fixed = ColumnGenerationRules(complexity=1e-3, form="dnf", max_terms=3).fit(X, y)
+    assert fixed.tuning_seconds_ < 0.01  # nothing to choose: no inner cross-validation
+    tuned = ColumnGenerationRules(max_terms=3, cv=3).fit(X, y)
+    assert tuned.cv_results_ is not None and tuned.tuning_seconds_ > 0
+    three = y + (X["n0"] > 5).astype(int) * (y == 0) * 2  # a third class
+    ordered = ColumnGenerationRules(max_terms=3, cv=3).fit(X, three)
+    assert ordered.tuning_seconds_ == pytest.approx(ordered.class_fits_["tuning_seconds"].sum())

@@ -262,3 +262,26 @@ def test_brcg_predictions_equal_aix360s_own(cnf):
     model = BRCGClassifier(iter_max=5, cnf=cnf).fit(X, y)
     Xb = model.pipeline_[:-1].transform(X)
     assert np.array_equal(model._predict01(X), np.asarray(model.model_.predict(Xb)).astype(int))
+
+
+def test_speed_targets_compare_fits_at_fixed_parameters_and_report_the_tuning_beside():
+    rows = []
+    for d in ("d1", "d2"):
+        rows += [
+            (d, "CG", 0, 0.10, 0, 3, 6, 5.0),
+            (d, "RuleFit", 0, 0.20, 0, 28, 60, 5.0),
+            (d, "BRCG", 0, 0.15, 0, 4, 9, 50.0),
+        ]
+    results = _results(rows)
+    # CG spent 4 of its 5 s per fit in its inner cross-validation; the others do not tune
+    results["tuning_time"] = np.where(results.method == "CG", 4.0, np.nan)
+    table = benchmark_table(results)
+    goal = peers.cg_targets(table, benchmark_summary(table), wins=1, speedup=20)
+    assert goal["speedup"] == pytest.approx(50.0)  # 100 s / 2 s, like with like
+    assert goal["speed_verdict"] == "holds"
+    assert "with CG's inner cross-validation: 10.0x" in goal["evidence_speed"]
+    moon = moonshot(benchmark_summary(table), speedup=5)
+    assert moon["speedup"] == pytest.approx(50.0) and moon["speedup_with_tuning"] == 10.0
+    # without the tuning time recorded, the total is all there is
+    plain = benchmark_table(results.drop(columns="tuning_time"))
+    assert peers.cg_targets(plain, benchmark_summary(plain), speedup=20)["speedup"] == 10.0

@@ -265,6 +265,10 @@ class ColumnGenerationRules(_RuleSetBase):
         For ``"auto"``: every form and complexity tried with its mean validation error,
         its standard error over the folds, the mean size, the number of folds it was
         validated on (one for a form raced out after the first split) and which was chosen.
+    tuning_seconds_ : float
+        Seconds the fit spent choosing its form and complexity (the inner
+        cross-validation; 0 when both are given), so that its fit time can be compared with
+        a learner run at fixed parameters. More than two classes: the sum over the classes.
     class_fits_ : DataFrame
         More than two classes only: one row per class in the order learned (the default
         last), with the rows it was learned on, its positives and negatives there, its
@@ -391,10 +395,12 @@ class ColumnGenerationRules(_RuleSetBase):
         )
         pool: list = []
         self.cv_results_ = None
+        tuning = time.perf_counter()
         if len(forms) * len(path) > 1:
             self.form_, self.chosen_complexity_, pool = self._choose(A, y01, w, forms, path, start)
         else:
             self.form_, self.chosen_complexity_ = forms[0], path[0]
+        self.tuning_seconds_ = time.perf_counter() - tuning
         target, weight = self._problem(y01, w, self.form_)
         result = self._solve(
             self._generator(A, target, weight, self.form_, pool),
@@ -452,6 +458,9 @@ class ColumnGenerationRules(_RuleSetBase):
             self.terms_,
             fallback,
             self._remaining(start),
+        )
+        self.tuning_seconds_ = float(
+            self.class_fits_.get("tuning_seconds", pd.Series([], dtype=float)).sum()
         )
         hits = self.class_fits_.get("limits_hit", pd.Series([], dtype=object))
         self.limits_hit_ = tuple(

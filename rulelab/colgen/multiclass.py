@@ -99,6 +99,7 @@ def _fit_one_class(
             "proved_optimal": model.proved_optimal_,
             "n_columns": model.n_columns_,
             "limits_hit": model.limits_hit_,
+            "tuning_seconds": model.tuning_seconds_,
         },
     )
 
