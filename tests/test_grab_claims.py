@@ -234,3 +234,39 @@ def test_a_set_of_many_splits_is_compared_paired_over_them_not_on_one_splits_row
     assert paired.verdict == "holds" and paired.se < alone.se / 3
     worse = _accuracy(wide, {"diabetes": 154}, "DT", "GRAB", splits=splits)["diabetes"]
     assert worse.verdict == "does not hold"
+
+
+def _tolerance(changed_ijcnn1: int, changed_phishing: int) -> pd.DataFrame:
+    rows = []
+    for d, n, changed in (("ijcnn1", 600, changed_ijcnn1), ("phishing", 70, changed_phishing)):
+        rows += [
+            {
+                "dataset": d,
+                "eps": 1e-7,
+                "accuracy": 90.0,
+                "|Phi_eps|": n,
+                "|Phi \\ Phi_eps|": 0,
+                "|Phi_eps \\ Phi|": 0,
+                "converged": True,
+            },
+            {
+                "dataset": d,
+                "eps": 1e-2,
+                "accuracy": 90.4,
+                "|Phi_eps|": n,
+                "|Phi \\ Phi_eps|": changed,
+                "|Phi_eps \\ Phi|": 0,
+                "converged": True,
+            },
+        ]
+    return pd.DataFrame(rows)
+
+
+def test_table2_needs_the_features_to_change_more_on_phishing_than_on_ijcnn1():
+    spread = pd.Series({"ijcnn1": 0.4, "phishing": 0.4})
+    inputs = _inputs([90.0, 90.0]) | {"spread": spread}
+    holds = {r["claim"]: r for r in claims(TEXTS, **inputs | {"tol": _tolerance(6, 30)})}
+    assert holds["table2"]["verdict"] == "holds"
+    assert "phishing 0.43 against ijcnn1 0.01" in holds["table2"]["evidence"]
+    fails = {r["claim"]: r for r in claims(TEXTS, **inputs | {"tol": _tolerance(300, 3)})}
+    assert fails["table2"]["verdict"] == "does not hold"
