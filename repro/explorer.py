@@ -43,14 +43,16 @@ def _learners() -> dict[str, Callable]:
     import rulelab
 
     out = {
-        "1Rule": lambda **k: rulelab.OneRule(complexity=1 / k["lam"]),
-        "RuSC": lambda **k: rulelab.SetCoverRules(complexity=1 / k["lam"], max_rules=k["rules"]),
-        "RuB": lambda **k: rulelab.BoostedLPRules(complexity=1 / k["lam"], n_estimators=k["rules"]),
+        "1Rule": lambda **k: rulelab.OneRule(complexity=k["complexity"]),
+        "RuSC": lambda **k: rulelab.SetCoverRules(complexity=k["complexity"], max_rules=k["rules"]),
+        "RuB": lambda **k: rulelab.BoostedLPRules(
+            complexity=k["complexity"], n_estimators=k["rules"]
+        ),
         "BCD (DNF)": lambda **k: rulelab.TwoLevelRules(
-            form="dnf", method="bcd", complexity=k["theta"], max_rules=k["rules"]
+            form="dnf", method="bcd", complexity=k["complexity"], max_rules=k["rules"]
         ),
         "AM (DNF)": lambda **k: rulelab.TwoLevelRules(
-            form="dnf", method="am", complexity=k["theta"], max_rules=k["rules"]
+            form="dnf", method="am", complexity=k["complexity"], max_rules=k["rules"]
         ),
     }
     if hasattr(rulelab, "CBMClassifier"):
@@ -86,25 +88,35 @@ CG_LIMITS = {"exact_budget": 0.25, "integer_node_limit": 100, "integer_solution_
 # The controls each learner's factory above reads; the others are disabled while it is
 # chosen (tests/test_explorer.py checks this against the factories).
 KNOBS = {
-    "1Rule": {"lam"},
-    "RuSC": {"lam", "rules"},
-    "RuB": {"lam", "rules"},
-    "BCD (DNF)": {"theta", "rules"},
-    "AM (DNF)": {"theta", "rules"},
+    "1Rule": {"complexity"},
+    "RuSC": {"complexity", "rules"},
+    "RuB": {"complexity", "rules"},
+    "BCD (DNF)": {"complexity", "rules"},
+    "AM (DNF)": {"complexity", "rules"},
     "GRAB": {"degree"},
     "CG": {"complexity", "max_terms", "form"},
     "Rules-first": {"rules", "C"},
 }
 
 
+# Each learner's complexity when it is chosen: the papers' settings (paper 1's lambda =
+# 1000 is a complexity of 1e-3) and column generation's quick explorer default.
+DEFAULT_COMPLEXITY = {
+    "1Rule": 1e-3,
+    "RuSC": 1e-3,
+    "RuB": 1e-3,
+    "BCD (DNF)": 0.01,
+    "AM (DNF)": 0.01,
+    "CG": 0.01,
+}
+
+
 def fit_and_describe(
     dataset: str,
     learner: str,
-    lam: float = 1000.0,
-    theta: float = 0.01,
     degree: int = 2,
     rules: int = 5,
-    complexity: float = 0.01,
+    complexity: float | None = None,
     max_terms: int = 4,
     form: str = "dnf",
     C: float = 1.0,
@@ -113,10 +125,12 @@ def fit_and_describe(
     """Fit one learner on a stratified 70/30 split and describe the result.
 
     The keywords are the explorer's controls; each learner reads those :data:`KNOBS` names.
+    ``complexity`` is the one trade-off of every rule learner here (the weight of a rule's
+    size against its errors); None: the learner's :data:`DEFAULT_COMPLEXITY`.
     """
+    if complexity is None:
+        complexity = DEFAULT_COMPLEXITY.get(learner, 0.01)
     knobs = {
-        "lam": lam,
-        "theta": theta,
         "degree": degree,
         "rules": rules,
         "complexity": complexity,
@@ -164,11 +178,9 @@ def _headless() -> bool:
 
 
 _KNOB_NAMES = {
-    "lam": "lambda",
-    "theta": "theta",
+    "complexity": "complexity",
     "degree": "degree",
     "rules": "rules",
-    "complexity": "complexity",
     "max_terms": "clause length",
     "form": "form",
     "C": "C",
@@ -226,9 +238,10 @@ class Explorer:
     Attributes
     ----------
     controls : dict of str -> widget
-        ``dataset``, ``learner`` and the knobs ``lam``, ``theta``, ``degree``, ``rules``,
-        ``complexity``, ``max_terms``, ``form``, ``C`` (the keywords of
-        :func:`fit_and_describe`).
+        ``dataset``, ``learner`` and the knobs ``complexity``, ``degree``, ``rules``,
+        ``max_terms``, ``form``, ``C`` (the keywords of :func:`fit_and_describe`). Only
+        the knobs the chosen learner reads are shown; choosing a learner sets the
+        complexity to its :data:`DEFAULT_COMPLEXITY`.
     status, output, widget
         The status line, the result area and the box holding everything.
     fitted : list of dict
@@ -250,26 +263,31 @@ class Explorer:
         self._lock = threading.Lock()
         self._pending: dict | None = None
         self._running = False
+        self._quiet = False
         self._thread: threading.Thread | None = None
         self.fitted: list[dict] = []
-        wide = {"style": {"description_width": "initial"}, "layout": w.Layout(width="330px")}
-        slider = dict(wide, continuous_update=False)
+
+        def wide() -> dict:  # a layout of its own per control: hiding one hides no other
+            return {"style": {"description_width": "initial"}, "layout": w.Layout(width="330px")}
+
+        def slider() -> dict:
+            return dict(wide(), continuous_update=False)
+
         self.controls = {
-            "dataset": w.Dropdown(options=datasets, value=dataset, description="dataset", **wide),
-            "learner": w.Dropdown(options=list(_learners()), description="learner", **wide),
-            "lam": w.FloatLogSlider(
-                value=1000, base=10, min=-1, max=4, description="lambda", **slider
-            ),
-            "theta": w.FloatLogSlider(
-                value=0.01, base=10, min=-4, max=0, description="theta", **slider
-            ),
-            "degree": w.IntSlider(value=2, min=1, max=4, description="degree (GRAB)", **slider),
-            "rules": w.IntSlider(value=5, min=1, max=10, description="rules / rounds", **slider),
+            "dataset": w.Dropdown(options=datasets, value=dataset, description="dataset", **wide()),
+            "learner": w.Dropdown(options=list(_learners()), description="learner", **wide()),
             "complexity": w.FloatLogSlider(
-                value=0.01, base=10, min=-3.5, max=-1, description="complexity (CG)", **slider
+                value=DEFAULT_COMPLEXITY["1Rule"],
+                base=10,
+                min=-4,
+                max=0,
+                description="complexity",
+                **slider(),
             ),
+            "degree": w.IntSlider(value=2, min=1, max=4, description="degree (GRAB)", **slider()),
+            "rules": w.IntSlider(value=5, min=1, max=10, description="rules / rounds", **slider()),
             "max_terms": w.IntSlider(
-                value=4, min=1, max=6, description="clause length (CG)", **slider
+                value=4, min=1, max=6, description="clause length (CG)", **slider()
             ),
             "form": w.ToggleButtons(
                 options=[("DNF", "dnf"), ("CNF", "cnf")],
@@ -278,7 +296,7 @@ class Explorer:
                 style={"description_width": "initial", "button_width": "60px"},
             ),
             "C": w.FloatLogSlider(
-                value=1.0, base=10, min=-2, max=2, description="C (rules-first base)", **slider
+                value=1.0, base=10, min=-2, max=2, description="C (rules-first base)", **slider()
             ),
         }
         self.status = w.HTML()
@@ -289,9 +307,8 @@ class Explorer:
             [
                 w.HTML(_CSS),
                 w.HBox([c["dataset"], c["learner"]]),
-                w.HBox([c["lam"], c["theta"]]),
-                w.HBox([c["degree"], c["rules"]]),
-                w.HBox([c["complexity"], c["max_terms"]]),
+                w.HBox([c["complexity"], c["rules"]]),
+                w.HBox([c["degree"], c["max_terms"]]),
                 w.HBox([c["C"], c["form"]]),
                 self.status,
                 self.output,
@@ -313,13 +330,25 @@ class Explorer:
         """True while a refit runs."""
         return self._running
 
-    def _enable_knobs(self, _=None) -> None:
-        used = KNOBS.get(self.controls["learner"].value, set())
+    def _enable_knobs(self, change=None) -> None:
+        """Show the knobs the chosen learner reads (the others are hidden and disabled);
+        a newly chosen learner starts at its own complexity."""
+        learner = self.controls["learner"].value
+        used = KNOBS.get(learner, set())
         for name in _KNOB_NAMES:
-            self.controls[name].disabled = name not in used
+            control = self.controls[name]
+            control.disabled = name not in used
+            control.layout.display = None if name in used else "none"
+        if change is not None and learner in DEFAULT_COMPLEXITY:
+            self._quiet = True  # the learner's own change asks for the refit, once
+            try:
+                self.controls["complexity"].value = DEFAULT_COMPLEXITY[learner]
+            finally:
+                self._quiet = False
 
     def _changed(self, _=None) -> None:
-        self.request()
+        if not self._quiet:
+            self.request()
 
     def request(self) -> None:
         """Ask for a refit with the current setting: now if none runs, else after it."""

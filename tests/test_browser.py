@@ -243,13 +243,14 @@ def _explorer_idle(driver) -> bool:
 
 
 def _enabled(sliders: dict) -> set[str]:
-    """The labels of the sliders that are not disabled (noUiSlider marks its target)."""
+    """The labels of the sliders shown and not disabled (noUiSlider marks its target)."""
     from selenium.webdriver.common.by import By
 
     return {
         label
         for label, s in sliders.items()
-        if s.find_element(By.CSS_SELECTOR, ".noUi-target").get_attribute("disabled") is None
+        if s.is_displayed()
+        and s.find_element(By.CSS_SELECTOR, ".noUi-target").get_attribute("disabled") is None
     }
 
 
@@ -307,19 +308,17 @@ def test_tour_notebook_runs_in_jupyterlab_with_one_live_explorer(lab, browser):
         if "Error displaying widget" in e.text or "Loading widget" in e.text
     ]
     sliders = {
-        s.find_element(By.CSS_SELECTOR, ".widget-label").text: s
+        s.find_element(By.CSS_SELECTOR, ".widget-label").get_attribute("textContent"): s
         for s in _css(driver, ".rulelab-explorer .widget-slider")
     }
     assert set(sliders) == {
-        "lambda",
-        "theta",
+        "complexity",
         "degree (GRAB)",
         "rules / rounds",
-        "complexity (CG)",
         "clause length (CG)",
         "C (rules-first base)",
     }
-    assert _enabled(sliders) == {"lambda"}  # all 1Rule reads
+    assert _enabled(sliders) == {"complexity"}  # all 1Rule reads, the others hidden
 
     # Choose RuSC: the rules slider is enabled, then move it with the keyboard.
     learner = _css(driver, ".rulelab-explorer .widget-dropdown select")[1]
@@ -331,8 +330,8 @@ def test_tour_notebook_runs_in_jupyterlab_with_one_live_explorer(lab, browser):
         "the explorer to refit RuSC",
     )
     before = _explorer_text(driver)
-    assert "RuSC on pima (lambda = 1000, rules = 5): " in before
-    assert _enabled(sliders) == {"lambda", "rules / rounds"}
+    assert "RuSC on pima (complexity = 0.001, rules = 5): " in before
+    assert _enabled(sliders) == {"complexity", "rules / rounds"}
     handle = sliders["rules / rounds"].find_element(By.CSS_SELECTOR, ".noUi-handle")
     handle.click()
     for _ in range(4):  # 5 -> 1 rule, four refits asked
@@ -346,7 +345,7 @@ def test_tour_notebook_runs_in_jupyterlab_with_one_live_explorer(lab, browser):
         "the rule to update after the slider moved",
     )
     after = _explorer_text(driver)
-    assert after.startswith("RuSC on pima (lambda = 1000, rules = 1): ")
+    assert after.startswith("RuSC on pima (complexity = 0.001, rules = 1): ")
     assert ", 1 rules," in after and after.count("IF ") == 1
 
     # No severe JavaScript error on the page.

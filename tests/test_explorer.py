@@ -12,11 +12,9 @@ from tests.conftest import data_dir
 needs_data = pytest.mark.skipif(data_dir() is None, reason="benchmark data not beside the project")
 
 KNOB_VALUES = {
-    "lam": (1000.0, 10.0),
-    "theta": (0.01, 0.1),
+    "complexity": (0.01, 0.001),
     "degree": (2, 3),
     "rules": (5, 3),
-    "complexity": (0.01, 0.001),
     "max_terms": (4, 2),
     "form": ("dnf", "cnf"),
     "C": (1.0, 0.1),
@@ -69,7 +67,8 @@ def test_sliders_a_learner_ignores_are_disabled_and_the_others_enabled(learner):
     ex = explorer.Explorer(fit=_fake_fit, background=False)
     ex.controls["learner"].value = learner
     enabled = {k for k in KNOB_VALUES if not ex.controls[k].disabled}
-    assert enabled == explorer.KNOBS[learner]
+    shown = {k for k in KNOB_VALUES if ex.controls[k].layout.display != "none"}
+    assert enabled == shown == explorer.KNOBS[learner]
 
 
 @pytest.mark.parametrize("learner", sorted(explorer.KNOBS))
@@ -141,10 +140,10 @@ def test_a_failing_fit_shows_its_error_in_the_explorer():
 
 def test_the_text_names_the_setting_the_learner_read():
     ex = explorer.Explorer(fit=_fake_fit, background=False)
-    assert _text(ex).startswith("1Rule on pima (lambda = 1000): train error 0.100")
+    assert _text(ex).startswith("1Rule on pima (complexity = 0.001): train error 0.100")
     ex.controls["learner"].value = "RuSC"
     ex.controls["rules"].value = 3
-    assert _text(ex).startswith("RuSC on pima (lambda = 1000, rules = 3): ")
+    assert _text(ex).startswith("RuSC on pima (complexity = 0.001, rules = 3): ")
     ex.controls["learner"].value = "CG"
     ex.controls["form"].value = "cnf"
     assert _text(ex).startswith("CG on pima (complexity = 0.01, clause length = 4, form = CNF): ")
@@ -220,3 +219,16 @@ def test_rules_first_c_slider_sets_the_base_models_nonzero_weights():
         return int(text.rsplit("uses ", 1)[1].split(" of ")[0])
 
     assert weights(0.01) < weights(1.0) < weights(100.0)
+
+
+def test_one_complexity_for_every_rule_learner_starting_at_the_learners_own():
+    ex = explorer.Explorer(fit=_fake_fit, background=False)
+    assert "lam" not in ex.controls and "theta" not in ex.controls
+    fits = len(ex.fitted)
+    ex.controls["learner"].value = "BCD (DNF)"
+    assert len(ex.fitted) == fits + 1  # the learner's change refits once, at its complexity
+    assert ex.fitted[-1]["complexity"] == explorer.DEFAULT_COMPLEXITY["BCD (DNF)"]
+    ex.controls["complexity"].value = 0.1
+    assert ex.fitted[-1]["complexity"] == 0.1
+    ex.controls["learner"].value = "1Rule"
+    assert ex.fitted[-1]["complexity"] == explorer.DEFAULT_COMPLEXITY["1Rule"]
