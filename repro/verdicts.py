@@ -69,6 +69,7 @@ __all__ = [
     "ShareTest",
     "all_of",
     "at_least",
+    "about_share",
     "compare",
     "similar",
     "compare_proportions",
@@ -399,6 +400,22 @@ def at_least(comparisons: Iterable[Comparison | str], needed: float) -> str:
     if won >= needed:
         return HOLDS
     return TIE if won + tied >= needed else DOES_NOT_HOLD
+
+
+def about_share(comparisons: Iterable[Comparison | str], low: float, high: float) -> str:
+    """A claim that one side is better on "about half" (a share between ``low`` and
+    ``high``) of the comparisons: the share better lies between the members that hold and
+    those that hold or tie (read within their family). Holds when that whole range is
+    inside [low, high], does not hold when it misses it, a tie otherwise."""
+    v = [x for x in family(comparisons) if x != NOT_TESTABLE]
+    if not v:
+        return NOT_TESTABLE
+    least, most = v.count(HOLDS) / len(v), (v.count(HOLDS) + v.count(TIE)) / len(v)
+    if low <= least and most <= high:
+        return HOLDS
+    if most < low or least > high:
+        return DOES_NOT_HOLD
+    return TIE
 
 
 def tally(comparisons: Iterable[Comparison | str]) -> str:

@@ -213,3 +213,14 @@ def test_a_likeness_holds_inside_its_margin_fails_outside_and_ties_in_the_noise(
     assert similar(noisy, base, margin=0.01).verdict == "tie"
     with pytest.raises(ValueError, match="paired"):
         similar(base, base[:3], margin=0.01)
+
+
+def test_about_half_holds_inside_its_band_fails_outside_and_ties_when_ties_straddle_it():
+    from repro.verdicts import about_share
+
+    better, worse, even = (v.Comparison(d, 0.1, v.decide(d, 0.1)) for d in (1.0, -1.0, 0.0))
+    assert about_share([better, better, worse, worse], 1 / 3, 2 / 3) == "holds"
+    assert about_share([better] * 4, 1 / 3, 2 / 3) == "does not hold"
+    assert about_share([worse] * 4, 1 / 3, 2 / 3) == "does not hold"
+    assert about_share([better, even, even, worse], 1 / 3, 2 / 3) == "tie"
+    assert about_share([], 1 / 3, 2 / 3) == "not testable"
