@@ -137,6 +137,43 @@ def claims(t1: pd.DataFrame, t2: pd.DataFrame, t3: pd.DataFrame) -> pd.DataFrame
             "gas at 100 thresholds not timed in this mode",
             "not testable",
         )
+    # the gain of the enhanced tests, by data set (mean over the threshold counts)
+    gain = (
+        (
+            t2.set_index(["dataset", "thresholds"]).fraction_ours
+            - t1.set_index(["dataset", "thresholds"]).fraction_ours
+        )
+        .groupby(level="dataset")
+        .mean()
+    )
+    if "Gas" in gain.index and len(gain) > 1:
+        add(
+            "the gain of the enhanced over the basic tests is largest on gas",
+            "enhanced minus basic fraction screened, mean over the threshold counts: "
+            + ", ".join(f"{d} {g:+.3f}" for d, g in gain.sort_values(ascending=False).items())
+            + "; exact counts",
+            "holds" if gain.idxmax() == "Gas" else "does not hold",
+        )
+    add(
+        "on gas the basic tests screen 81% of the columns and the enhanced tests 93%",
+        "our gas is not the paper's: 8 of its 10 batches, 6,697 of 13,910 rows, and the paper "
+        "does not say how its six gases became two classes; across random splits of ours the "
+        "fraction ranges widely (screening_gas_splits.csv), so the paper's two numbers cannot "
+        "be compared with ours",
+        "not testable",
+    )
+    big = t3[(t3.dataset == "Gas") & (t3.thresholds == 100)]
+    if len(big):
+        r = big.iloc[0]
+        solved = r.full_status == "optimal" and bool(r.same_value)
+        add(
+            "with 100 thresholds on gas the 25,600-variable binary problem is solved to "
+            "optimality in under 15 s",
+            f"{int(r.columns)} columns: screening and the reduced problem {r.b_total:.2f} s "
+            f"(one run), {'the full optimum reached' if solved else 'the full optimum not checked'}"
+            f"; our gas has {int(r['rows'])} of the paper's 13,910 rows and HiGHS solves it",
+            "holds" if solved and r.b_total < 15 else "does not hold",
+        )
     checked = t3[t3.same_value.notna()]
     add(
         "the screened and the full problem have the same optimum (screening is safe)",
