@@ -270,3 +270,31 @@ def test_table2_needs_the_features_to_change_more_on_phishing_than_on_ijcnn1():
     assert "phishing 0.43 against ijcnn1 0.01" in holds["table2"]["evidence"]
     fails = {r["claim"]: r for r in claims(TEXTS, **inputs | {"tol": _tolerance(300, 3)})}
     assert fails["table2"]["verdict"] == "does not hold"
+
+
+def test_the_named_winners_and_the_top_weight_can_hold_and_fail():
+    inputs = _inputs([90.0, 90.0]) | {"best_in_text": {"x": "SVC", "y": "GRAB (L2-hinge)"}}
+    wide = inputs["wide"].copy()
+    wide.loc["x", "SVC"] = 95.0  # SVC named best on x and clearly the most accurate there
+    top = pd.DataFrame(
+        {
+            "weight": [0.9, -0.3],
+            "conjunction": [
+                "marital-status=Married-AF-spouse == 1 AND native-country=United-States == 1",
+                "education=Some-college == 1",
+            ],
+        }
+    )
+    rows = {
+        r["claim"][:40]: r for r in claims(TEXTS, **inputs | {"wide": wide, "top_weights": top})
+    }
+    assert rows["The other winners Table 1's text names ("]["verdict"] == "holds"
+    assert rows["On a1a the largest weight is (marital-st"]["verdict"] == "holds"
+    wide.loc["x", "SVC"] = 70.0  # now far behind the best other method
+    flipped = top.assign(weight=[-0.9, 0.3])
+    rows = {
+        r["claim"][:40]: r for r in claims(TEXTS, **inputs | {"wide": wide, "top_weights": flipped})
+    }
+    assert rows["The other winners Table 1's text names ("]["verdict"] == "does not hold"
+    assert rows["On a1a the largest weight is (marital-st"]["verdict"] == "does not hold"
+    assert rows["On a1a the model keeps 682 non-zero weig"]["verdict"] == "not testable"
