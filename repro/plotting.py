@@ -36,6 +36,7 @@ COLORS = {
     "AM": "C4",
     "CART": "C5",
     "RIPPER": "C6",
+    "C5.0": "C8",
     "paper": "C7",
     "ours": "C0",
 }
