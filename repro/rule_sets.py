@@ -8,6 +8,7 @@ import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
 
 from repro.verdicts import (
+    MANY_FEWER,
     NOT_TESTABLE,
     Comparison,
     about_share,
@@ -249,10 +250,6 @@ def _better(
     diff = float(mb[sets].mean() - ma[sets].mean())
     se = float(np.sqrt((sa[sets] ** 2).sum() + (sb[sets] ** 2).sum())) / n
     return Comparison(diff, se, decide(diff, se))
-
-
-#: "many fewer clauses than C5.0": at most this share of C5.0's mean count (ours)
-MANY_FEWER = 0.6
 
 
 def claims(

@@ -14,6 +14,7 @@ from repro.c50 import make_c50
 from repro.rule_sets import paper1_baselines
 from repro.theta_search import ThetaSearchCV
 from repro.verdicts import (
+    MANY_FEWER,
     Comparison,
     all_of,
     at_least,
@@ -52,9 +53,6 @@ PAPER_NAMES = {
     "wdbc": "WDBC",
 }
 LARGE_DATASETS = ("magic", "musk2")
-MANY_FEWER = 0.5
-"""'Many fewer features than C5.0' read as at most this share of C5.0's (ours; notebook 02
-reads paper 1's 'many fewer rules than C5.0' the same way)."""
 SMALL_DATASETS = tuple(d for d in PAPER_NAMES if d not in LARGE_DATASETS)  # from paper 1
 
 # Descriptions of the Parkinsons voice measures (Little et al. 2007, UCI documentation), so
@@ -264,7 +262,7 @@ def claims(
             "(DList, IBM SPSS, has no open implementation)",
         )
     # C5.0's features: our C5.0 (Quinlan's GPL release, rule-set mode, defaults) on the same
-    # folds; "many fewer" read as at most half of C5.0's, as notebook 02 reads paper 1's
+    # folds; "many fewer" read as at most MANY_FEWER of C5.0's, as notebook 02 reads paper 1's
     ran = [d for d in sets if "C5.0" in terms.columns and pd.notna(terms.loc[d, "C5.0"])]
     if ran:
         feats = {
