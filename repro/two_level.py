@@ -262,7 +262,7 @@ def claims(
             "(DList, IBM SPSS, has no open implementation)",
         )
     # C5.0's features: our C5.0 (Quinlan's GPL release, rule-set mode, defaults) on the same
-    # folds; "many fewer" read as at most MANY_FEWER of C5.0's, as notebook 02 reads paper 1's
+    # folds; "many fewer" read as at most MANY_FEWER of C5.0's (one reading, repro.verdicts)
     ran = [d for d in sets if "C5.0" in terms.columns and pd.notna(terms.loc[d, "C5.0"])]
     if ran:
         feats = {
