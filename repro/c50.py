@@ -43,6 +43,8 @@ import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
+from repro.program_io import as_frame, nominal_values, training_table
+
 __all__ = [
     "C50Classifier",
     "C50Rule",
@@ -125,15 +127,6 @@ def _release(program: str) -> str:
 def c50_release(binary: str | None = None) -> str:
     """The installed C5.0 release, e.g. ``"2.07 GPL Edition"`` (read once per process)."""
     return _release(find_c50(binary))
-
-
-def _frame(X) -> pd.DataFrame:
-    if isinstance(X, pd.DataFrame):
-        return X
-    arr = np.asarray(X)
-    if arr.ndim != 2:
-        raise ValueError(f"X must be 2-D (samples x features), got shape {arr.shape}")
-    return pd.DataFrame(arr, columns=[f"x{j}" for j in range(arr.shape[1])])
 
 
 @dataclass(frozen=True)
@@ -268,25 +261,6 @@ class C50Classifier(ClassifierMixin, BaseEstimator):
         args += [] if self.global_pruning else ["-g"]
         return args
 
-    @staticmethod
-    def _attribute_values(column: pd.Series, name) -> list | None:
-        """None for a numeric column, else its sorted distinct values (as strings)."""
-        kind = column.dtype
-        if pd.api.types.is_datetime64_any_dtype(kind) or pd.api.types.is_timedelta64_dtype(kind):
-            raise TypeError(
-                f"column {name!r} holds dates or durations: turn it into numbers "
-                "(e.g. days since a date) before fitting C5.0"
-            )
-        if pd.api.types.is_numeric_dtype(column) and not pd.api.types.is_bool_dtype(column):
-            values = column.to_numpy(dtype=float, na_value=np.nan)
-            if np.isinf(values).any():
-                raise ValueError(
-                    f"column {name!r} has infinite values: replace them by "
-                    "finite numbers or NaN (missing)"
-                )
-            return None
-        return sorted({str(v) for v in column.dropna()})
-
     def _names(self) -> str:
         lines = ["c.", ""]
         for j, values in enumerate(self.nominal_):
@@ -324,7 +298,7 @@ class C50Classifier(ClassifierMixin, BaseEstimator):
             )
         for j, col in enumerate(X.columns):
             if self.nominal_[j] is None:
-                self._attribute_values(X[col], col)  # the same checks as in fit
+                nominal_values(X[col], col, "C5.0")  # the same checks as in fit
 
     def _run(self, X, codes, test=None) -> str:
         """Run C5.0 on ``X``/``codes`` (and a ``(X_test, codes_test)`` test set); its output."""
@@ -356,19 +330,7 @@ class C50Classifier(ClassifierMixin, BaseEstimator):
     # ---- fitting ----------------------------------------------------------------------------
     def fit(self, X, y):
         """Write ``X``, ``y`` as C5.0's files, run ``c5.0 -r`` on them and read its rule set."""
-        X = _frame(X)
-        y = np.asarray(y)
-        if y.ndim != 1 or y.shape[0] != X.shape[0]:
-            raise ValueError(
-                f"y must be 1-D with one label per row of X ({X.shape[0]}), got shape {y.shape}"
-            )
-        if pd.isna(y).any():
-            raise ValueError("y has missing labels: drop those rows before fitting")
-        self.classes_ = np.unique(y)
-        if self.classes_.size < 2:
-            raise ValueError(
-                f"y has one class ({self.classes_[0]!r}): a rule needs samples of two classes"
-            )
+        X, y, self.classes_, self.feature_names_in_ = training_table(X, y)
         self._options()  # parameters checked before anything runs
         if self.release is not None:
             installed = c50_release(self.binary)
@@ -377,11 +339,8 @@ class C50Classifier(ClassifierMixin, BaseEstimator):
                     f"release={self.release!r} but C5.0 {installed} is installed: "
                     "pass release=None or install that release"
                 )
-        self.feature_names_in_ = np.asarray([str(c) for c in X.columns], dtype=object)
-        if len(set(self.feature_names_in_)) != len(self.feature_names_in_):
-            raise ValueError("X has duplicate column names: give every column its own name")
         self.n_features_in_ = X.shape[1]
-        self.nominal_ = [self._attribute_values(X[c], c) for c in X.columns]
+        self.nominal_ = [nominal_values(X[c], c, "C5.0") for c in X.columns]
         codes = np.searchsorted(self.classes_, y)
         out = self._run(X, codes)
         self._read_rules(out, X)
@@ -522,7 +481,7 @@ class C50Classifier(ClassifierMixin, BaseEstimator):
     def predict(self, X) -> np.ndarray:
         """C5.0's vote of the rules that fire on each row (the default class if none)."""
         check_is_fitted(self, "rules_")
-        X = _frame(X)
+        X = as_frame(X)
         self._check_columns(X)
         if X.shape[0] == 0:
             return self.classes_[:0]
@@ -555,7 +514,7 @@ def c50_test_errors(model: C50Classifier, X, y, X_test, y_test) -> int:
     model's reading of its rules disagree.
     """
     check_is_fitted(model, "rules_")
-    X, X_test = _frame(X), _frame(X_test)
+    X, X_test = as_frame(X), as_frame(X_test)
     model._check_columns(X)
     model._check_columns(X_test)
     codes = np.searchsorted(model.classes_, np.asarray(y))

@@ -29,6 +29,8 @@ import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
+from repro.program_io import as_frame, nominal_values, training_table
+
 __all__ = ["JRipClassifier", "make_ripper", "RIPPERS", "find_weka", "weka_version", "weka_missing"]
 
 DEFAULT_JAR = "/usr/share/java/weka.jar"
@@ -107,15 +109,6 @@ def _run(args: list[str], jar: str | None) -> str:
     return proc.stdout
 
 
-def _frame(X) -> pd.DataFrame:
-    if isinstance(X, pd.DataFrame):
-        return X
-    arr = np.asarray(X, dtype=object)
-    if arr.ndim != 2:
-        raise ValueError(f"X must be 2-D (samples x features), got shape {arr.shape}")
-    return pd.DataFrame(np.asarray(X), columns=[f"x{j}" for j in range(arr.shape[1])])
-
-
 _RULE = re.compile(r"^(?P<lhs>.*?)\s*=> c=(?P<cls>c\d+) \((?P<cover>[^)]*)\)\s*$")
 _COND = re.compile(r"\((?P<att>a\d+) (?P<op><=|>=|=|<|>) (?P<value>[^()]*)\)")
 _PRED = re.compile(r"^\s*(\d+)\s+\S+\s+(\d+):")
@@ -188,19 +181,7 @@ class JRipClassifier(ClassifierMixin, BaseEstimator):
     # ---- fitting ------------------------------------------------------------------------
     def fit(self, X, y):
         """Write ``X``, ``y`` as ARFF, run JRip on it and keep its model and rules."""
-        X = _frame(X)
-        y = np.asarray(y)
-        if y.ndim != 1 or y.shape[0] != X.shape[0]:
-            raise ValueError(
-                f"y must be 1-D with one label per row of X ({X.shape[0]}), got shape {y.shape}"
-            )
-        if pd.isna(y).any():
-            raise ValueError("y has missing labels: drop those rows before fitting")
-        self.classes_ = np.unique(y)
-        if self.classes_.size < 2:
-            raise ValueError(
-                f"y has one class ({self.classes_[0]!r}): a rule needs samples of two classes"
-            )
+        X, y, self.classes_, self.feature_names_in_ = training_table(X, y)
         if self.weka_version is not None:
             installed = weka_version(self.jar)
             if installed != self.weka_version:
@@ -208,13 +189,10 @@ class JRipClassifier(ClassifierMixin, BaseEstimator):
                     f"weka_version={self.weka_version!r} but Weka {installed} is "
                     "installed: pass weka_version=None or install that release"
                 )
-        self.feature_names_in_ = np.asarray([str(c) for c in X.columns], dtype=object)
-        if len(set(self.feature_names_in_)) != len(self.feature_names_in_):
-            raise ValueError("X has duplicate column names: give every column its own name")
         self.n_features_in_ = X.shape[1]
         self.nominal_ = {}
         for j, col in enumerate(X.columns):
-            self.nominal_[j] = self._attribute_values(X[col], col)
+            self.nominal_[j] = nominal_values(X[col], col, "JRip")
         codes = np.searchsorted(self.classes_, y)
         args = [
             "-F",
@@ -236,26 +214,6 @@ class JRipClassifier(ClassifierMixin, BaseEstimator):
         self.rules_ = self._parse_rules(out)
         self.rules_text_ = [self._rule_words(conds, cls) for conds, cls in self.rules_]
         return self
-
-    @staticmethod
-    def _attribute_values(column: pd.Series, name) -> list | None:
-        """None for a numeric column, else its sorted distinct values (as strings)."""
-        kind = column.dtype
-        if pd.api.types.is_datetime64_any_dtype(kind) or pd.api.types.is_timedelta64_dtype(kind):
-            raise TypeError(
-                f"column {name!r} holds dates or durations: turn it into numbers "
-                "(e.g. days since a date) before fitting JRip"
-            )
-        if pd.api.types.is_numeric_dtype(column) and not pd.api.types.is_bool_dtype(column):
-            values = column.to_numpy(dtype=float, na_value=np.nan)
-            if np.isinf(values).any():
-                raise ValueError(
-                    f"column {name!r} has infinite values: replace them by "
-                    "finite numbers or NaN (missing)"
-                )
-            return None
-        present = column.dropna()
-        return sorted({str(v) for v in present})
 
     def _arff(self, X: pd.DataFrame, codes: np.ndarray | None) -> str:
         """The ARFF text of ``X`` under neutral names; ``codes`` None writes ``?`` classes."""
@@ -317,7 +275,7 @@ class JRipClassifier(ClassifierMixin, BaseEstimator):
     def predict(self, X) -> np.ndarray:
         """The class of the first rule that fires on each row (the default class if none)."""
         check_is_fitted(self, "model_")
-        X = _frame(X)
+        X = as_frame(X)
         names = [str(c) for c in X.columns]
         if names != list(self.feature_names_in_):
             raise ValueError(
@@ -328,7 +286,7 @@ class JRipClassifier(ClassifierMixin, BaseEstimator):
             return self.classes_[:0]
         for j, col in enumerate(X.columns):
             if self.nominal_[j] is None:
-                self._attribute_values(X[col], col)  # the same checks as in fit
+                nominal_values(X[col], col, "JRip")  # the same checks as in fit
         with tempfile.TemporaryDirectory(prefix="jrip") as tmp:
             test, model = Path(tmp) / "test.arff", Path(tmp) / "jrip.model"
             test.write_text(self._arff(X, None), encoding="utf-8")

@@ -29,6 +29,7 @@ from sklearn.pipeline import Pipeline, make_pipeline
 from sklearn.preprocessing import OneHotEncoder, StandardScaler
 
 from repro.jrip import RIPPERS, make_ripper, weka_missing
+from repro.program_io import as_frame
 from repro.verdicts import all_of, at_least, compare, compare_ratio, decide, no_worse
 
 __all__ = [
@@ -80,15 +81,6 @@ def _prep(scale: bool = False) -> ColumnTransformer:
     return prep.set_output(transform="pandas")
 
 
-def _frame(X) -> pd.DataFrame:
-    if isinstance(X, pd.DataFrame):
-        return X
-    arr = np.asarray(X)
-    if arr.ndim != 2:
-        raise ValueError(f"X must be 2-D (samples x features), got shape {arr.shape}")
-    return pd.DataFrame(arr, columns=[f"x{j}" for j in range(arr.shape[1])])
-
-
 def _needs(module: str, package: str) -> None:
     if importlib.util.find_spec(module) is None:
         raise ImportError(f"this peer needs the '{package}' package: pip install rulelab[bench]")
@@ -107,7 +99,7 @@ class _Peer(ClassifierMixin, BaseEstimator):
 
     def fit(self, X, y):
         """Fit the preprocessing and the peer on ``X`` and binary ``y``."""
-        X = _frame(X)
+        X = as_frame(X)
         y = np.asarray(y).ravel()
         if len(y) != len(X):
             raise ValueError(f"X has {len(X)} rows but y has {len(y)} labels")
@@ -138,7 +130,7 @@ class _Peer(ClassifierMixin, BaseEstimator):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", FutureWarning)
             warnings.simplefilter("ignore", DeprecationWarning)
-            return self.classes_[self._predict01(_frame(X).reset_index(drop=True))]
+            return self.classes_[self._predict01(as_frame(X).reset_index(drop=True))]
 
     @property
     def model_(self):
