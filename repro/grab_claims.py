@@ -36,6 +36,10 @@ def _ratio(ratio: float) -> Comparison:
     return compare_ratio(ratio)
 
 
+#: the largest tolerance at which the text describes how much Table 2's features change
+NAMED_EPS = 1e-5
+
+
 def _accuracy(
     wide: pd.DataFrame,
     n_test: Mapping[str, int],
@@ -415,13 +419,19 @@ def claims(
     ref_size = tol[tol.eps == tol.eps.min()].set_index("dataset")["|Phi_eps|"]
     changed = (tol["|Phi \\ Phi_eps|"] + tol["|Phi_eps \\ Phi|"]).groupby(tol.dataset).max()
     stable = bool((spread <= 1.0).all())
-    # the features half: they change little on ijcnn1 and a lot on phishing (the text), a
-    # contrast of the share of the reference set that changes, exact counts
-    share = changed / ref_size.reindex(changed.index)
+    # the features half: they change little on ijcnn1 and a lot on phishing, at the
+    # tolerances the text describes (1e-6 and 1e-5: "very small" on ijcnn1), a contrast of
+    # the share of the reference set that changes, exact counts
+    named = tol[(tol.eps > tol.eps.min()) & (tol.eps <= NAMED_EPS)]
+    named = named if len(named) else tol
+    moved = (named["|Phi \\ Phi_eps|"] + named["|Phi_eps \\ Phi|"]).groupby(named.dataset).max()
+    share = moved / ref_size.reindex(moved.index)
     if {"ijcnn1", "phishing"} <= set(share.index):
         contrast = bool(share["phishing"] > share["ijcnn1"])
-        features = f"; changed share of |Phi|: phishing {share['phishing']:.2f} against ijcnn1 "
-        features += f"{share['ijcnn1']:.2f}"
+        features = (
+            f"; changed share of |Phi| up to eps = {NAMED_EPS:g}: phishing "
+            f"{share['phishing']:.2f} against ijcnn1 {share['ijcnn1']:.2f}"
+        )
     else:
         contrast, features = bool((changed > 0).any()), "; ijcnn1 or phishing not run"
     rows.append(

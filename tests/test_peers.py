@@ -285,3 +285,20 @@ def test_speed_targets_compare_fits_at_fixed_parameters_and_report_the_tuning_be
     # without the tuning time recorded, the total is all there is
     plain = benchmark_table(results.drop(columns="tuning_time"))
     assert peers.cg_targets(plain, benchmark_summary(plain), speedup=20)["speedup"] == 10.0
+
+
+def test_most_accurate_on_enough_sets_reads_the_sets_as_one_family():
+    rows = []
+    for d in ("d1", "d2", "d3"):
+        for f in range(6):
+            # CG behind BRCG by 1.45 SE of the paired differences on every set: alone a loss,
+            # within the bound of a family of three (1.62 SE): a tie
+            rows += [
+                (d, "CG", f, 0.20 + 0.013 + 0.02 * (-1) ** f, 0, 3, 6, 1.0),
+                (d, "BRCG", f, 0.20, 0, 4, 9, 25.0),
+            ]
+    results = _results(rows)
+    table = benchmark_table(results)
+    goal = peers.cg_targets(table, benchmark_summary(table), wins=2, folds=results)
+    assert goal["wins"] == 0 and goal["ties"] == 3
+    assert goal["wins_verdict"] == "tie"

@@ -152,3 +152,13 @@ def test_quite_competitive_with_the_black_boxes_holds_within_the_margin_and_fail
     far = claims(_folds(), *_with_black_boxes(0.10)).set_index("key")
     assert far.loc["black_box", "verdict"] == "does not hold"
     assert claims(_folds()).set_index("key").loc["black_box", "verdict"] == "not testable"
+
+
+def test_rather_large_ripper_rules_mean_bcd_and_am_use_many_fewer_features():
+    frame = _folds().assign(dataset=lambda f: f.dataset.replace({"sonar": "musk2"}))
+    large = claims(frame).set_index("key").loc["ripper_large"]
+    assert large["verdict"] == "holds", large["evidence"]  # 5 features against RIPPER's 50
+    close = frame.assign(
+        n_terms=np.where(frame.method == "RIPPER", 6.0, frame.n_terms)
+    )  # 5 of 6: more than 0.6 of RIPPER's, on every fold
+    assert claims(close).set_index("key").loc["ripper_large", "verdict"] == "does not hold"
