@@ -274,6 +274,24 @@ def _verdict(ok: bool) -> str:
     return "holds" if ok else "does not hold"
 
 
+def _no_more_samples(lp: float, other: float) -> str:
+    """The LP needs no more samples than ``other`` for one K; NaN is a decoder that never
+    reached the level on the grid, and so needs more than its largest m."""
+    if np.isnan(lp) and np.isnan(other):
+        return "not testable"
+    if np.isnan(other):
+        return "holds"
+    return _verdict(not np.isnan(lp) and lp <= other)
+
+
+def _every(parts) -> str:
+    """holds if every part holds, does not hold if one does not, else not testable."""
+    parts = list(parts)
+    if "does not hold" in parts:
+        return "does not hold"
+    return "holds" if parts and all(p == "holds" for p in parts) else "not testable"
+
+
 def _printed_bound(lp_rates: pd.DataFrame, n: int) -> dict:
     """Per (K, m) where the printed bound (K-subsets) is below 1: the observed failure rate
     of Lemma 2's (K+1)-pattern condition against it, the SE that of our rate over the
@@ -312,7 +330,9 @@ def claims(
     largest = rates[rates.m == rates.m.max()]
     lp_largest = largest[largest.method == "lp"].p_exact.min()
     needed = samples_needed(rates).pivot(index="k", columns="method", values="m_needed")
-    lp_beats_zero = (needed["lp"] <= needed["zero-row"]).all()
+    lp_beats_zero = _every(
+        _no_more_samples(ours, theirs) for ours, theirs in zip(needed["lp"], needed["zero-row"])
+    )
     low_noise = noise_rates[(noise_rates.method == "lp") & (noise_rates.noise <= 0.05)]
     lp_rates = union_bound_rates(rates, n)
     printed = _printed_bound(lp_rates, n)
@@ -368,10 +388,10 @@ def claims(
         },
         {
             "claim": "LP needs no more samples than zero-row elimination",
-            "verdict": _verdict(lp_beats_zero),
+            "verdict": lp_beats_zero,
             "evidence": "m for 95%: "
             + ", ".join(
-                f"K={k}: {needed_m(r.lp, 'n/a')} vs {needed_m(r['zero-row'], '>max')}"
+                f"K={k}: {needed_m(r.lp, '>max')} vs {needed_m(r['zero-row'], '>max')}"
                 for k, r in needed.iterrows()
             ),
         },

@@ -198,3 +198,30 @@ def test_continuous_features_must_be_recovered_in_90_percent_of_trials(recovered
     out = _claims(thresholds=_thresholds(recovered))
     assert out[CONTINUOUS]["verdict"] == verdict
     assert out[CONTINUOUS]["evidence"].startswith(f"{recovered / 10:.0%} of 10 trials")
+
+
+def test_a_decoder_that_never_reaches_95_percent_needs_more_than_the_largest_m():
+    trials = _trials()
+    trials.loc[_where(trials, "zero-row", k=2), "exact"] = False
+    out = _claims(trials)
+    assert out[SAMPLES]["verdict"] == "holds"
+    assert out[SAMPLES]["evidence"] == "m for 95%: K=1: 40 vs 200, K=2: 40 vs >max"
+    # the LP that never gets there against zero-row elimination that does
+    trials = _trials()
+    trials.loc[_where(trials, "lp", k=2), "exact"] = False
+    out = _claims(trials)
+    assert out[SAMPLES]["verdict"] == "does not hold"
+    assert out[SAMPLES]["evidence"] == "m for 95%: K=1: 40 vs 200, K=2: >max vs 200"
+
+
+def test_samples_needed_is_not_testable_where_neither_decoder_reaches_95_percent():
+    trials = _trials()
+    trials.loc[_where(trials, k=2, method="lp"), "exact"] = False
+    trials.loc[_where(trials, k=2, method="zero-row"), "exact"] = False
+    out = _claims(trials)
+    assert out[SAMPLES]["verdict"] == "not testable"
+    assert out[SAMPLES]["evidence"] == "m for 95%: K=1: 40 vs 200, K=2: >max vs >max"
+    # ... unless another K refutes it
+    trials.loc[_where(trials, k=1, method="zero-row", m=40), "exact"] = True
+    trials.loc[_where(trials, k=1, method="lp", m=40), "exact"] = False
+    assert _verdict(SAMPLES, trials=trials) == "does not hold"
