@@ -225,3 +225,16 @@ def test_samples_needed_is_not_testable_where_neither_decoder_reaches_95_percent
     trials.loc[_where(trials, k=1, method="zero-row", m=40), "exact"] = True
     trials.loc[_where(trials, k=1, method="lp", m=40), "exact"] = False
     assert _verdict(SAMPLES, trials=trials) == "does not hold"
+
+
+def test_a_lemma_no_design_meets_the_premise_of_is_not_testable():
+    trials = _trials()
+    trials[["k_disjunct", "patterns"]] = False
+    out = _claims(trials)
+    assert out[LEMMA1]["verdict"] == out[LEMMA2]["verdict"] == "not testable"
+    assert out[LEMMA1]["evidence"] == "0 K-disjunct designs"
+    assert out[LEMMA2]["evidence"] == "0 designs met Lemma 2"
+    # Lemma 2's premise unmet, Lemma 1's met: only Lemma 2 is untested
+    trials["k_disjunct"] = True
+    out = _claims(trials)
+    assert (out[LEMMA1]["verdict"], out[LEMMA2]["verdict"]) == ("holds", "not testable")
