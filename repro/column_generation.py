@@ -455,11 +455,14 @@ def _times(ratio: float) -> str:
 
 
 def _strict(parts) -> str:
-    """holds only if every part holds; does not hold if one does not; else not testable."""
+    """holds only if every part holds; does not hold if one does not; else a tie if one is
+    a tie (the most the claim could reach), and not testable if none is."""
     parts = list(parts)
     if "does not hold" in parts:
         return "does not hold"
-    return "holds" if all(p == "holds" for p in parts) else "not testable"
+    if all(p == "holds" for p in parts):
+        return "holds"
+    return "tie" if "tie" in parts else "not testable"
 
 
 def claims(
@@ -512,10 +515,13 @@ def claims(
                 f">= {shown} (MILP calls stopped at max({milp_time:g} s, "
                 f"{MILP_OVER_SEARCH:g}x the search's time): a lower bound)"
             )
-        untested = ", which does not clear the timing noise: untested"
+        said = {
+            "not testable": ", which does not clear the timing noise: untested",
+            "tie": ", within the timing noise: a tie",
+        }
         return (
             f"{d}: MILP / itemset time on the same {len(milp[milp.dataset == d])} pricing "
-            f"problems = {shown}" + (untested if faster[d] == "not testable" else "")
+            f"problems = {shown}" + said.get(faster[d], "")
         )
 
     def bound_evidence(d: str) -> str:
