@@ -93,8 +93,9 @@ def claims(
             "width > 0.875 is the optimum of the LP (eq. 10, lambda = 1000) for iris versicolor "
             "vs rest",
             "verdict": "holds" if lp_rule == paper_rule and integral else "does not hold",
-            "evidence": "with the paper's three cut points among the candidates the LP (integral "
-            f"solution) returns exactly this rule: {lp_rule}",
+            "evidence": "with the paper's three cut points among the candidates the LP "
+            f"({'integral' if integral else 'fractional'} solution) returns "
+            f"{'exactly this rule' if lp_rule == paper_rule else 'another rule'}: {lp_rule}",
         },
         {
             "claim": "Paper 1, section 5: with 10 quantile thresholds per feature, 1Rule learns "

@@ -49,8 +49,12 @@ def test_both_rules_hold_when_the_paper_s_rule_comes_out():
 
 
 def test_the_lp_claim_needs_the_same_rule_and_an_integral_solution():
-    assert _claims(lp_rule=OTHER)[LP]["verdict"] == "does not hold"
-    assert _claims(integral=False)[LP]["verdict"] == "does not hold"
+    other = _claims(lp_rule=OTHER)[LP]
+    assert other["verdict"] == "does not hold"
+    assert other["evidence"].endswith(f"(integral solution) returns another rule: {OTHER}")
+    fractional = _claims(integral=False)[LP]
+    assert fractional["verdict"] == "does not hold"
+    assert "(fractional solution) returns exactly this rule" in fractional["evidence"]
     # the other claim is judged on its own rule
     assert _claims(lp_rule=OTHER)[QUANTILES]["verdict"] == "holds"
 
