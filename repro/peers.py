@@ -1159,7 +1159,7 @@ def benchmark_claims(
                 if "error_verdict" in cg
                 else "not testable"
             ),
-            "evidence": cg.get("evidence_error", "CG did not run"),
+            "evidence": cg.get("evidence_error", f"CG or {targets['error_of']} did not run"),
         },
         {
             "claim": f"CG is the most accurate rule learner on at least {targets['wins']} data sets",
