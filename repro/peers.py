@@ -31,7 +31,15 @@ from sklearn.preprocessing import OneHotEncoder, StandardScaler
 from repro import verdicts
 from repro.jrip import RIPPERS, make_ripper, weka_missing
 from repro.program_io import as_frame
-from repro.verdicts import all_of, at_least, compare, compare_ratio, decide, no_worse
+from repro.verdicts import (
+    TIMING_NOISE,
+    all_of,
+    at_least,
+    compare,
+    compare_ratio,
+    decide,
+    no_worse,
+)
 
 __all__ = [
     "BRCGClassifier",
@@ -56,6 +64,9 @@ __all__ = [
     "plot_pareto",
     "winners",
     "moonshot",
+    "cg_targets",
+    "rulelab_on_half",
+    "benchmark_claims",
 ]
 
 NAN = (float("nan"), float("nan"))
@@ -1068,3 +1079,118 @@ def cg_targets(
         out["speed_verdict"] = compare_ratio(ratio / speedup).verdict
         out["evidence_speed"] = _speed_evidence(reference, ref_time, method, me)
     return out
+
+
+def rulelab_on_half(wins: pd.DataFrame) -> str:
+    """The verdict on "a rulelab learner is the most accurate rule learner on at least half
+    the data sets", from :func:`winners`: holds if rulelab wins on half of them, a tie if
+    it could with the tied sets (a gap within its SE, :mod:`repro.verdicts`), does not
+    hold if it cannot even with them; not testable without a data set."""
+    if not len(wins):
+        return "not testable"
+    won, tied = (int((wins["winner"] == w).sum()) for w in ("rulelab", "tie"))
+    return at_least(["holds"] * won + ["tie"] * tied, len(wins) / 2)
+
+
+def benchmark_claims(
+    goal: dict,
+    cg: dict,
+    wins: pd.DataFrame,
+    *,
+    cut: dict,
+    planted: dict,
+    multiclass: dict[str, dict],
+    speedup: float,
+    targets: dict,
+    mode: str,
+) -> list[dict]:
+    """Notebook 07's claims, each with its verdict and evidence.
+
+    ``goal`` is the :func:`moonshot` against a ``speedup`` over BRCG, ``cg`` the
+    :func:`cg_targets` for ``targets`` (``error_of``, ``max_rules``, ``wins``, ``speedup``),
+    ``wins`` the :func:`winners` table; ``cut`` and ``planted`` the verdicts and evidence of
+    :mod:`repro.cut_points`, ``multiclass`` those of :func:`repro.multiclass.claim_against`
+    keyed by the rival (``OvR-CG``, ``RIPPER``); ``mode`` names the run (QUICK, FULL).
+    """
+    nan = float("nan")
+    noise = f"; tolerance ours: within a factor {TIMING_NOISE:g} of the target is timing noise"
+    ev = (
+        f"{goal.get('ours')}: error {goal.get('ours_error', nan):.4f}, "
+        f"{goal.get('ours_rules', nan):.1f} rules; best peer {goal.get('peer')}: error "
+        f"{goal.get('peer_error', nan):.4f}, {goal.get('peer_rules', nan):.1f} "
+        f"rules; {goal.get('datasets', 0)} data sets ({mode}){goal.get('error_evidence', '')}"
+    )
+    by = {
+        w: int((wins["winner"] == w).sum()) if len(wins) else 0 for w in ("rulelab", "peer", "tie")
+    }
+    return [
+        {
+            "claim": "rulelab's best rule learner reaches the best rule peer's mean error or lower",
+            "verdict": goal.get("error_verdict", "not testable"),
+            "evidence": ev,
+        },
+        {
+            "claim": "... with no more rules on average",
+            "verdict": goal.get("rules_verdict", "not testable"),
+            "evidence": ev,
+        },
+        {
+            "claim": f"... and fits at least {speedup:g}x faster than BRCG (both at fixed parameters)",
+            "verdict": goal.get("speed_verdict", "not testable"),
+            "evidence": goal.get("speed_evidence", "BRCG did not run") + noise,
+        },
+        {
+            "claim": "the target: all three at once",
+            "verdict": goal["verdict"],
+            "evidence": f"{ev}; BRCG / {goal.get('ours')} fit time, both at fixed parameters, "
+            f"{goal.get('speedup', nan):.1f}x against {speedup:g}x",
+        },
+        {
+            "claim": "a rulelab learner is the most accurate rule learner on at least half the "
+            "data sets",
+            "verdict": rulelab_on_half(wins),
+            "evidence": f"rulelab on {by['rulelab']}, peers on {by['peer']}, tied (within 1 SE "
+            f"paired over folds) on {by['tie']} of {len(wins)} ({mode})",
+        },
+        {
+            "claim": f"CG's mean error is at or below {targets['error_of']}'s with at most "
+            f"{targets['max_rules']:g} rules on average",
+            "verdict": (
+                all_of([cg["error_verdict"], cg["rules_verdict"]])
+                if "error_verdict" in cg
+                else "not testable"
+            ),
+            "evidence": cg.get("evidence_error", f"CG or {targets['error_of']} did not run"),
+        },
+        {
+            "claim": f"CG is the most accurate rule learner on at least {targets['wins']} data sets",
+            "verdict": cg.get("wins_verdict", "not testable"),
+            "evidence": cg.get("evidence_wins", "CG did not run"),
+        },
+        {
+            "claim": f"CG's fit time at fixed parameters is at most 1/{targets['speedup']:g} of "
+            "BRCG's",
+            "verdict": cg.get("speed_verdict", "not testable"),
+            "evidence": cg.get("evidence_speed", "CG or BRCG did not run") + noise,
+        },
+        {
+            "claim": "refining CG's cut points never raises its test error (paired over folds, "
+            "the sets read as one family)",
+            **cut,
+        },
+        {
+            "claim": "refined cut points lower CG's test error on a planted rule whose "
+            "thresholds are off the grid, at every training size",
+            **planted,
+        },
+        {
+            "claim": "CG's ordered rule list is no less accurate than one-vs-rest over binary CG "
+            "on every multiclass set",
+            **multiclass["OvR-CG"],
+        },
+        {
+            "claim": "CG's ordered rule list is no less accurate than RIPPER on every "
+            "multiclass set",
+            **multiclass["RIPPER"],
+        },
+    ]
