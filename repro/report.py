@@ -85,6 +85,22 @@ def _reading(row) -> str:
     return f"{row['reading']} Note: {row['note']}" if row["note"] else row["reading"]
 
 
+def _recorded_by_older_code(table: pd.DataFrame, run_log: Path) -> list[str]:
+    """The notebooks whose recorded claims came from other code than the current (their
+    fingerprint in the run log differs); [] when that cannot be told."""
+    from repro.fingerprint import stale_notebooks
+
+    notebooks = [ROOT / "notebooks" / f"{n}.ipynb" for n in sorted(set(table["notebook"]))]
+    notebooks = [n for n in notebooks if n.is_file()]
+    if not run_log.is_file() or not notebooks:
+        return []
+    try:
+        rows = stale_notebooks(notebooks, run_log)
+    except ValueError:  # a damaged run log is reported by --check; the report goes on
+        return []
+    return [r["notebook"] for r in rows if r["stale"]]
+
+
 def _claims_section(table: pd.DataFrame) -> list[str]:
     papers = table[table["origin"] == "paper"]
     others = table[table["origin"] != "paper"]
@@ -189,6 +205,15 @@ def write_report(path: Path | None = None, run_log: Path | None = None) -> Path:
     table = _claims_table()
     if table is not None:
         parts += _claims_section(table)
+        older = _recorded_by_older_code(table, run_log)
+        if older:
+            parts[parts.index("## Claims") + 2 : parts.index("## Claims") + 2] = [
+                f"**Recorded by older code:** the claims of {', '.join(older)} were judged by "
+                "code older than the current (their fingerprints differ; `python -m "
+                "repro.pipeline --check`): their wording, quotes and readings are the current "
+                "ones, their verdicts and evidence those of the last run. Rerun before citing.",
+                "",
+            ]
     figures = sorted(figures_dir().glob("*.png"))
     if figures:
         parts += ["## Figures", ""]

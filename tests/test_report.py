@@ -140,3 +140,20 @@ def test_claims_tables_show_whole_sentences_in_a_notebook(isolated):
         )
         shown = frame._repr_html_()  # what JupyterLab and GitHub render
     assert claim in shown and evidence in shown
+
+
+def test_claims_judged_by_older_code_are_flagged_in_the_report(isolated):
+    import json
+
+    report.record_claims("00_tour", [{"claim": "x", "verdict": "holds", "evidence": "y"}])
+    log = isolated / "run_log.json"
+    entry = {"notebook": "00_tour", "status": "ok", "seconds": 1.0, "fingerprint": "0000000000"}
+    log.write_text(json.dumps({"mode": "full", "notebooks": [entry]}))
+    text = report.write_report(path=isolated / "REPORT.md", run_log=log).read_text()
+    assert "**Recorded by older code:** the claims of 00_tour were judged" in text
+    from repro.fingerprint import notebook_fingerprint
+
+    entry["fingerprint"] = notebook_fingerprint(report.ROOT / "notebooks" / "00_tour.ipynb")
+    log.write_text(json.dumps({"mode": "full", "notebooks": [entry]}))
+    text = report.write_report(path=isolated / "REPORT.md", run_log=log).read_text()
+    assert "Recorded by older code" not in text

@@ -27,17 +27,23 @@ OTHER = Clause((Term("petal length", "<=", 4.8), Term("petal width", ">", 0.875)
 X = pd.DataFrame({"petal length": [1.4, 4.5, 5.0, 6.0], "petal width": [0.2, 1.3, 1.5, 2.1]})
 y = pd.Series([0, 1, 1, 0])
 
-MATLAB = pd.DataFrame(
-    {
-        "levels": ["deciles: levels (1:9)/10"],
-        "paper cut points present": ["1 of 3"],
-        "rule": [str(OTHER)],
-    }
-)
+
+def _matlab(present: str = "1 of 3", paper_rule: bool = False) -> pd.DataFrame:
+    return pd.DataFrame(
+        {
+            "levels": ["deciles: levels (1:9)/10"],
+            "paper cut points present": [present],
+            "rule": [str(PAPER if paper_rule else OTHER)],
+            "paper's rule": [paper_rule],
+        }
+    )
 
 
-def _claims(lp_rule=PAPER, integral=True, learned=PAPER) -> dict[str, dict]:
-    rows = claims(X, y, PAPER, lp_rule=lp_rule, integral=integral, learned=learned, matlab=MATLAB)
+MATLAB = _matlab()
+
+
+def _claims(lp_rule=PAPER, integral=True, learned=PAPER, matlab=MATLAB) -> dict[str, dict]:
+    rows = claims(X, y, PAPER, lp_rule=lp_rule, integral=integral, learned=learned, matlab=matlab)
     return {r["claim"]: r for r in rows}
 
 
@@ -59,9 +65,12 @@ def test_the_lp_claim_needs_the_same_rule_and_an_integral_solution():
     assert _claims(lp_rule=OTHER)[QUANTILES]["verdict"] == "holds"
 
 
-def test_the_quantile_claim_fails_on_another_rule_and_says_both_accuracies():
-    out = _claims(learned=OTHER)
-    assert out[QUANTILES]["verdict"] == "does not hold"
+def test_the_quantile_claim_is_untestable_without_the_paper_s_cut_points_and_fails_with_them():
+    out = _claims(learned=OTHER)  # no grid we can rebuild holds the paper's cut points
+    assert out[QUANTILES]["verdict"] == "not testable"
+    with_cuts = _claims(learned=OTHER, matlab=_matlab("3 of 3"))
+    assert with_cuts[QUANTILES]["verdict"] == "does not hold"  # they were there: another rule
+    assert _claims(learned=OTHER, matlab=_matlab("3 of 3", True))[QUANTILES]["verdict"] == "holds"
     assert out[LP]["verdict"] == "holds"
     assert out[QUANTILES]["evidence"] == (
         f"ours: {OTHER} (accuracy 0.750); the paper's rule: accuracy 1.000. The paper does not "
@@ -74,5 +83,5 @@ def test_the_quantile_claim_fails_on_another_rule_and_says_both_accuracies():
 def test_a_cut_point_off_by_a_little_is_another_rule():
     near = Clause((Term("petal length", "<=", 5.4), *PAPER.terms[1:]))
     assert (near.evaluate(X) == PAPER.evaluate(X)).all()  # the same predictions here
-    out = _claims(lp_rule=near, learned=near)
+    out = _claims(lp_rule=near, learned=near, matlab=_matlab("3 of 3"))
     assert out[LP]["verdict"] == out[QUANTILES]["verdict"] == "does not hold"
