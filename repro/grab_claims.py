@@ -17,9 +17,9 @@ from repro.verdicts import (
     Comparison,
     all_of,
     at_least,
-    compare,
     compare_proportions,
     compare_ratio,
+    compare_resampled,
     tally,
     tolerance_note,
 )
@@ -52,8 +52,8 @@ def _accuracy(
     best of several on that set), in percent.
 
     Where ``splits`` (one row per data set, method and ``split``) holds several splits of
-    a set, the two are compared paired over them: the mean of several splits is far less
-    noisy than one test set. A set of one split is compared on its test rows with the
+    a set, the two are compared paired over them, with the SE corrected for the overlap of
+    their training sets (:func:`repro.verdicts.compare_resampled`). A set of one split is compared on its test rows with the
     binomial SE (:func:`repro.verdicts.compare_proportions`).
     """
 
@@ -69,7 +69,9 @@ def _accuracy(
             part = splits[splits["dataset"] == d]
             per = part.pivot_table(index="split", columns="method", values="accuracy")
         if per is not None and len(per) > 1 and {a, b} <= set(per.columns):
-            out[d] = compare(per[a], per[b], margin=margin)
+            # repeated 80/20 splits of one set (repro.grab.load_split): overlapping training
+            # sets, so the corrected SE
+            out[d] = compare_resampled(per[a], per[b], test_share=0.2, margin=margin)
         else:
             out[d] = compare_proportions(
                 float(wide.loc[d, a]),

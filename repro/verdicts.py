@@ -14,6 +14,8 @@ Where the standard error comes from:
 - :func:`compare_to_number`: against a paper's single published number, which has no
   spread we can see. The SE is that of **our** mean only; the paper's number is taken as
   exact (its own noise would only widen the tie).
+- :func:`compare_resampled`: both sides over repeated random train/test splits of one data
+  set; the splits' training sets overlap, so the SE is Nadeau and Bengio's corrected one.
 - :func:`compare_proportions`: two accuracies on one test set of ``n`` rows where only the
   accuracies were kept (no per-row predictions to pair). The SE is the binomial one of
   each accuracy combined in quadrature, which ignores the positive correlation of two
@@ -72,6 +74,7 @@ __all__ = [
     "at_least",
     "about_share",
     "compare",
+    "compare_resampled",
     "similar",
     "compare_proportions",
     "compare_ratio",
@@ -178,6 +181,32 @@ def compare(
         se = float(np.hypot(_sem(a), _sem(b)))
     diff += margin
     return Comparison(diff, se, decide(diff, se))
+
+
+def compare_resampled(
+    ours: Sequence[float],
+    theirs: Sequence[float],
+    *,
+    test_share: float,
+    higher_is_better: bool = True,
+    margin: float = 0.0,
+) -> Comparison:
+    """:func:`compare`, paired, for values from repeated random train/test splits of one data
+    set: their training sets overlap, so the per-split differences are correlated and the
+    plain SE is too small. The corrected SE of Nadeau & Bengio (2003) takes the variance of
+    the mean difference as ``(1/J + n_test/n_train)`` times the variance of the differences
+    over the ``J`` splits (``test_share``: the test rows' share of each split)."""
+    if not 0 < test_share < 1:
+        raise ValueError(f"test_share is a share of the rows in (0, 1), got {test_share!r}")
+    plain = compare(ours, theirs, higher_is_better=higher_is_better, margin=margin)
+    a = np.asarray(ours, dtype=float).ravel()
+    b = np.asarray(theirs, dtype=float).ravel()
+    d = (a - b)[~(np.isnan(a) | np.isnan(b))]
+    if d.size < 2:
+        return plain
+    ratio = test_share / (1 - test_share)
+    se = float(np.sqrt((1 / d.size + ratio) * d.var(ddof=1)))
+    return Comparison(plain.diff, se, decide(plain.diff, se))
 
 
 def similar(ours: Sequence[float], theirs: Sequence[float], *, margin: float) -> Comparison:

@@ -224,3 +224,18 @@ def test_about_half_holds_inside_its_band_fails_outside_and_ties_when_ties_strad
     assert about_share([worse] * 4, 1 / 3, 2 / 3) == "does not hold"
     assert about_share([better, even, even, worse], 1 / 3, 2 / 3) == "tie"
     assert about_share([], 1 / 3, 2 / 3) == "not testable"
+
+
+def test_repeated_splits_widen_the_se_by_the_overlap_of_their_training_sets():
+    rng = np.random.default_rng(1)
+    ours, theirs = 0.80 + rng.normal(0, 0.01, 10), np.full(10, 0.80)
+    plain = v.compare(ours, theirs)
+    corrected = v.compare_resampled(ours, theirs, test_share=0.2)
+    assert corrected.diff == plain.diff
+    # (1/J + n_test/n_train) against 1/J: sqrt(1 + 10 * 0.25)
+    assert corrected.se == pytest.approx(plain.se * np.sqrt(3.5))
+    clear = v.compare_resampled(ours + 0.05, theirs, test_share=0.2)
+    assert clear.verdict == "holds"
+    assert v.compare_resampled(ours - 0.05, theirs, test_share=0.2).verdict == "does not hold"
+    with pytest.raises(ValueError, match="test_share"):
+        v.compare_resampled(ours, theirs, test_share=1.0)
