@@ -47,6 +47,7 @@ def _accuracy(
     theirs: str | Sequence[str],
     margin: float = 0.0,
     splits: pd.DataFrame | None = None,
+    chooser: pd.DataFrame | None = None,
 ) -> dict[str, Comparison]:
     """Per data set: accuracy of ``ours`` against ``theirs`` (a column of ``wide``, or the
     best of several on that set), in percent.
@@ -58,8 +59,11 @@ def _accuracy(
     """
 
     def pick(names, d):
+        # the best of several by their cross-validation accuracy on the training rows when
+        # it is given (held out from the judged test rows), else by the test accuracy
         names = [names] if isinstance(names, str) else list(names)
-        return max(names, key=lambda m: wide.loc[d, m])
+        by = chooser if chooser is not None and d in chooser.index else wide
+        return max(names, key=lambda m: by.loc[d, m])
 
     out = {}
     for d in wide.index:
@@ -135,6 +139,7 @@ def claims(
     best_in_text: Mapping[str, str] | None = None,
     splits: pd.DataFrame | None = None,
     top_weights: pd.DataFrame | None = None,
+    cv_wide: pd.DataFrame | None = None,
 ) -> list[dict]:
     """Notebook 05's claims: one dict (claim, verdict, evidence) per claim.
 
@@ -201,6 +206,10 @@ def claims(
         splits is compared paired over them rather than on one split's test rows.
     top_weights : DataFrame, optional
         Our a1a model's largest weights (``weight``, ``conjunction``), for Table 3's top row.
+    cv_wide : DataFrame, optional
+        Table 1's cross-validation accuracy on the training rows, one column per method:
+        where a claim takes the better of several methods (the two GRAB variants, SVC or
+        XGB), it is chosen by these, not by the test accuracy it is judged on.
     """
     if n_test is None or set(side.index) - set(n_test):
         raise ValueError(
@@ -357,8 +366,8 @@ def claims(
     )
     # trees ("nearly consistently": at most one data set not better, against each)
     grab = ["GRAB (logistic)", "GRAB (L2-hinge)"]
-    dt = _accuracy(wide, n_test, grab, "DT", splits=splits)
-    rf = _accuracy(wide, n_test, grab, "RF", splits=splits)
+    dt = _accuracy(wide, n_test, grab, "DT", splits=splits, chooser=cv_wide)
+    rf = _accuracy(wide, n_test, grab, "RF", splits=splits, chooser=cv_wide)
     rows.append(
         {
             "claim": texts["table1_trees"],
@@ -373,7 +382,9 @@ def claims(
     )
     # competitive with SVC and XGBoost: "very competitive" read as within 1 point of the
     # better of the two on most sets (the paper gives no number: the tolerance is ours)
-    close = _accuracy(wide, n_test, grab, ["SVC", "XGB"], margin=1.0, splits=splits)
+    close = _accuracy(
+        wide, n_test, grab, ["SVC", "XGB"], margin=1.0, splits=splits, chooser=cv_wide
+    )
     rows.append(
         {
             "claim": texts["table1_competitive"],
@@ -392,6 +403,7 @@ def claims(
         if m == "GRAB (L2-hinge)" and d in wide.index
     ]
     others = [m for m in wide.columns if m != "GRAB (L2-hinge)"]
+    # "best": against the strongest rival on the test rows, the comparison that binds
     all_hinge = _accuracy(wide, n_test, "GRAB (L2-hinge)", others, splits=splits)
     hinge = {d: c for d, c in all_hinge.items() if d in named}
     rows.append(
@@ -407,7 +419,7 @@ def claims(
         }
     )
     # LRFIM: 7 of 10 in the paper, read as more than half of ours
-    lrfim = _accuracy(wide, n_test, "GRAB (logistic)", "LRFIM", splits=splits)
+    lrfim = _accuracy(wide, n_test, "GRAB (logistic)", "LRFIM", splits=splits, chooser=cv_wide)
     rows.append(
         {
             "claim": texts["table1_lrfim"],
@@ -462,9 +474,13 @@ def claims(
         if m != "GRAB (L2-hinge)" and d in wide.index and m in wide.columns
     }
     named_best = {
-        d: _accuracy(wide.loc[[d]], n_test, m, [o for o in wide.columns if o != m], splits=splits)[
-            d
-        ]
+        d: _accuracy(
+            wide.loc[[d]],
+            n_test,
+            m,
+            [o for o in wide.columns if o != m],
+            splits=splits,
+        )[d]
         for d, m in winners.items()
     }
     rows.append(

@@ -298,3 +298,21 @@ def test_the_named_winners_and_the_top_weight_can_hold_and_fail():
     assert rows["The other winners Table 1's text names ("]["verdict"] == "does not hold"
     assert rows["On a1a the largest weight is (marital-st"]["verdict"] == "does not hold"
     assert rows["On a1a the model keeps 682 non-zero weig"]["verdict"] == "not testable"
+
+
+def test_the_better_grab_variant_is_chosen_on_the_training_rows_not_on_the_judged_test():
+    from repro.grab_claims import _accuracy
+
+    wide = pd.DataFrame(
+        {"GRAB (logistic)": [80.0], "GRAB (L2-hinge)": [86.0], "DT": [84.0]}, index=["x"]
+    )
+    by_test = _accuracy(wide, {"x": 5000}, ["GRAB (logistic)", "GRAB (L2-hinge)"], "DT")["x"]
+    assert by_test.verdict == "holds"  # the hinge variant, best on the test rows
+    # cross-validation on the training rows prefers the logistic variant: that one is judged
+    cv = pd.DataFrame(
+        {"GRAB (logistic)": [85.0], "GRAB (L2-hinge)": [84.0], "DT": [83.0]}, index=["x"]
+    )
+    chosen = _accuracy(wide, {"x": 5000}, ["GRAB (logistic)", "GRAB (L2-hinge)"], "DT", chooser=cv)[
+        "x"
+    ]
+    assert chosen.verdict == "does not hold"
