@@ -43,7 +43,7 @@ import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
-from repro.program_io import as_frame, nominal_values, training_table
+from repro.program_io import as_frame, coded_cells, nominal_values, training_table
 
 __all__ = [
     "C50Classifier",
@@ -277,15 +277,7 @@ class C50Classifier(ClassifierMixin, BaseEstimator):
     def _cases(self, X: pd.DataFrame, codes: np.ndarray) -> str:
         """Rows as C5.0 reads them: numbers in full precision, categories and classes under
         their neutral names, ``?`` for a missing value (or a category not seen in fit)."""
-        cols = []
-        for j, col in enumerate(X.columns):
-            values = self.nominal_[j]
-            if values is None:
-                num = X[col].to_numpy(dtype=float, na_value=np.nan)
-                cols.append(["?" if np.isnan(v) else repr(float(v)) for v in num])
-            else:
-                index = {v: f"v{i}" for i, v in enumerate(values)}
-                cols.append(["?" if pd.isna(v) else index.get(str(v), "?") for v in X[col]])
+        cols = coded_cells(X, self.nominal_)
         cls = [f"c{int(c)}" for c in codes]
         return "".join(",".join(row) + "\n" for row in zip(*cols, cls))
 

@@ -29,7 +29,7 @@ import pandas as pd
 from sklearn.base import BaseEstimator, ClassifierMixin
 from sklearn.utils.validation import check_is_fitted
 
-from repro.program_io import as_frame, nominal_values, training_table
+from repro.program_io import as_frame, coded_cells, nominal_values, training_table
 
 __all__ = ["JRipClassifier", "make_ripper", "RIPPERS", "find_weka", "weka_version", "weka_missing"]
 
@@ -228,16 +228,7 @@ class JRipClassifier(ClassifierMixin, BaseEstimator):
             lines.append(f"@attribute a{j} {kind}")
         lines.append("@attribute c {" + ",".join(f"c{i}" for i in range(self.classes_.size)) + "}")
         lines.append("@data")
-        cols = []
-        for j, col in enumerate(X.columns):
-            values = self.nominal_[j]
-            if values is None:
-                num = X[col].to_numpy(dtype=float, na_value=np.nan)
-                cols.append(["?" if np.isnan(v) else repr(float(v)) for v in num])
-            else:
-                index = {v: f"v{i}" for i, v in enumerate(values)}
-                # A category not seen in training is unknown to the model: written as missing.
-                cols.append(["?" if pd.isna(v) else index.get(str(v), "?") for v in X[col]])
+        cols = coded_cells(X, self.nominal_)
         cls = ["?"] * X.shape[0] if codes is None else [f"c{int(c)}" for c in codes]
         lines.extend(",".join(row) for row in zip(*cols, cls))
         return "\n".join(lines) + "\n"

@@ -61,3 +61,20 @@ def training_table(X, y) -> tuple[pd.DataFrame, np.ndarray, np.ndarray, np.ndarr
     if len(set(names)) != len(names):
         raise ValueError("X has duplicate column names: give every column its own name")
     return X, y, classes, names
+
+
+def coded_cells(X: pd.DataFrame, nominal: list) -> list[list[str]]:
+    """Each column of ``X`` as the text the programs read: numbers in full precision,
+    categories under the neutral names ``v0``, ``v1``, ... of ``nominal`` (a column's values
+    from :func:`nominal_values`, None for a numeric one), ``?`` for a missing value and for
+    a category not seen in fit (unknown to the model)."""
+    cols = []
+    for j, col in enumerate(X.columns):
+        values = nominal[j]
+        if values is None:
+            num = X[col].to_numpy(dtype=float, na_value=np.nan)
+            cols.append(["?" if np.isnan(v) else repr(float(v)) for v in num])
+        else:
+            index = {v: f"v{i}" for i, v in enumerate(values)}
+            cols.append(["?" if pd.isna(v) else index.get(str(v), "?") for v in X[col]])
+    return cols
