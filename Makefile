@@ -71,7 +71,7 @@ bench: setup
 # Every figure redrawn from results/ (no fitting, no data sets), with REPORT.md and the README's
 # results table; STYLE=<matplotlib style name or style file> restyles all figures at once.
 figures: setup
-	$(PY) -m repro.figures $(if $(STYLE),--style "$(STYLE)")
+	$(PY) -m repro.core.figures $(if $(STYLE),--style "$(STYLE)")
 
 # JupyterLab from .venv with RULELAB_DATA exported as above. A notebook run there writes
 # under runs/<its non-default parameters>/ (runs/quick for QUICK = True); only a FULL run

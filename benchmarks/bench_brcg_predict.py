@@ -3,7 +3,7 @@
 aix360's ``BooleanRuleCG.predict`` multiplies the binarised rows by every conjunction column
 generation produced (the singletons it starts from and every one it added) in integer
 arithmetic; only the conjunctions of the final rule set decide. The adapter
-(``repro.peers.BRCGClassifier``) multiplies by those alone, in floating point. One BRCG fit on
+(``repro.peers.learners.BRCGClassifier``) multiplies by those alone, in floating point. One BRCG fit on
 fold 0 of notebook 07's folds (stratified 10-fold, shuffled with seed 0), then both
 predictions on the fold's training rows, side by side: seconds, the ratio, and whether the
 two agree on every row (the adapter's time includes binarising the rows again).
@@ -29,7 +29,7 @@ def main() -> None:
     parser.add_argument("--dataset", default="ionosphere")
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
-    from repro.peers import BRCGClassifier
+    from repro.peers.learners import BRCGClassifier
 
     X, y = load_dataset(args.dataset)
     train, _ = next(StratifiedKFold(10, shuffle=True, random_state=0).split(X, y))

@@ -24,7 +24,7 @@ import time
 
 import numpy as np
 
-from repro.column_generation import _fold
+from repro.column_generation.experiments import _fold
 from rulelab import ColumnGenerationRules, FeatureBinarizer, load_dataset
 from rulelab.colgen import column_generation, price_exact, price_milp
 from rulelab.colgen.master import RuleSetMaster
@@ -91,7 +91,7 @@ def fit_against_brcg(X_tr, y_tr, X_te, y_te, with_brcg):
     )
     if not with_brcg:
         return
-    from repro import peers
+    from repro.peers.learners import learners as peers
 
     methods, skipped = peers.peer_learners(include=("BRCG",))
     if "BRCG" not in methods:

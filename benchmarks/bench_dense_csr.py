@@ -4,7 +4,7 @@
 
 Table 1 of notebook 05 hands every fit a DataFrame of 0/1 cells (uint8). Such a frame
 keeps its values column-major, and both GRAB (``TransactionMatrix``, at fit and at
-predict) and XGBoost (``repro.grab.sparse_cells``) turned it into a CSR matrix with
+predict) and XGBoost (``repro.grab.experiments.sparse_cells``) turned it into a CSR matrix with
 ``scipy.sparse.csr_matrix``, which finds the non-zeros row by row: on a column-major
 array every step jumps a whole column. :func:`rulelab.grab.wfim.csr_from_dense` finds
 them column by column in the transposed (row-major) view and converts the result; the
@@ -36,7 +36,7 @@ import scipy.sparse as sp
 from sklearn.model_selection import StratifiedKFold
 from sklearn.svm import SVC
 
-import repro.grab as ex
+import repro.grab.experiments as ex
 
 # the module (``rulelab.grab.wfim`` as an attribute is the function of that name)
 wfim = importlib.import_module("rulelab.grab.wfim")

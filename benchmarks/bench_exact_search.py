@@ -25,7 +25,7 @@ The four fits must learn the same rules and give the same probabilities, bit for
 Two problems: the costliest fit of notebook 06's Fig. 2 (right), the synthetic data of
 section 7.1 with ``--m`` training rows, ``--rules`` rules and every feature a candidate
 (``min_purity=0``); and, with ``--corpus``, the sentiment sweep's hardest setting, one
-draw of the labelled sentences (``repro.rules_first_text``) at ``--threshold`` with the
+draw of the labelled sentences (``repro.rules_first.text``) at ``--threshold`` with the
 support floors read as the threshold (``reading="score"``).
 """
 
@@ -114,8 +114,8 @@ def main() -> int:
     )
     ok = _report(f"synthetic data, m = {args.m}", _fit_ways(make, X, y), X)
     if args.corpus:
-        from repro import rules_first_text as tx
-        from repro.tweets import make_stem_vectorizer
+        from repro.rules_first import text as tx
+        from repro.rules_first.tweets import make_stem_vectorizer
 
         corpus = "sentiment_labelled_sentences"
         s = tx._splits(corpus, 0)  # the sweep's first draw: development set -> test set

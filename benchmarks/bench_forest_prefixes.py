@@ -17,7 +17,7 @@ import time
 from sklearn.ensemble import RandomForestClassifier
 from sklearn.model_selection import StratifiedKFold
 
-from repro import grab as ex
+from repro.grab import experiments as ex
 
 
 def main() -> None:

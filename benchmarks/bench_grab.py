@@ -36,8 +36,8 @@ def main():
     ap.add_argument("--liblinear-limit", type=float, default=3600.0)
     args = ap.parse_args()
 
-    from repro.grab import load_a1a_all, warm_up
-    from repro.grab_baselines import ExpansionLinear
+    from repro.grab.baselines import ExpansionLinear
+    from repro.grab.experiments import load_a1a_all, warm_up
     from rulelab.grab import count_itemsets, graft
 
     X, y = load_a1a_all()

@@ -1,6 +1,6 @@
 """GRAB over Table 1's C grid: one cold fit per C (as before) vs one warm-started path.
 
-On fold 0 of Table 1's 5-fold split of a data set's training part (``repro.grab``'s
+On fold 0 of Table 1's 5-fold split of a data set's training part (``repro.grab.experiments``'s
 binarisation, seed 0), for C = 10^-3..10^3 ascending and each ``--degrees`` value (0 for
 unbounded), prints per C: the objective G of the cold and of the warm fit and their
 relative difference, the certified bound on that difference, the validation accuracy of
@@ -38,7 +38,7 @@ def main():
 
     from sklearn.model_selection import StratifiedKFold
 
-    from repro.grab import binarized_split
+    from repro.grab.experiments import binarized_split
     from rulelab.grab import CBMClassifier
     from rulelab.grab.grafting import duality_gap
 

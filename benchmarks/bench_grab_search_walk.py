@@ -8,7 +8,7 @@ tree's, side by side.
 Notebook 05's Table 1 fits ``CBMClassifier(top_k=1000, loss, max_terms=k, C)`` on every
 (k, C) of its grid and each of 5 folds; on Madelon (21,677 binarised cells) nearly all of a
 fit is the top-K itemset search. This script fits the given (loss, k, C) on the training
-part of one fold of ``repro.grab.binarized_split`` (``StratifiedKFold(5, shuffle=True,
+part of one fold of ``repro.grab.experiments.binarized_split`` (``StratifiedKFold(5, shuffle=True,
 random_state=0)``), once with the ``rulelab`` package of ``--baseline`` (a git revision,
 extracted to a temporary directory and imported under another name) and once with this
 tree's, and prints the CPU seconds of each, their ratio and whether the coefficients,
@@ -80,7 +80,7 @@ def main() -> int:
 
     import rulelab
     import rulelab.grab
-    from repro.grab import binarized_split
+    from repro.grab.experiments import binarized_split
 
     B, y, _, _ = binarized_split(args.dataset, 0)
     train, _ = list(StratifiedKFold(5, shuffle=True, random_state=0).split(B, y))[args.fold]

@@ -29,7 +29,7 @@ import pandas as pd
 import rulelab._base as base_module
 import rulelab._validation as validation
 import rulelab.grab.classifier as grab_classifier
-from repro.grab import binarized_split
+from repro.grab.experiments import binarized_split
 from rulelab.grab import CBMClassifier
 
 

@@ -21,7 +21,7 @@ import time
 import numpy as np
 import scipy.sparse as sp
 
-from repro.column_generation import _fold
+from repro.column_generation.experiments import _fold
 from rulelab import FeatureBinarizer
 from rulelab.itemsets import (
     THRESHOLD,

@@ -30,7 +30,7 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args()
 
-    from repro.grab import load_a1a_all
+    from repro.grab.experiments import load_a1a_all
     from rulelab.grab import ExhaustiveSearch, TopKMiner, count_itemsets, expand, wfim
 
     X, y = load_a1a_all()

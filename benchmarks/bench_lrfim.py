@@ -15,8 +15,8 @@ from __future__ import annotations
 import math
 import time
 
-from repro.grab import binarized_split
-from repro.grab_baselines import conjunction_matrix
+from repro.grab.baselines import conjunction_matrix
+from repro.grab.experiments import binarized_split
 from rulelab.grab.wfim import frequent_itemsets, itemset_tuples
 
 

@@ -17,7 +17,7 @@ import time
 
 from sklearn.model_selection import StratifiedKFold
 
-from repro import grab as ex
+from repro.grab import experiments as ex
 
 
 def main(name: str = "german.numer") -> None:

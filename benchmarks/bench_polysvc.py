@@ -33,7 +33,7 @@ def main():
 
     from sklearn.model_selection import StratifiedKFold
 
-    from repro.grab import PolySVC, binarized_split
+    from repro.grab.experiments import PolySVC, binarized_split
 
     B, y, _, _ = binarized_split(args.dataset, 0)
     train, test = next(StratifiedKFold(5, shuffle=True, random_state=0).split(B, y))

@@ -29,9 +29,9 @@ import time
 
 import numpy as np
 
-from repro.cut_points import PLANTED_FEATURES as N_FEATURES
-from repro.cut_points import PLANTED_NOISE as NOISE
-from repro.cut_points import planted_offgrid as planted
+from repro.benchmark.cut_points import PLANTED_FEATURES as N_FEATURES
+from repro.benchmark.cut_points import PLANTED_NOISE as NOISE
+from repro.benchmark.cut_points import planted_offgrid as planted
 
 SIZES = (10_000, 100_000, 1_000_000, 10_000_000)
 N_TEST = 100_000

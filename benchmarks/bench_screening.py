@@ -30,8 +30,8 @@ import argparse
 
 import numpy as np
 
-from repro.reference import paper_table
-from repro.screening import count_row, timing_row
+from repro.core.reference import paper_table
+from repro.screening.experiments import count_row, timing_row
 
 DATASETS = {"magic": "MAGIC", "gas_drift_partial": "Gas"}
 

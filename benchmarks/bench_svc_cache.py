@@ -39,7 +39,7 @@ def main():
 
     from sklearn.model_selection import StratifiedKFold, train_test_split
 
-    from repro.grab import PolySVC, binarized_split
+    from repro.grab.experiments import PolySVC, binarized_split
 
     B, y, _, _ = binarized_split(args.dataset, 0)
     if len(y) > args.rows:

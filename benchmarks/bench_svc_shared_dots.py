@@ -18,7 +18,7 @@ import time
 
 from sklearn.model_selection import ParameterGrid, StratifiedKFold
 
-from repro import grab as ex
+from repro.grab import experiments as ex
 
 
 def main(name: str = "madelon") -> None:

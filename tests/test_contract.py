@@ -248,7 +248,7 @@ def test_decision_function_is_positive_exactly_where_predict_says_classes_1(name
 
 
 def test_rules_are_rulelab_rules_and_complexity_is_read_from_them(name):
-    from repro.model_size import complexity
+    from repro.core.model_size import complexity
     from rulelab.rules import (
         CNF,
         DNF,

@@ -1,12 +1,12 @@
-"""Notebook 07's grid-against-refined comparison (repro.cut_points)."""
+"""Notebook 07's grid-against-refined comparison (repro.benchmark.cut_points)."""
 
 from __future__ import annotations
 
 import pandas as pd
 import pytest
 
-from repro import cut_points
-from repro.cut_points import GRID, REFINED, cut_methods, cut_table, cut_verdict
+from repro.benchmark import cut_points
+from repro.benchmark.cut_points import GRID, REFINED, cut_methods, cut_table, cut_verdict
 
 
 def _records(dataset: str, refined: list[float], grid: list[float]) -> pd.DataFrame:

@@ -6,9 +6,14 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from repro.cache import read_cached
-from repro.rule_sets import RipperClassifier, agreement, compare_to_paper, paper1_baselines
-from repro.runner import cross_validate, merge_runs, run_provenance, summarize
+from repro.core.cache import read_cached
+from repro.core.runner import cross_validate, merge_runs, run_provenance, summarize
+from repro.rule_sets.experiments import (
+    RipperClassifier,
+    agreement,
+    compare_to_paper,
+    paper1_baselines,
+)
 from rulelab import SetCoverRules
 
 
@@ -55,7 +60,7 @@ def test_every_result_read_from_the_cache_is_counted_so_a_cold_run_can_be_told(
 ):
     """The pipeline names a tally file for each notebook run; a run that read nothing from
     the cache (an empty tally) is a cold run, and its time is a fresh clone's."""
-    from repro.runner import TALLY_ENV, cached, earlier_reads
+    from repro.core.runner import TALLY_ENV, cached, earlier_reads
 
     monkeypatch.setenv("RULELAB_CACHE", str(tmp_path / "cache"))
     tally = tmp_path / "tally"
@@ -259,10 +264,10 @@ def test_cache_keys_are_stable_across_processes_and_tell_settings_apart():
 
     from sklearn.compose import make_column_selector
 
-    from repro.runner import params_key
+    from repro.core.runner import params_key
 
     code = (
-        "from repro.rule_sets import paper1_baselines; from repro.runner import params_key; "
+        "from repro.rule_sets.experiments import paper1_baselines; from repro.core.runner import params_key; "
         "print(params_key(paper1_baselines()['CART']))"
     )
     runs = {
@@ -285,7 +290,7 @@ def test_every_cache_reuses_a_result_only_for_the_same_parameters_and_code(tmp_p
     """The one rule of the runner's caches (cross-validation folds, experiment units, single
     results): a record is read back only for the same parameters and the same source of the
     modules behind it."""
-    from repro import runner
+    from repro.core import runner
 
     monkeypatch.setenv("RULELAB_CACHE", str(tmp_path))
     calls = []
@@ -303,7 +308,7 @@ def test_every_cache_reuses_a_result_only_for_the_same_parameters_and_code(tmp_p
         {"x": 2, "square": 4},
         {"x": 3, "square": 9},
     ]
-    from repro import cache
+    from repro.core import cache
 
     monkeypatch.setattr(cache, "key_of_specs", lambda specs: "other code")
     runner.cached("demo", {"a": 1}, compute, code=_square)
@@ -323,7 +328,7 @@ def _logged_square(x, log):
 def test_unit_costs_order_the_runs_costliest_first_and_not_the_records(tmp_path, monkeypatch):
     """``cost`` decides which units start first (so a long one does not start last); the
     records come back in task order whatever it says."""
-    from repro import runner
+    from repro.core import runner
 
     monkeypatch.setenv("RULELAB_CACHE", str(tmp_path))
     log = tmp_path / "ran"
@@ -336,7 +341,7 @@ def test_unit_costs_order_the_runs_costliest_first_and_not_the_records(tmp_path,
 
 
 def test_paper1_claims_use_the_published_dlist_numbers_and_keep_variants_as_evidence():
-    from repro.rule_sets import claims
+    from repro.rule_sets.experiments import claims
 
     methods = ["1Rule", "RuSC", "RuSC-rr", "RuB", "SVM", "TrBag"]
     err = {"1Rule": 0.30, "RuSC": 0.25, "RuSC-rr": 0.22, "RuB": 0.24, "SVM": 0.20, "TrBag": 0.18}
@@ -427,7 +432,7 @@ def test_paper1_claims_use_the_published_dlist_numbers_and_keep_variants_as_evid
 
 
 def test_paper1_claims_on_dlist_c50_and_cart_hold_fail_and_tie_as_the_numbers_say():
-    from repro.rule_sets import claims
+    from repro.rule_sets.experiments import claims
 
     sets = ("a", "b", "c", "d")
     methods = ["1Rule", "RuSC", "RuB", "CART", "SVM", "TrBag"]

@@ -1,4 +1,4 @@
-"""Notebook 01's verdict rules (:func:`repro.exact_recovery.claims`): each comes out holds,
+"""Notebook 01's verdict rules (:func:`repro.exact_recovery.experiments.claims`): each comes out holds,
 does not hold and, where the rule has them, tie or not testable on trial tables made to
 decide it."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from repro.exact_recovery import claims, recovery_rates, union_bound
+from repro.exact_recovery.experiments import claims, recovery_rates, union_bound
 
 N = 20  # columns of the designs
 DESIGNS = 10  # designs per (K, m)
@@ -25,7 +25,7 @@ CONTINUOUS = "Continuous features: recovery up to threshold resolution"
 
 
 def _trials(ks=(1, 2), ms=(40, 200)) -> pd.DataFrame:
-    """Checked trials in the layout of :func:`repro.exact_recovery.recovery_experiment`: every
+    """Checked trials in the layout of :func:`repro.exact_recovery.experiments.recovery_experiment`: every
     design meets Lemma 2's condition and is K-disjunct, the LP recovers every rule, zero-row
     elimination only at the largest m."""
     rows = []

@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from repro import explorer
+from repro.tour import explorer
 from tests.conftest import data_dir
 
 needs_data = pytest.mark.skipif(data_dir() is None, reason="benchmark data not beside the project")

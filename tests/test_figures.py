@@ -1,5 +1,5 @@
 """Every committed figure is drawn from committed result tables, and redrawing it from them
-(``make figures``, i.e. ``python -m repro.figures``) reproduces the committed PNG."""
+(``make figures``, i.e. ``python -m repro.core.figures``) reproduces the committed PNG."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 from PIL import Image
 
-from repro import figures
-from repro.fingerprint import stale_notebooks
-from repro.paths import ROOT
+from repro.core import figures
+from repro.core.fingerprint import stale_notebooks
+from repro.core.paths import ROOT
 
 FIGURES_DIR, RESULTS_DIR = ROOT / "figures", ROOT / "results"
 COMMITTED = sorted(

@@ -6,18 +6,20 @@ import json
 
 import pytest
 
-from repro.figures import FIGURES
-from repro.fingerprint import (
+from repro.core.figures import FIGURES
+from repro.core.fingerprint import (
     notebook_fingerprint,
     notebook_modules,
     notebook_specs,
     stale_notebooks,
 )
-from repro.paths import ROOT
+from repro.core.paths import ROOT
 
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 
-IMPORTS = "from rulelab import OneRule\nfrom repro.report import record_claims\n%matplotlib inline"
+IMPORTS = (
+    "from rulelab import OneRule\nfrom repro.core.report import record_claims\n%matplotlib inline"
+)
 CODE = 'model = OneRule(max_rules=3).fit(X, y)\nrecord_claims("demo", claims)'
 
 
@@ -60,21 +62,24 @@ def edit_cell(path, index, source):
 
 def test_names_resolve_to_the_definitions_that_the_cells_use(notebook):
     # a name re-exported by a package resolves to the module that defines it
-    assert notebook_specs(notebook) == ["repro.report:record_claims", "rulelab.rulesets:OneRule"]
+    assert notebook_specs(notebook) == [
+        "repro.core.report:record_claims",
+        "rulelab.rulesets:OneRule",
+    ]
     modules = notebook_modules(notebook)
-    assert {"rulelab.rulesets", "rulelab.lp", "repro.report"} <= modules
+    assert {"rulelab.rulesets", "rulelab.lp", "repro.core.report"} <= modules
     assert "rulelab.grab.classifier" not in modules  # not used by this notebook
 
 
 def test_an_import_the_cells_do_not_use_reaches_nothing(tmp_path):
-    nb = write_notebook(tmp_path / "00_demo.ipynb", ("code", "from repro import figures", []))
+    nb = write_notebook(tmp_path / "00_demo.ipynb", ("code", "from repro.core import figures", []))
     assert notebook_specs(nb) == [] and notebook_modules(nb) == frozenset()
 
 
 def test_a_star_import_counts_the_whole_module_and_machinery_never(tmp_path):
-    cells = "from repro.verdicts import *\nfrom repro import cache\ncache.cache_dir()"
+    cells = "from repro.core.verdicts import *\nfrom repro.core import cache\ncache.cache_dir()"
     nb = write_notebook(tmp_path / "00_demo.ipynb", ("code", cells, []))
-    assert notebook_specs(nb) == ["repro.verdicts"]
+    assert notebook_specs(nb) == ["repro.core.verdicts"]
 
 
 @pytest.mark.parametrize(
@@ -118,12 +123,15 @@ def test_injected_parameters_do_not_count_and_code_does(notebook):
 def test_a_cell_that_does_not_parse_counts_as_its_text(notebook):
     edit_cell(notebook, 3, CODE + "\nmodel?")
     before = notebook_fingerprint(notebook)
-    assert notebook_specs(notebook) == ["repro.report:record_claims", "rulelab.rulesets:OneRule"]
+    assert notebook_specs(notebook) == [
+        "repro.core.report:record_claims",
+        "rulelab.rulesets:OneRule",
+    ]
     edit_cell(notebook, 3, CODE + "\nmodel??")
     assert notebook_fingerprint(notebook) != before
 
 
-REPORT = "repro.report"
+REPORT = "repro.core.report"
 RECORD = (
     '    frame.insert(0, "notebook", notebook)\n',
     '    frame.insert(0, "notebook", str(notebook))\n',
@@ -151,7 +159,7 @@ def test_the_code_the_cells_reach_counts_by_meaning(notebook, edit_sources, edit
     assert (notebook_fingerprint(notebook) == before) is same
 
 
-FIGURE_CELL = "from repro import figures\nfig = figures.grab_fig2_time(tto)"
+FIGURE_CELL = "from repro.core import figures\nfig = figures.grab_fig2_time(tto)"
 
 
 @pytest.mark.parametrize(
@@ -167,18 +175,21 @@ def test_a_notebook_depends_on_its_own_figures_only(
     tmp_path, edit_sources, function, old, new, same
 ):
     nb = write_notebook(tmp_path / "05_grab.ipynb", ("code", FIGURE_CELL, []))
-    assert notebook_specs(nb) == ["repro.figures:grab_fig2_time"]
+    assert notebook_specs(nb) == ["repro.core.figures:grab_fig2_time"]
     modules = notebook_modules(nb)
-    assert {"repro.figures", "repro.grab"} <= modules and "repro.peers" not in modules
+    assert {
+        "repro.core.figures",
+        "repro.grab.experiments",
+    } <= modules and "repro.peers.learners" not in modules
     before = notebook_fingerprint(nb)
-    edit_sources({"repro.figures": (old, new)})
+    edit_sources({"repro.core.figures": (old, new)})
     assert (notebook_fingerprint(nb) == before) is same
 
 
 def test_another_notebooks_figure_does_not_stale_the_real_notebooks(edit_sources):
     grab, benchmark = (ROOT / "notebooks" / f"{n}.ipynb" for n in ("05_grab", "07_benchmark"))
     before = notebook_fingerprint(grab), notebook_fingerprint(benchmark)
-    edit_sources({"repro.figures": ("return plot_pareto(", "return None or plot_pareto(")})
+    edit_sources({"repro.core.figures": ("return plot_pareto(", "return None or plot_pareto(")})
     assert notebook_fingerprint(grab) == before[0]
     assert notebook_fingerprint(benchmark) != before[1]
 
@@ -189,7 +200,7 @@ def test_each_notebook_reaches_exactly_the_figures_registered_for_it():
         reached = {
             spec.partition(":")[2]
             for spec in notebook_specs(path)
-            if spec.startswith("repro.figures:")
+            if spec.startswith("repro.core.figures:")
         }
         own = {name for name, spec in FIGURES.items() if spec.notebook == path.stem}
         assert reached == own, path.name
@@ -201,9 +212,9 @@ def test_a_package_used_by_attribute_counts_the_definitions_behind_those_attribu
         ("code", "import rulelab\nmodel = rulelab.ColumnGenerationRules()", []),
     )
     assert notebook_specs(nb) == ["rulelab.colgen.estimator:ColumnGenerationRules"]
-    # repro.explorer does ``import rulelab`` and builds ``rulelab.ColumnGenerationRules(...)``
+    # repro.tour.explorer does ``import rulelab`` and builds ``rulelab.ColumnGenerationRules(...)``
     nb = write_notebook(
-        tmp_path / "00_demo.ipynb", ("code", "from repro.explorer import explore\nexplore", [])
+        tmp_path / "00_demo.ipynb", ("code", "from repro.tour.explorer import explore\nexplore", [])
     )
     assert {"rulelab.colgen.estimator", "rulelab.twolevel.estimator"} <= notebook_modules(nb)
 
@@ -239,7 +250,7 @@ def test_a_damaged_run_log_is_named(notebook, tmp_path, text):
 
 def test_the_papers_data_beside_the_code_counts(notebook, tmp_path, monkeypatch):
     """A quote or a paper's number changes what the claims say: the notebook is stale."""
-    from repro import fingerprint
+    from repro.core import fingerprint
 
     data = tmp_path / "paper_numbers"
     data.mkdir()

@@ -7,8 +7,8 @@ import json
 
 import pytest
 
-from repro import cache, fitstore
-from repro.runner import run_units
+from repro.core import cache, fitstore
+from repro.core.runner import run_units
 
 
 def _square(x):
@@ -148,7 +148,7 @@ def test_records_compare_with_the_clock_left_out():
 
 
 def test_the_verify_sample_takes_every_kind_and_is_seeded():
-    from repro.pipeline import sample_units
+    from repro.core.pipeline import sample_units
 
     units = [{"kind": k, "name": f"{k}{i}.json"} for k in ("a", "b") for i in range(5)]
     units.append({"kind": "c", "name": "c0.json"})

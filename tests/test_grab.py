@@ -10,7 +10,7 @@ import pytest
 from sklearn.base import BaseEstimator, ClassifierMixin, clone
 from sklearn.model_selection import cross_val_score
 
-from repro.model_size import complexity
+from repro.core.model_size import complexity
 from rulelab import CBMClassifier
 from rulelab.grab import CellBinarizer, _cd, count_itemsets, expand, graft
 from rulelab.rules import format_value, rule_from_dict
@@ -281,7 +281,7 @@ def test_a1a_has_5439_conjunctions_of_size_at_most_two():
 
 
 def test_expansion_baseline_predicts_with_its_own_conjunctions():
-    from repro.grab_baselines import ExpansionLinear
+    from repro.grab.baselines import ExpansionLinear
 
     X, y = planted(seed=8)
     est = ExpansionLinear(degree=2, C=1.0, tol=1e-8).fit(X, y)
@@ -294,7 +294,7 @@ def test_expansion_baseline_predicts_with_its_own_conjunctions():
 
 
 def test_lrfim_uses_frequent_itemsets_only():
-    from repro.grab_baselines import LRFIM
+    from repro.grab.baselines import LRFIM
 
     X, y = planted(seed=9)
     model = LRFIM(min_support=0.2, max_size=3).fit(X, y)
@@ -308,7 +308,7 @@ def test_lrfim_uses_frequent_itemsets_only():
 def test_table1_and_table2_runs_are_cached_so_an_interrupted_run_resumes(tmp_path, monkeypatch):
     from sklearn.tree import DecisionTreeClassifier
 
-    from repro import grab as ex
+    from repro.grab import experiments as ex
 
     monkeypatch.setenv("RULELAB_CACHE", str(tmp_path))
     # one depth: each (combination, fold) is a unit of its own (depths form a chain per fold)
@@ -343,14 +343,14 @@ def test_table1_and_table2_runs_are_cached_so_an_interrupted_run_resumes(tmp_pat
 def test_a_cached_result_is_not_reused_by_changed_code(tmp_path, monkeypatch):
     from sklearn.tree import DecisionTreeClassifier
 
-    from repro import grab as ex
+    from repro.grab import experiments as ex
 
     monkeypatch.setenv("RULELAB_CACHE", str(tmp_path))
     methods = {"DT": (DecisionTreeClassifier(random_state=0), {"max_depth": [2]})}
     ex.tuned_accuracy("fourclass", methods, folds=2, max_train=100)
     ex.tuned_accuracy("fourclass", methods, folds=2, max_train=100)  # read, not recomputed
     assert len(list((tmp_path / "results" / "grab" / "table1refit").glob("*.json"))) == 1
-    from repro import cache
+    from repro.core import cache
 
     monkeypatch.setattr(cache, "key_of_specs", lambda specs: "other-code")
     ex.tuned_accuracy("fourclass", methods, folds=2, max_train=100)
@@ -359,7 +359,7 @@ def test_a_cached_result_is_not_reused_by_changed_code(tmp_path, monkeypatch):
 
 
 def test_expansion_liblinear_is_deterministic_given_random_state():
-    from repro.grab_baselines import ExpansionLinear
+    from repro.grab.baselines import ExpansionLinear
 
     X, y = planted(seed=4)
     a = ExpansionLinear(degree=2, C=1.0, random_state=3).fit(X, y)
@@ -431,7 +431,7 @@ def test_repeated_rows_count_in_the_objective_supports_and_margins(loss):
 def test_speed_is_compared_at_an_equal_objective():
     """Fig. 2's comparison: each method's time to the same objective (the best any method
     reached, +0.1 %); a method that stopped above it has no time, whatever its clock."""
-    from repro.grab import time_methods, time_to_objective
+    from repro.grab.experiments import time_methods, time_to_objective
 
     X, y = planted(seed=5)
     times = time_methods(
@@ -462,7 +462,7 @@ def test_speed_is_compared_at_an_equal_objective():
 def test_fig2_keeps_the_median_of_repeated_short_runs(monkeypatch):
     """A short run is timed three times and the run of median time kept, trace and all; a
     long run and a run stopped at its limit are timed once. The repeats solve the same problem."""
-    from repro import grab_timing
+    from repro.grab import timing as grab_timing
 
     X, y = planted(seed=5)
     real = grab_timing.time_methods(
@@ -528,7 +528,7 @@ def test_table1_gives_every_method_the_same_binarised_data_and_excludes_failures
     of time is excluded from the choice."""
     from sklearn.tree import DecisionTreeClassifier
 
-    from repro import grab as ex
+    from repro.grab import experiments as ex
 
     monkeypatch.setenv("RULELAB_CACHE", str(tmp_path))
     B, y, _, _ = ex.binarized_split("fourclass")
@@ -604,7 +604,7 @@ def test_every_table1_method_fits_the_binarised_cells_it_is_given():
     """Table 1 gives every method the same binarised data (paper 4, section 5.3), whose
     column names are the cells' terms ("x in [a, b)", "x < b"): no method may fail on them
     (XGBoost refuses names with [, ] or <), or it would silently drop out of the table."""
-    from repro import grab as ex
+    from repro.grab import experiments as ex
 
     rng = np.random.default_rng(0)
     X = pd.DataFrame({"x": rng.normal(size=120), "z": rng.integers(0, 3, 120).astype(float)})
@@ -625,7 +625,7 @@ def test_xgboost_on_sparse_cells_learns_the_trees_it_learns_on_the_dense_array()
     "missing", not 0): on 0/1 columns the trees, and so the probabilities, are the same."""
     from xgboost import XGBClassifier
 
-    from repro.grab import sparse_cells
+    from repro.grab.experiments import sparse_cells
 
     rng = np.random.default_rng(3)
     X = (rng.random((300, 60)) < 0.1).astype(float)
@@ -641,7 +641,7 @@ def test_the_precomputed_polynomial_kernel_is_libsvms_own():
     on 0/1 cells it must be the kernel libsvm computes itself: the same decision values."""
     from sklearn.svm import SVC
 
-    from repro.grab import PolySVC
+    from repro.grab.experiments import PolySVC
 
     rng = np.random.default_rng(1)
     X = (rng.random((150, 40)) < 0.3).astype(float)
@@ -671,7 +671,7 @@ def test_the_precomputed_polynomial_kernel_is_libsvms_own():
 def test_polysvc_kernel_from_sparse_cells_is_the_exact_dense_kernel():
     """The precomputed kernel is built from a sparse product of the 0/1 cells; its dot
     products must be the exact counts of common cells, as a float64 dense product gives."""
-    from repro.grab import PolySVC, sparse_cells
+    from repro.grab.experiments import PolySVC, sparse_cells
 
     rng = np.random.default_rng(2)
     X = (rng.random((120, 60)) < 0.2).astype(np.uint8)
@@ -702,7 +702,7 @@ class _Sleeper(ClassifierMixin, BaseEstimator):
 def test_a_fit_that_cannot_stop_itself_is_stopped_at_the_time_limit():
     """Table 1 excludes a combination whose fit runs out of time; an estimator without a
     time limit of its own (SVC, trees, forests) is stopped there, not waited for."""
-    from repro import grab as ex
+    from repro.grab import experiments as ex
 
     B = pd.DataFrame({"a": [0, 1] * 20})
     y = pd.Series([0, 0, 1] * 13 + [0])
@@ -723,7 +723,7 @@ def test_forest_sizes_scored_as_prefixes_equal_forests_fitted_alone(time_limit):
     as well)."""
     from sklearn.ensemble import RandomForestClassifier
 
-    from repro import grab as ex
+    from repro.grab import experiments as ex
 
     rng = np.random.default_rng(1)
     B = pd.DataFrame(rng.integers(0, 2, size=(160, 12)), columns=[f"c{j}" for j in range(12)])
@@ -755,7 +755,7 @@ def _depth_methods():
     from sklearn.tree import DecisionTreeClassifier
     from xgboost import XGBClassifier
 
-    from repro import grab as ex
+    from repro.grab import experiments as ex
 
     xgb = make_pipeline(
         FunctionTransformer(ex.sparse_cells),
@@ -774,7 +774,7 @@ def test_depths_fitted_as_one_chain_equal_depths_fitted_alone(which, time_limit)
     short of the maximum depth, scores every larger depth with that model: each score is
     the score of that depth fitted on its own (in a child process under a time limit as
     well), and the larger depths are not fitted again."""
-    from repro import grab as ex
+    from repro.grab import experiments as ex
 
     B, y, train, test = _depth_data()
     est, key, params = _depth_methods()[which]
@@ -795,7 +795,7 @@ def test_trees_that_stop_short_of_the_maximum_depth_are_the_trees_of_any_larger_
     any maximum depth above the depth the fitted trees reach, and differ below it."""
     from sklearn.base import clone
 
-    from repro import grab as ex
+    from repro.grab import experiments as ex
 
     B, y, train, _ = _depth_data()
     for est, key, params in _depth_methods():
@@ -831,8 +831,8 @@ def test_lrfim_mined_once_per_fold_equals_lrfim_fitted_per_c(time_limit):
     """Table 1 mines LRFIM's itemsets once per fold and fits every C on them: each score is
     the score of LRFIM fitted on its own at that C (in a child process under a time limit
     as well), and the models are the same."""
-    from repro import grab as ex
-    from repro.grab_baselines import LRFIM
+    from repro.grab import experiments as ex
+    from repro.grab.baselines import LRFIM
 
     B, y, train, test = _lrfim_data()
     est, Cs = LRFIM(min_support=0.05, max_size=3), [0.01, 0.1, 1.0, 10.0]
@@ -856,8 +856,8 @@ def test_lrfim_mined_once_keeps_the_time_limit_of_separate_fits(monkeypatch):
     """Under a time limit, mining that overruns times out every C (each separate fit would
     mine too) without mining again; a fit that overruns times out its own C, and the Cs
     after it are mined for and fitted again."""
-    from repro import grab as ex
-    from repro.grab_baselines import LRFIM
+    from repro.grab import experiments as ex
+    from repro.grab.baselines import LRFIM
 
     B, y, train, test = _lrfim_data()
     est, Cs = LRFIM(min_support=0.05, max_size=3), [0.01, 0.1, 1.0]
@@ -896,7 +896,7 @@ def test_svc_kernels_from_dot_products_once_per_fold_equal_svcs_fitted_alone(tim
     from sklearn.model_selection import ParameterGrid
     from sklearn.svm import SVC
 
-    from repro import grab as ex
+    from repro.grab import experiments as ex
 
     rng = np.random.default_rng(5)
     B = pd.DataFrame((rng.random((150, 40)) < 0.3).astype(np.uint8))
@@ -932,7 +932,7 @@ def test_forest_depths_fitted_as_one_chain_equal_forests_fitted_alone(time_limit
     depths with that forest: each score is the score of that forest fitted on its own."""
     from sklearn.ensemble import RandomForestClassifier
 
-    from repro import grab as ex
+    from repro.grab import experiments as ex
 
     B, y, train, test = _depth_data()
     est = RandomForestClassifier(random_state=0, n_jobs=1)
@@ -960,8 +960,8 @@ def test_table1_with_shared_fits_equals_table1_with_every_fit_alone(monkeypatch)
     from sklearn.tree import DecisionTreeClassifier
     from xgboost import XGBClassifier
 
-    from repro import grab as ex
-    from repro.grab_baselines import LRFIM
+    from repro.grab import experiments as ex
+    from repro.grab.baselines import LRFIM
 
     xgb = make_pipeline(
         FunctionTransformer(ex.sparse_cells),

@@ -4,7 +4,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from repro.grab_claims import best_degree, claims, liblinear_ratio
+from repro.grab.claims import best_degree, claims, liblinear_ratio
 
 TEXTS = pd.Series(
     {
@@ -207,7 +207,7 @@ def test_table1_verdicts_name_the_sets_trained_on_a_sample():
 
 
 def test_a_set_of_many_splits_is_compared_paired_over_them_not_on_one_splits_rows():
-    from repro.grab_claims import _accuracy
+    from repro.grab.claims import _accuracy
 
     rng = np.random.default_rng(0)
     level = rng.normal(75, 3, size=10)  # how hard each split is, shared by the methods
@@ -301,7 +301,7 @@ def test_the_named_winners_and_the_top_weight_can_hold_and_fail():
 
 
 def test_the_better_grab_variant_is_chosen_on_the_training_rows_not_on_the_judged_test():
-    from repro.grab_claims import _accuracy
+    from repro.grab.claims import _accuracy
 
     wide = pd.DataFrame(
         {"GRAB (logistic)": [80.0], "GRAB (L2-hinge)": [86.0], "DT": [84.0]}, index=["x"]

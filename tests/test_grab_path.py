@@ -120,7 +120,7 @@ def _path_data():
 
 
 def test_a_path_task_scores_every_c_as_independent_fits_do():
-    from repro import grab as ex
+    from repro.grab import experiments as ex
 
     X, y, tr, te = _path_data()
     est = CBMClassifier(top_k=5, tol=1e-8)
@@ -134,7 +134,7 @@ def test_a_path_task_scores_every_c_as_independent_fits_do():
 @pytest.mark.data
 @pytest.mark.skipif(not os.environ.get("RULELAB_DATA"), reason="needs RULELAB_DATA")
 def test_table1_fits_grab_as_cached_paths_with_the_rows_of_independent_fits(tmp_path, monkeypatch):
-    from repro import grab as ex
+    from repro.grab import experiments as ex
 
     monkeypatch.setenv("RULELAB_CACHE", str(tmp_path))
     grid = {"max_terms": [1, 2], "C": [10.0, 0.1, 1.0]}  # the path sorts C itself

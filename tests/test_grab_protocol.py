@@ -7,8 +7,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from repro.grab import time_methods, time_to_objective
-from repro.grab_baselines import LIBLINEAR_DEFAULT_TOL, ExpansionLinear, expansion_trace
+from repro.grab.baselines import LIBLINEAR_DEFAULT_TOL, ExpansionLinear, expansion_trace
+from repro.grab.experiments import time_methods, time_to_objective
 
 
 def planted(seed=1, m=400, d=8):
@@ -147,7 +147,7 @@ def test_fig2_traces_liblinear_like_grafting():
 @pytest.mark.data
 @pytest.mark.skipif(not os.environ.get("RULELAB_DATA"), reason="needs RULELAB_DATA")
 def test_repeated_splits_are_stratified_and_seeded():
-    from repro.grab import load_split
+    from repro.grab.experiments import load_split
 
     y_all = pd.concat([load_split("diabetes", 0)[1], load_split("diabetes", 0)[3]])
     rate = y_all.mean()
@@ -168,7 +168,7 @@ def test_repeated_splits_are_stratified_and_seeded():
 def test_repeated_splits_average_each_split_and_refuse_a_fixed_test_file(tmp_path, monkeypatch):
     from sklearn.tree import DecisionTreeClassifier
 
-    from repro import grab as ex
+    from repro.grab import experiments as ex
 
     monkeypatch.setenv("RULELAB_CACHE", str(tmp_path))
     methods = {"DT": (DecisionTreeClassifier(random_state=0), {"max_depth": [2, 4]})}
@@ -186,7 +186,7 @@ def test_repeated_splits_average_each_split_and_refuse_a_fixed_test_file(tmp_pat
 
 
 def _naive_claim(naive_seconds, naive_timed_out, grab_seconds=1.0):
-    from repro.grab_claims import claims
+    from repro.grab.claims import claims
     from tests.test_grab_claims import TEXTS, _inputs
 
     inputs = _inputs([90.0, 90.0])
@@ -239,7 +239,7 @@ def test_naive_claim_reports_the_reading_from_k3_where_the_papers_times_are_lost
 
 
 def test_naive_claim_is_not_testable_below_the_papers_degrees():
-    from repro.grab_claims import claims
+    from repro.grab.claims import claims
     from tests.test_grab_claims import TEXTS, _inputs
 
     inputs = {**_inputs([90.0, 90.0]), "degrees": [1, 2, 3]}

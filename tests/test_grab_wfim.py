@@ -219,7 +219,7 @@ def test_sparse_cells_equal_the_dense_float32_copy_made_sparse():
     import pandas as pd
     from scipy import sparse
 
-    from repro.grab import sparse_cells
+    from repro.grab.experiments import sparse_cells
 
     rng = np.random.default_rng(4)
     frame = pd.DataFrame((rng.random((40, 30)) < 0.3).astype(np.uint8))  # column-major block

@@ -1,4 +1,4 @@
-"""RIPPER through Weka's JRip (repro.jrip): thresholds on raw values, any names, clear errors.
+"""RIPPER through Weka's JRip (repro.peers.jrip): thresholds on raw values, any names, clear errors.
 
 The tests that run JRip need Java and Debian's ``weka``; without them they are skipped
 with the reason, unless ``RULELAB_REQUIRE_WEKA=1`` (set by ``.ci/run``), where a missing
@@ -15,9 +15,9 @@ import pandas as pd
 import pytest
 from sklearn.base import clone
 
-from repro import jrip
-from repro.jrip import JRipClassifier, make_ripper, weka_missing
-from repro.model_size import complexity
+from repro.core.model_size import complexity
+from repro.peers.jrip import JRipClassifier, make_ripper, weka_missing
+from repro.peers.learners import jrip
 
 
 @pytest.fixture
@@ -114,7 +114,7 @@ def test_missing_weka_jar_gives_the_install_command():
 
 
 def test_benchmark_leaves_jrip_out_with_the_install_command_when_java_is_missing(monkeypatch):
-    from repro.peers import peer_learners
+    from repro.peers.learners import peer_learners
 
     monkeypatch.setattr(jrip, "_java", lambda: None)
     methods, skipped = peer_learners(include=("RIPPER",))

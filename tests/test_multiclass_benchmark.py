@@ -1,4 +1,4 @@
-"""Notebook 07's multiclass table (repro.multiclass): data, one-vs-rest sizes, the tables."""
+"""Notebook 07's multiclass table (repro.benchmark.multiclass): data, one-vs-rest sizes, the tables."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import pandas as pd
 import pytest
 from sklearn.tree import DecisionTreeClassifier
 
-from repro import multiclass
-from repro.multiclass import (
+from repro.benchmark import multiclass
+from repro.benchmark.multiclass import (
     GASES,
     OneVsRestRules,
     claim_against,

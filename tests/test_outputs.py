@@ -22,8 +22,8 @@ import nbformat
 import pandas as pd
 import pytest
 
-from repro.outputs import damaged_outputs, file_digest, replacing, save_table, write_text
-from repro.paths import ROOT
+from repro.core.outputs import damaged_outputs, file_digest, replacing, save_table, write_text
+from repro.core.paths import ROOT
 from tests.conftest import data_dir
 
 NOTEBOOK = "00_tour"
@@ -56,7 +56,7 @@ def _env(project: Path, tmp: Path) -> dict:
 
 
 def _pipeline(project: Path, env: dict, *args: str, kill_after: float | None = None):
-    command = [sys.executable, "-m", "repro.pipeline", *args]
+    command = [sys.executable, "-m", "repro.core.pipeline", *args]
     if kill_after is None:
         return subprocess.run(
             command, cwd=project, env=env, capture_output=True, text=True, timeout=600
@@ -219,7 +219,7 @@ def test_damaged_outputs_names_missing_and_changed_files(tmp_path):
 
 
 def _log_entries(root: str, tag: str, start: float) -> None:
-    from repro import pipeline
+    from repro.core import pipeline
 
     merge = pipeline.merge_log
 

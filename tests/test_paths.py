@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from repro import paths as _paths
-from repro import plotting, report, runs
-from repro.pipeline import merge_log
+from repro.core import paths as _paths
+from repro.core import plotting, report, runs
+from repro.core.pipeline import merge_log
 
 
 @pytest.fixture(autouse=True)
@@ -52,7 +52,7 @@ def test_a_partial_run_keeps_the_other_notebooks_in_the_log():
 def test_pipeline_parameters_are_read_as_yaml_and_bad_ones_named():
     import pytest
 
-    from repro.pipeline import parse_params
+    from repro.core.pipeline import parse_params
 
     assert parse_params(["DATASETS=[pima, sonar]", "LAM=100", "NOTE=a=b"]) == {
         "DATASETS": ["pima", "sonar"],
@@ -67,7 +67,7 @@ def test_pipeline_parameters_are_read_as_yaml_and_bad_ones_named():
 def test_solver_banner_is_dropped_from_saved_outputs_and_the_rest_kept():
     import nbformat
 
-    from repro.pipeline import drop_solver_banners
+    from repro.core.pipeline import drop_solver_banners
 
     nb = nbformat.v4.new_notebook()
     cell = nbformat.v4.new_code_cell("fit()")
@@ -91,7 +91,7 @@ def test_solver_banner_is_dropped_from_saved_outputs_and_the_rest_kept():
 def test_saved_notebooks_keep_no_progress_bars_and_no_machine_paths(tmp_path):
     import nbformat
 
-    from repro.pipeline import _save_without_injected_parameters
+    from repro.core.pipeline import _save_without_injected_parameters
 
     nb = nbformat.v4.new_notebook()
     cell = nbformat.v4.new_code_cell("cross_validate(...)")
@@ -125,7 +125,7 @@ def test_saved_notebooks_keep_no_progress_bars_and_no_machine_paths(tmp_path):
 def test_savefig_returns_a_path_relative_to_the_project(monkeypatch):
     import matplotlib.pyplot as plt
 
-    from repro.plotting import savefig
+    from repro.core.plotting import savefig
 
     for name in ("RULELAB_OUTPUT", "RULELAB_FIGURES"):
         monkeypatch.delenv(name, raising=False)
@@ -153,7 +153,7 @@ def test_a_bad_pipeline_request_is_an_argparse_error_before_anything_runs(
 ):
     import papermill
 
-    from repro import pipeline
+    from repro.core import pipeline
 
     def never(*args, **kwargs):  # pragma: no cover - must not be reached
         raise AssertionError("a notebook was executed")
@@ -168,7 +168,7 @@ def test_a_bad_pipeline_request_is_an_argparse_error_before_anything_runs(
 def test_a_failed_run_leaves_the_report_and_the_run_log_as_they_were(tmp_path, monkeypatch):
     import papermill
 
-    from repro import pipeline
+    from repro.core import pipeline
 
     monkeypatch.setenv("RULELAB_OUTPUT", str(tmp_path))
     monkeypatch.setenv("RULELAB_QUICK", "0")
@@ -188,8 +188,8 @@ def test_a_failed_run_leaves_the_report_and_the_run_log_as_they_were(tmp_path, m
 
 
 def test_a_notebooks_own_quick_parameter_decides_where_it_writes(monkeypatch, capsys):
-    from repro.report import results_dir
-    from repro.runs import start_run
+    from repro.core.report import results_dir
+    from repro.core.runs import start_run
 
     monkeypatch.delenv("RULELAB_OUTPUT", raising=False)
     monkeypatch.setenv("RULELAB_QUICK", "0")
@@ -210,8 +210,8 @@ def test_papermill_lists_every_notebook_parameter_with_type_and_help(caplog):
 
     import papermill
 
-    from repro.notebook_parameters import NOTEBOOK_PARAMETERS
-    from repro.pipeline import NOTEBOOKS
+    from repro.core.notebook_parameters import NOTEBOOK_PARAMETERS
+    from repro.core.pipeline import NOTEBOOKS
 
     caplog.set_level(logging.WARNING)
     for path in sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb")):
@@ -231,7 +231,7 @@ def test_parameters_cells_hold_plain_values_that_do_not_depend_on_quick():
 
     import nbformat
 
-    from repro.pipeline import NOTEBOOKS
+    from repro.core.pipeline import NOTEBOOKS
 
     for path in sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb")):
         nb = nbformat.read(path, as_version=4)
@@ -250,7 +250,7 @@ def test_parameters_cells_hold_plain_values_that_do_not_depend_on_quick():
 def _pipeline_in(root, monkeypatch):
     """The pipeline and the output paths rooted at ``root``, with FULL settings (run() sets
     RULELAB_QUICK and RULELAB_HEADLESS; monkeypatch restores them) and the README untouched."""
-    from repro import pipeline
+    from repro.core import pipeline
 
     monkeypatch.delenv("RULELAB_OUTPUT", raising=False)
     for name in ("RULELAB_QUICK", "RULELAB_HEADLESS"):
@@ -266,8 +266,8 @@ def test_a_run_with_other_parameters_writes_beside_the_committed_outputs(tmp_pat
     import nbformat
     import papermill
 
-    from repro import pipeline
-    from repro.notebook_parameters import NOTEBOOK_PARAMETERS
+    from repro.core import pipeline
+    from repro.core.notebook_parameters import NOTEBOOK_PARAMETERS
 
     _pipeline_in(tmp_path, monkeypatch)
     committed, given = {}, {}
@@ -324,7 +324,7 @@ def test_committed_outputs_name_no_machine_path():
 def test_n_jobs_reaches_only_the_notebooks_that_declare_it():
     """--jobs becomes N_JOBS in the notebooks that parallelise; passing it to one that does
     not declare it would make papermill print a false 'unknown parameter' warning."""
-    from repro import pipeline
+    from repro.core import pipeline
 
     declaring = [
         nb for nb in pipeline.discover(None) if "N_JOBS" in pipeline.notebook_parameters(nb)
@@ -346,8 +346,8 @@ def test_the_run_log_counts_the_cpu_seconds_of_a_notebooks_processes(tmp_path, m
     import nbformat
     import papermill
 
-    from repro import pipeline
-    from repro.notebook_parameters import NOTEBOOK_PARAMETERS
+    from repro.core import pipeline
+    from repro.core.notebook_parameters import NOTEBOOK_PARAMETERS
 
     _pipeline_in(tmp_path, monkeypatch)
     burn = "import time\nwhile time.process_time() < 0.5: pass"

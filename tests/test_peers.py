@@ -9,8 +9,7 @@ import pandas as pd
 import pytest
 from sklearn.base import clone
 
-from repro import peers
-from repro.peers import (
+from repro.peers.learners import (
     BoostedStumpsPeer,
     BRCGClassifier,
     RipperRules,
@@ -24,6 +23,7 @@ from repro.peers import (
     peer_learners,
     winners,
 )
+from repro.peers.learners import learners as peers
 
 
 def _planted(n: int = 300, seed: int = 0) -> tuple[pd.DataFrame, np.ndarray]:

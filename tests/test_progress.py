@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from repro.progress import Progress, count_units, progress_line, quiet_kernel_warnings
+from repro.core.progress import Progress, count_units, progress_line, quiet_kernel_warnings
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -91,7 +91,7 @@ def test_the_thread_waits_for_whole_lines(tmp_path):
 NOTEBOOK_RUN = """
 import sys
 import nbformat, papermill
-from repro.progress import quiet_kernel_warnings
+from repro.core.progress import quiet_kernel_warnings
 nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("print(1 + 1)")])
 nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
 nbformat.write(nb, sys.argv[1])

@@ -7,7 +7,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from repro import quotes, report
+from repro.core import quotes, report
 
 PAPERS = Path(__file__).resolve().parents[1].parent / "shared" / "papers"
 

@@ -7,7 +7,7 @@ import warnings
 
 import pytest
 
-from repro.paths import ROOT
+from repro.core.paths import ROOT
 from tests.conftest import data_dir
 
 # a block that needs a running cluster shows an API; it is not a runnable example here

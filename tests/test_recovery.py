@@ -7,7 +7,11 @@ import itertools
 import numpy as np
 import pytest
 
-from repro.exact_recovery import recovery_experiment, recovery_trial, threshold_recovery_trial
+from repro.exact_recovery.experiments import (
+    recovery_experiment,
+    recovery_trial,
+    threshold_recovery_trial,
+)
 from rulelab.recovery import (
     bernoulli_design,
     decode,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from repro import report
+from repro.core import report
 
 
 @pytest.fixture
@@ -52,7 +52,7 @@ def test_the_run_log_names_the_code_it_ran(tmp_path):
     import re
     import subprocess
 
-    from repro.pipeline import code_version
+    from repro.core.pipeline import code_version
 
     version = code_version()
     assert re.fullmatch(r"([0-9a-f]{4,40}(\+changes)?)?", version)
@@ -93,7 +93,7 @@ def test_the_report_names_the_package_versions_of_each_run(tmp_path):
     import numpy
     import pandas
 
-    from repro.pipeline import environment
+    from repro.core.pipeline import environment
 
     env = environment()
     assert f"numpy {numpy.__version__}" in env and f"pandas {pandas.__version__}" in env
@@ -129,7 +129,7 @@ def test_the_report_names_the_package_versions_of_each_run(tmp_path):
 def test_claims_tables_show_whole_sentences_in_a_notebook(isolated):
     import pandas as pd
 
-    from repro.plotting import use_style
+    from repro.core.plotting import use_style
 
     claim = "the best rulelab rule learner reaches the mean error of the best rule peer"
     evidence = "AM: error 0.171, 2.7 rules; best peer RuleFit: error 0.160, 28.3 rules (FULL)"
@@ -151,7 +151,7 @@ def test_claims_judged_by_older_code_are_flagged_in_the_report(isolated):
     log.write_text(json.dumps({"mode": "full", "notebooks": [entry]}))
     text = report.write_report(path=isolated / "REPORT.md", run_log=log).read_text()
     assert "**Recorded by older code:** the claims of 00_tour were judged" in text
-    from repro.fingerprint import notebook_fingerprint
+    from repro.core.fingerprint import notebook_fingerprint
 
     entry["fingerprint"] = notebook_fingerprint(report.ROOT / "notebooks" / "00_tour.ipynb")
     log.write_text(json.dumps({"mode": "full", "notebooks": [entry]}))

@@ -3,7 +3,7 @@ within one standard error is a tie."""
 
 import pandas as pd
 
-from repro.rules_first_report import claims_synthetic, claims_text
+from repro.rules_first.summary import claims_synthetic, claims_text
 
 
 def _sweep(greedy, baseline, thresholds=(1.0, 1.5, 3.0)):
@@ -254,7 +254,7 @@ def test_greedy_nn_is_judged_on_behaving_like_greedy_l2_not_on_beating_its_basel
 
 
 def test_the_chosen_threshold_is_judged_against_every_other_on_the_test_set():
-    from repro.rules_first_report import about_the_choice, claims_not_run
+    from repro.rules_first.summary import about_the_choice, claims_not_run
 
     best_at_chosen = _sweep(  # CV chooses t = 1.5 (see _sweep), the best on test too
         greedy=[[0.80, 0.85, 0.81], [0.79, 0.86, 0.80], [0.81, 0.84, 0.79]],

@@ -13,7 +13,7 @@ from sklearn.neural_network import MLPClassifier
 from sklearn.pipeline import make_pipeline
 from sklearn.preprocessing import FunctionTransformer
 
-from repro.tweets import clean_text, make_stem_vectorizer, stem_tokens
+from repro.rules_first.tweets import clean_text, make_stem_vectorizer, stem_tokens
 from rulelab import BoostRule, RulesFirstClassifier, make_rules_first
 from rulelab.rulesfirst import GreedyRule, rule_probability, truncate_rules
 from rulelab.rulesfirst._base import make_linear
@@ -421,7 +421,7 @@ def test_on_the_tweets_every_threshold_binds_and_only_the_score_reading_moves_ne
     negative rules and 4t for positive ones. After the support floors ("filters") each
     step of the notebook's grid removes candidates, but below t = 1.73 only positive ones;
     with t in place of the floors ("score") negative candidates change there too."""
-    from repro import rules_first_text as tx
+    from repro.rules_first import text as tx
 
     try:
         s = tx._splits("semeval2017_task4a", 0, pos_per_neg=4.0)
@@ -523,7 +523,7 @@ def _fake_tweets(n_pos=1300, n_neg=400):
 
 
 def test_a_four_to_one_draw_has_four_positives_per_negative_in_each_split():
-    from repro.tweets import text_splits
+    from repro.rules_first.tweets import text_splits
 
     s = text_splits("fake", 400, 800, seed=3, pos_per_neg=4.0, loader=_fake_tweets())
     for labels, n in ((s.dev_y, 400), (s.test_y, 800)):
@@ -537,7 +537,7 @@ def test_a_four_to_one_draw_has_four_positives_per_negative_in_each_split():
 def test_threshold_is_chosen_on_the_evaluation_accuracy_of_the_linear_greedy():
     import pandas as pd
 
-    from repro.rules_first_report import chosen_threshold
+    from repro.rules_first.summary import chosen_threshold
 
     rows = [
         {

@@ -1,7 +1,7 @@
 """A run's own parameters decide where it writes, however it is started.
 
 Unit tests of the parameter reading (papermill's way of writing values) and of
-:func:`repro.runs.start_run`, and notebook runs through papermill and nbclient with other
+:func:`repro.core.runs.start_run`, and notebook runs through papermill and nbclient with other
 parameters on a clean copy of the repository, after which ``git status`` must show no
 change to a committed file.
 """
@@ -18,9 +18,9 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from repro import paths, runs
-from repro.notebook_parameters import NOTEBOOK_PARAMETERS
-from repro.parameters import coerce
+from repro.core import paths, runs
+from repro.core.notebook_parameters import NOTEBOOK_PARAMETERS
+from repro.core.parameters import coerce
 
 ROOT = Path(__file__).resolve().parents[1]
 DATASETS = "Optional[list[str]]"
@@ -126,7 +126,7 @@ def test_the_defaults_table_agrees_with_every_parameters_cell():
                 ast.literal_eval(node.value),
             )
         assert path.stem in NOTEBOOK_PARAMETERS, (
-            f"{path.name}: add its parameters to repro/notebook_parameters.py"
+            f"{path.name}: add its parameters to repro/core/notebook_parameters.py"
         )
         spec = NOTEBOOK_PARAMETERS[path.stem]
         assert list(found) == list(spec), path.name

@@ -1,6 +1,6 @@
 """The evaluation code runs unchanged on a cluster through joblib's backends (Dask, Ray).
 
-``repro.runner.cross_validate`` only hands its tasks to ``joblib.Parallel``; under
+``repro.core.runner.cross_validate`` only hands its tasks to ``joblib.Parallel``; under
 ``joblib.parallel_config(backend="dask")`` they go to a ``dask.distributed`` cluster.
 The folds, the learners and their seeds are the same, so every number but the fit time
 must be identical to a local run.
@@ -13,8 +13,8 @@ import pytest
 
 joblib = pytest.importorskip("joblib")
 
-from repro.peers import TreePeer  # noqa: E402
-from repro.runner import cross_validate  # noqa: E402
+from repro.core.runner import cross_validate  # noqa: E402
+from repro.peers.learners import TreePeer  # noqa: E402
 from rulelab import OneRule, SetCoverRules  # noqa: E402
 
 pytestmark = pytest.mark.data

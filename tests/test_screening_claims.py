@@ -6,11 +6,11 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from repro.screening_claims import claims
+from repro.screening.claims import claims
 
 
 def _counts(level_shift: int = 0) -> pd.DataFrame:
-    """A Table 1/2 in the layout of :func:`repro.screening.beside_counts`."""
+    """A Table 1/2 in the layout of :func:`repro.screening.experiments.beside_counts`."""
     rows = []
     for dataset, same in (("Banknote", True), ("Gas", False)):
         for t in (10, 100):

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from repro import sentiment_lexicon as lx
-from repro.reference import paper_table
-from repro.tweets import stem_tokens
-from repro.verdicts import DOES_NOT_HOLD, HOLDS, TIE
+from repro.core.reference import paper_table
+from repro.core.verdicts import DOES_NOT_HOLD, HOLDS, TIE
+from repro.rules_first import sentiment_lexicon as lx
+from repro.rules_first.tweets import stem_tokens
 
 POSITIVE = ["love", "great", "happi", "amaz", "thank", "perfect", "glad", "excit"]
 NEGATIVE = ["disappoint", "hate", "worst", "terribl", "stupid", "blame", "fail", "ruin"]

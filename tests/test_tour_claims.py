@@ -1,11 +1,11 @@
-"""Notebook 00's verdict rules (:func:`repro.iris_quantiles.claims`): exact matches of the
+"""Notebook 00's verdict rules (:func:`repro.tour.iris_quantiles.claims`): exact matches of the
 paper's iris rule, each coming out holds and does not hold on rules made to decide it."""
 
 from __future__ import annotations
 
 import pandas as pd
 
-from repro.iris_quantiles import claims
+from repro.tour.iris_quantiles import claims
 from rulelab.rules import Clause, Term
 
 LP = (

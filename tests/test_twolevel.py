@@ -367,8 +367,8 @@ def test_passes_sklearn_check_estimator():
 
 
 def test_theta_search_tunes_on_a_subsample_and_refits_on_all_samples():
-    from repro.model_size import complexity
-    from repro.theta_search import ThetaSearchCV
+    from repro.core.model_size import complexity
+    from repro.two_level.theta_search import ThetaSearchCV
 
     rng = np.random.default_rng(2)
     X = pd.DataFrame(rng.normal(size=(300, 3)), columns=["a", "b", "c"])

@@ -4,7 +4,7 @@ through paper 1's columns."""
 import numpy as np
 import pandas as pd
 
-from repro.two_level import claims
+from repro.two_level.experiments import claims
 
 METHODS = {"BCD": 0.20, "AM": 0.20, "OCRL": 0.30, "SC": 0.25, "CART": 0.28, "RIPPER": 0.24}
 

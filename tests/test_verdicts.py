@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from repro import verdicts as v
-from repro.report import VERDICTS
+from repro.core import verdicts as v
+from repro.core.report import VERDICTS
 
 
 def test_a_difference_inside_one_se_is_a_tie_outside_it_a_verdict():
@@ -203,7 +203,7 @@ def test_no_worse_claims_hold_unless_a_member_falls_short_beyond_the_bound(diffs
 
 
 def test_a_likeness_holds_inside_its_margin_fails_outside_and_ties_in_the_noise():
-    from repro.verdicts import similar
+    from repro.core.verdicts import similar
 
     base = np.array([0.80, 0.82, 0.81, 0.79])
     assert similar(base + 0.002, base, margin=0.01).verdict == "holds"
@@ -216,7 +216,7 @@ def test_a_likeness_holds_inside_its_margin_fails_outside_and_ties_in_the_noise(
 
 
 def test_about_half_holds_inside_its_band_fails_outside_and_ties_when_ties_straddle_it():
-    from repro.verdicts import about_share
+    from repro.core.verdicts import about_share
 
     better, worse, even = (v.Comparison(d, 0.1, v.decide(d, 0.1)) for d in (1.0, -1.0, 0.0))
     assert about_share([better, better, worse, worse], 1 / 3, 2 / 3) == "holds"

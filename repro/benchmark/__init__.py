@@ -1,0 +1,1 @@
+"""Notebook 07, the benchmark: rulelab's learners against the peers on public tables."""

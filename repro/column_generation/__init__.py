@@ -1,0 +1,1 @@
+"""Notebook 08, column generation: exact recovery, pricing, certificates and the path."""

@@ -1,0 +1,1 @@
+"""Notebook 04, paper 3's screening tests: the columns they remove and the time they save."""
