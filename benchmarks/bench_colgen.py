@@ -91,7 +91,7 @@ def fit_against_brcg(X_tr, y_tr, X_te, y_te, with_brcg):
     )
     if not with_brcg:
         return
-    from repro.peers.learners import learners as peers
+    from repro.peers import learners as peers
 
     methods, skipped = peers.peer_learners(include=("BRCG",))
     if "BRCG" not in methods:

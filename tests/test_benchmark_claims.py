@@ -1,14 +1,14 @@
 """Notebook 07's verdict rules that live in the claims' assembly
-(:func:`repro.peers.learners.benchmark_claims`): rulelab on half the data sets, CG's error with its
+(:func:`repro.benchmark.tables.benchmark_claims`): rulelab on half the data sets, CG's error with its
 rule count, and what each claim says when a learner did not run. The targets' own rules
-(:func:`repro.peers.learners.moonshot`, :func:`repro.peers.learners.cg_targets`) are tested in test_peers."""
+(:func:`repro.benchmark.tables.moonshot`, :func:`repro.benchmark.tables.cg_targets`) are tested in test_peers."""
 
 from __future__ import annotations
 
 import pandas as pd
 import pytest
 
-from repro.peers.learners import benchmark_claims, rulelab_on_half
+from repro.benchmark.tables import benchmark_claims, rulelab_on_half
 
 HALF = "a rulelab learner is the most accurate rule learner on at least half the data sets"
 CG_ERROR = "CG's mean error is at or below RuleFit's with at most 5 rules on average"

@@ -18,8 +18,8 @@ from sklearn.base import clone
 from sklearn.model_selection import StratifiedKFold
 
 from repro.core.model_size import complexity
+from repro.peers import c50
 from repro.peers.c50 import C50Classifier, c50_missing, c50_test_errors, make_c50
-from repro.peers.learners import c50
 from tests.conftest import load_or_skip
 
 

@@ -8,12 +8,9 @@ import pytest
 
 from repro.core.cache import read_cached
 from repro.core.runner import cross_validate, merge_runs, run_provenance, summarize
-from repro.rule_sets.experiments import (
-    RipperClassifier,
-    agreement,
-    compare_to_paper,
-    paper1_baselines,
-)
+from repro.peers.baselines import paper1_baselines
+from repro.peers.ripper import RipperClassifier
+from repro.rule_sets.experiments import agreement, compare_to_paper
 from rulelab import SetCoverRules
 
 
@@ -267,7 +264,7 @@ def test_cache_keys_are_stable_across_processes_and_tell_settings_apart():
     from repro.core.runner import params_key
 
     code = (
-        "from repro.rule_sets.experiments import paper1_baselines; from repro.core.runner import params_key; "
+        "from repro.peers.baselines import paper1_baselines; from repro.core.runner import params_key; "
         "print(params_key(paper1_baselines()['CART']))"
     )
     runs = {

@@ -159,37 +159,40 @@ def test_the_code_the_cells_reach_counts_by_meaning(notebook, edit_sources, edit
     assert (notebook_fingerprint(notebook) == before) is same
 
 
-FIGURE_CELL = "from repro.core import figures\nfig = figures.grab_fig2_time(tto)"
+FIGURE_CELL = "from repro.grab import figures\nfig = figures.grab_fig2_time(tto)"
 
 
 @pytest.mark.parametrize(
-    ("function", "old", "new", "same"),
+    ("module", "old", "new", "same"),
     [
         # another notebook's figure, and the command that redraws them all
-        ("benchmark_pareto", "return plot_pareto(", "return None or plot_pareto(", True),
-        ("__main__", "    sys.exit(main())", "    sys.exit(main() or 2)", True),
-        ("grab_fig2_time", 'int(_one(tto, "rows"))', 'int(_one(tto, "rows")) + 1', False),
+        ("repro.benchmark.figures", "return plot_pareto(", "return None or plot_pareto(", True),
+        ("repro.core.figures", "    sys.exit(main())", "    sys.exit(main() or 2)", True),
+        (
+            "repro.grab.figures",
+            'int(one_setting(tto, "rows"))',
+            'int(one_setting(tto, "rows")) + 1',
+            False,
+        ),
     ],
 )
-def test_a_notebook_depends_on_its_own_figures_only(
-    tmp_path, edit_sources, function, old, new, same
-):
+def test_a_notebook_depends_on_its_own_figures_only(tmp_path, edit_sources, module, old, new, same):
     nb = write_notebook(tmp_path / "05_grab.ipynb", ("code", FIGURE_CELL, []))
-    assert notebook_specs(nb) == ["repro.core.figures:grab_fig2_time"]
+    assert notebook_specs(nb) == ["repro.grab.figures:grab_fig2_time"]
     modules = notebook_modules(nb)
-    assert {
-        "repro.core.figures",
-        "repro.grab.experiments",
-    } <= modules and "repro.peers.learners" not in modules
+    assert {"repro.grab.figures", "repro.grab.experiments"} <= modules
+    assert not {"repro.peers.learners", "repro.benchmark.figures"} & modules
     before = notebook_fingerprint(nb)
-    edit_sources({"repro.core.figures": (old, new)})
+    edit_sources({module: (old, new)})
     assert (notebook_fingerprint(nb) == before) is same
 
 
 def test_another_notebooks_figure_does_not_stale_the_real_notebooks(edit_sources):
     grab, benchmark = (ROOT / "notebooks" / f"{n}.ipynb" for n in ("05_grab", "07_benchmark"))
     before = notebook_fingerprint(grab), notebook_fingerprint(benchmark)
-    edit_sources({"repro.core.figures": ("return plot_pareto(", "return None or plot_pareto(")})
+    edit_sources(
+        {"repro.benchmark.figures": ("return plot_pareto(", "return None or plot_pareto(")}
+    )
     assert notebook_fingerprint(grab) == before[0]
     assert notebook_fingerprint(benchmark) != before[1]
 
@@ -200,7 +203,7 @@ def test_each_notebook_reaches_exactly_the_figures_registered_for_it():
         reached = {
             spec.partition(":")[2]
             for spec in notebook_specs(path)
-            if spec.startswith("repro.core.figures:")
+            if spec.partition(":")[0].endswith(".figures")
         }
         own = {name for name, spec in FIGURES.items() if spec.notebook == path.stem}
         assert reached == own, path.name

@@ -43,7 +43,7 @@ def test_a_fresh_clone_reads_the_committed_fits_and_computes_none(store, tmp_pat
     tasks = [{"x": x, "log": str(tmp_path / "calls")} for x in (1, 2, 3)]
     first = run_units(_logged, tasks, "demo", progress=False)
     assert _calls(tmp_path) == ["1", "2", "3"]
-    assert fitstore.write("99_demo", store.read_text()) == 3
+    assert fitstore.write("99_demo", store.read_text(), local=cache.local_record) == 3
     rows = fitstore.read("99_demo")
     assert {r["key"]["x"] for r in rows} == {1, 2, 3}  # each fit's key beside its record
     assert all(r["code_key"] == "external" and r["code"] == [] for r in rows)  # not our code
@@ -59,7 +59,7 @@ def test_a_fresh_clone_reads_the_committed_fits_and_computes_none(store, tmp_pat
 
 def test_a_changed_fit_code_marks_its_records_stale(store, monkeypatch):
     run_units(_square, [{"x": 1}, {"x": 2}], "demo", progress=False)
-    fitstore.write("99_demo", store.read_text())
+    fitstore.write("99_demo", store.read_text(), local=cache.local_record)
     assert fitstore.stale_units("99_demo") == (2, [])
     monkeypatch.setattr(fitstore, "key_of_specs", lambda specs: "other code")
     units, stale = fitstore.stale_units("99_demo")
@@ -113,7 +113,7 @@ def test_a_damaged_cache_record_is_named_set_aside_and_computed_again(
 def test_a_verify_run_recomputes_the_sampled_units_and_compares_them(store, tmp_path, monkeypatch):
     tasks = [{"x": x, "log": str(tmp_path / "calls")} for x in (1, 2, 3)]
     run_units(_logged, tasks, "demo", progress=False)
-    fitstore.write("99_demo", store.read_text())
+    fitstore.write("99_demo", store.read_text(), local=cache.local_record)
     rows = {r["key"]["x"]: r for r in fitstore.read("99_demo")}
     sample, log = tmp_path / "sample", tmp_path / "verify"
     sample.write_text(f"demo/{rows[2]['name']}\n")

@@ -16,8 +16,8 @@ import pytest
 from sklearn.base import clone
 
 from repro.core.model_size import complexity
+from repro.peers import jrip
 from repro.peers.jrip import JRipClassifier, make_ripper, weka_missing
-from repro.peers.learners import jrip
 
 
 @pytest.fixture

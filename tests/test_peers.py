@@ -9,6 +9,15 @@ import pandas as pd
 import pytest
 from sklearn.base import clone
 
+from repro.benchmark import tables
+from repro.benchmark.tables import (
+    benchmark_summary,
+    benchmark_table,
+    moonshot,
+    pareto_mask,
+    winners,
+)
+from repro.peers import learners as peers
 from repro.peers.learners import (
     BoostedStumpsPeer,
     BRCGClassifier,
@@ -16,14 +25,8 @@ from repro.peers.learners import (
     RuleFitPeer,
     SkopeRulesPeer,
     TreePeer,
-    benchmark_summary,
-    benchmark_table,
-    moonshot,
-    pareto_mask,
     peer_learners,
-    winners,
 )
-from repro.peers.learners import learners as peers
 
 
 def _planted(n: int = 300, seed: int = 0) -> tuple[pd.DataFrame, np.ndarray]:
@@ -213,7 +216,7 @@ def test_cg_targets_read_error_rules_wins_and_speed_from_the_tables():
             (d, "RF", 0, e_rf, 0, np.nan, np.nan, 2.0),
         ]
     table = benchmark_table(_results(rows))
-    goal = peers.cg_targets(table, benchmark_summary(table), wins=1, speedup=20)
+    goal = tables.cg_targets(table, benchmark_summary(table), wins=1, speedup=20)
     assert goal["error_verdict"] == "holds"  # 0.20 = 0.20: at or below, a no-worse claim
     assert goal["rules_verdict"] == "holds"  # 3 rules <= 5
     # RF is a ceiling, not a rule learner: CG is the most accurate rule learner on d1
@@ -221,7 +224,7 @@ def test_cg_targets_read_error_rules_wins_and_speed_from_the_tables():
     assert goal["speedup"] == 60 and goal["speed_verdict"] == "holds"  # 3x: beyond noise
     assert "d1" in goal["evidence_wins"]
     no_cg = table[table.method != "CG"]
-    assert peers.cg_targets(no_cg, benchmark_summary(no_cg)) == {}
+    assert tables.cg_targets(no_cg, benchmark_summary(no_cg)) == {}
 
 
 def test_with_folds_a_gap_within_its_paired_se_is_a_tie_not_reached_nor_missed():
@@ -239,7 +242,7 @@ def test_with_folds_a_gap_within_its_paired_se_is_a_tie_not_reached_nor_missed()
     summary = benchmark_summary(table)
     assert set(winners(table, folds=results).winner) == {"tie"}
     assert set(winners(table).winner) == {"rulelab"}  # by the bare means
-    goal = peers.cg_targets(table, summary, wins=2, speedup=20, folds=results)
+    goal = tables.cg_targets(table, summary, wins=2, speedup=20, folds=results)
     # within the paired SE: "at or below" is reached (no worse), "most accurate" is a tie
     assert goal["error_verdict"] == "holds" and goal["wins"] == 0 and goal["ties"] == 2
     assert goal["wins_verdict"] == "tie"  # two ties could be two wins or none
@@ -249,7 +252,7 @@ def test_with_folds_a_gap_within_its_paired_se_is_a_tie_not_reached_nor_missed()
     assert moon["error_verdict"] == "holds" and moon["verdict"] == "holds"
     # CG worse than RuleFit beyond the paired SE on every fold: the claim fails
     worse = results.assign(error=results.error + 0.03 * (results.method == "CG"))
-    goal = peers.cg_targets(table, summary, wins=2, speedup=20, folds=worse)
+    goal = tables.cg_targets(table, summary, wins=2, speedup=20, folds=worse)
     assert goal["error_verdict"] == "does not hold"
 
 
@@ -276,7 +279,7 @@ def test_speed_targets_compare_fits_at_fixed_parameters_and_report_the_tuning_be
     # CG spent 4 of its 5 s per fit in its inner cross-validation; the others do not tune
     results["tuning_time"] = np.where(results.method == "CG", 4.0, np.nan)
     table = benchmark_table(results)
-    goal = peers.cg_targets(table, benchmark_summary(table), wins=1, speedup=20)
+    goal = tables.cg_targets(table, benchmark_summary(table), wins=1, speedup=20)
     assert goal["speedup"] == pytest.approx(50.0)  # 100 s / 2 s, like with like
     assert goal["speed_verdict"] == "holds"
     assert "with CG's inner cross-validation: 10.0x" in goal["evidence_speed"]
@@ -284,7 +287,7 @@ def test_speed_targets_compare_fits_at_fixed_parameters_and_report_the_tuning_be
     assert moon["speedup"] == pytest.approx(50.0) and moon["speedup_with_tuning"] == 10.0
     # without the tuning time recorded, the total is all there is
     plain = benchmark_table(results.drop(columns="tuning_time"))
-    assert peers.cg_targets(plain, benchmark_summary(plain), speedup=20)["speedup"] == 10.0
+    assert tables.cg_targets(plain, benchmark_summary(plain), speedup=20)["speedup"] == 10.0
 
 
 def test_most_accurate_on_enough_sets_reads_the_sets_as_one_family():
@@ -299,6 +302,6 @@ def test_most_accurate_on_enough_sets_reads_the_sets_as_one_family():
             ]
     results = _results(rows)
     table = benchmark_table(results)
-    goal = peers.cg_targets(table, benchmark_summary(table), wins=2, folds=results)
+    goal = tables.cg_targets(table, benchmark_summary(table), wins=2, folds=results)
     assert goal["wins"] == 0 and goal["ties"] == 3
     assert goal["wins_verdict"] == "tie"

@@ -21,12 +21,12 @@ import pandas as pd
 from sklearn.model_selection import train_test_split
 from sklearn.multiclass import OneVsRestClassifier
 
+from repro.benchmark.tables import benchmark_table
 from repro.core.codekey import source_key
 from repro.core.model_size import complexity
 from repro.core.runner import cross_validate
 from repro.core.verdicts import compare, family_note, no_worse, rows_of, tally
 from repro.peers.jrip import make_ripper, weka_missing
-from repro.peers.learners import benchmark_table
 
 __all__ = [
     "MULTICLASS_SETS",
@@ -214,7 +214,7 @@ def run_multiclass(
 def multiclass_table(results: pd.DataFrame) -> pd.DataFrame:
     """One row per (data set, method): mean test error, its standard error over the folds,
     the mean rules and terms (NaN for the forest) and the mean fit time (the benchmark's
-    own summary, :func:`repro.peers.learners.benchmark_table`)."""
+    own summary, :func:`repro.benchmark.tables.benchmark_table`)."""
     table = benchmark_table(results).drop(columns=["family", "total_time"])
     table.insert(3, "error_se", table.pop("error_se"))
     return table

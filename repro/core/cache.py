@@ -32,6 +32,14 @@ from pathlib import Path
 import numpy as np
 
 from repro.core.codekey import code_specs, key_of_specs
+from repro.core.records import (  # noqa: F401  (re-exported: the cache's records)
+    RECORD_FORMAT,
+    BadRecord,
+    _jsonable_number,
+    roundtrip,
+    seal,
+    unseal,
+)
 
 __all__ = [
     "Unit",
@@ -80,10 +88,6 @@ def _jsonable(value):
         # cache would never hit (e.g. make_column_selector): hash the attributes instead.
         return {"class": type(value).__name__, **vars(value)}
     return text
-
-
-def _jsonable_number(value):
-    return value.item() if isinstance(value, np.generic) else float(value)
 
 
 def params_key(obj) -> str:
@@ -201,35 +205,6 @@ def _sampled() -> frozenset[str]:
     return frozenset(Path(sample).read_text(encoding="utf-8").split())
 
 
-#: The envelope every kept record travels in: its format and a digest of its content.
-RECORD_FORMAT = "rulelab-record-1"
-
-
-class BadRecord(ValueError):
-    """A kept record that is not whole: not JSON, not in its envelope, or not its digest."""
-
-
-def _content_digest(record) -> str:
-    text = json.dumps(record, sort_keys=True, default=_jsonable_number)
-    return hashlib.sha256(text.encode()).hexdigest()[:16]
-
-
-def seal(record) -> dict:
-    """``record`` in its envelope: ``{"format", "digest", "record"}``."""
-    record = roundtrip(record)
-    return {"format": RECORD_FORMAT, "digest": _content_digest(record), "record": record}
-
-
-def unseal(data):
-    """The record inside an envelope made by :func:`seal`; :class:`BadRecord` saying what is
-    wrong when it is not one (e.g. a file overwritten with ``{}``, or edited)."""
-    if not isinstance(data, dict) or data.get("format") != RECORD_FORMAT or "record" not in data:
-        raise BadRecord("not a record of this cache (no envelope)")
-    if _content_digest(data["record"]) != data.get("digest"):
-        raise BadRecord("its content does not match its digest")
-    return data["record"]
-
-
 _said: set[str] = set()
 
 
@@ -332,9 +307,9 @@ def read_cached(path: Path):
     return _read(path)
 
 
-def roundtrip(record):
-    """``record`` as it reads back from JSON: computed and cached values look the same."""
-    return json.loads(json.dumps(record, default=_jsonable_number))
+def local_record(entry: str):
+    """The record of ``entry`` (``kind/name``) in the local cache, or None."""
+    return _read(cache_dir() / entry)
 
 
 def cached(kind: str, key: dict, compute: Callable[[], object], *, code, cache: bool = True):

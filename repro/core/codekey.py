@@ -60,6 +60,7 @@ MACHINERY = frozenset(
         "repro.core.cache",
         "repro.core.fitstore",
         "repro.core.progress",
+        "repro.core.records",
     }
 )
 

@@ -20,9 +20,13 @@ refreshes REPORT.md (claims, run log, gallery) and the README's results table fr
 from __future__ import annotations
 
 import argparse
+import functools
+import importlib
+import importlib.util
+import pkgutil
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -31,24 +35,20 @@ import pandas as pd
 from repro.core import plotting
 from repro.core.paths import ROOT
 
-__all__ = ["FIGURES", "FigureSpec", "draw", "main", "missing_sources", "redraw"]
-
-# Notebook 02 draws its ten methods (DList and C5.0 are the paper's only: nothing to set beside).
-RULESETS_METHODS = (
-    "1Rule",
-    "RuSC",
-    "RuSC-rr",
-    "RuB",
-    "CART",
-    "TrBag",
-    "kNN",
-    "Discr",
-    "SVM",
-    "RIPPER",
-)
+__all__ = [
+    "FIGURES",
+    "FigureSpec",
+    "draw",
+    "main",
+    "missing_sources",
+    "one_setting",
+    "pyplot",
+    "redraw",
+    "spec",
+]
 
 
-def _one(table: pd.DataFrame, column: str):
+def one_setting(table: pd.DataFrame, column: str):
     """The single value of a setting recorded as a constant column of a result table."""
     if column not in table:
         raise ValueError(
@@ -61,182 +61,10 @@ def _one(table: pd.DataFrame, column: str):
     return values[0]
 
 
-def _plt():
+def pyplot():
     import matplotlib.pyplot as plt
 
     return plt
-
-
-# ---- 00: the tour --------------------------------------------------------------------------
-def tour_iris_rule(rules: pd.DataFrame):
-    """Paper 1, Fig. 1: the region where each rule of ``rules`` (columns ``title`` and
-    ``rule``, the rule as JSON) predicts versicolor, over iris's petal length and width.
-    Iris ships with scikit-learn, so no data set is fetched."""
-    from sklearn.datasets import load_iris
-
-    from rulelab.rules import rule_from_dict
-
-    iris = load_iris(as_frame=True)
-    X, y = iris.data, pd.Series((iris.target == 1).astype(int), name="species")
-    fig, axes = _plt().subplots(
-        1, len(rules), figsize=(5.5 * len(rules), 4.3), sharey=True, squeeze=False
-    )
-    for ax, row in zip(axes[0], rules.itertuples()):
-        rule = rule_from_dict(row.rule)
-        plotting.plot_rule_region(
-            rule,
-            X,
-            y,
-            "petal length (cm)",
-            "petal width (cm)",
-            ax=ax,
-            labels=("setosa / virginica", "versicolor"),
-        )
-        ax.set_title(f"{row.title}\naccuracy {(rule.evaluate(X) == y).mean():.3f}", fontsize=10)
-    return fig
-
-
-# ---- 01: exact recovery --------------------------------------------------------------------
-def recovery_phase_transition(rates: pd.DataFrame):
-    """Probability of exact recovery against m, one panel per decoder, one line per K
-    (``recovery_rates`` of every decoder)."""
-    from repro.exact_recovery.experiments import plot_phase_transition
-
-    return plot_phase_transition(rates)[0].figure
-
-
-def recovery_union_bound(rates: pd.DataFrame):
-    """The LP's recovery rate, K-disjunct and Lemma 2 shares against the union bounds, per K
-    (the LP's rates with the design's width ``n`` as a column)."""
-    from repro.exact_recovery.experiments import plot_against_bound
-
-    return plot_against_bound(rates.assign(method="lp"), int(_one(rates, "n")))[0].figure
-
-
-def recovery_noise(noise_rates: pd.DataFrame):
-    """Mean Hamming distance to the planted rule against the label-noise rate, per decoder
-    (the rule size ``k``, samples ``m`` and width ``n`` are constant columns)."""
-    fig, ax = _plt().subplots()
-    for method, g in noise_rates.groupby("method"):
-        ax.plot(g.noise, g.hamming, marker="o", label=method)
-    k, m, n = (int(_one(noise_rates, c)) for c in ("k", "m", "n"))
-    ax.set(
-        xlabel="label noise rate",
-        ylabel="mean Hamming distance to the planted rule",
-        title=f"K = {k}, m = {m}, n = {n}",
-    )
-    ax.legend()
-    return fig
-
-
-def recovery_thresholds(summary: pd.DataFrame):
-    """Error of the learned thresholds against the quantile grid's spacing, per number of
-    thresholds (one row per ``n_thresholds``)."""
-    fig, ax = _plt().subplots()
-    ax.plot(summary.n_thresholds, summary.resolution, "k--", label="grid spacing at the truth")
-    ax.plot(summary.n_thresholds, summary.max_gap, "o-", label="|learned - true threshold|")
-    ax.set(xscale="log", xlabel="quantile thresholds per feature", ylabel="threshold error")
-    ax.legend()
-    return fig
-
-
-# ---- 02-04 ---------------------------------------------------------------------------------
-def rulesets_table1_vs_paper(comparison: pd.DataFrame, methods: Sequence[str] = RULESETS_METHODS):
-    """Paper 1, Table 1: our test error (± standard error) beside the paper's, per data set."""
-    from repro.rule_sets.experiments import plot_comparison
-
-    return plot_comparison(comparison[comparison.method.isin(methods)], list(methods))
-
-
-def twolevel_tradeoff(folds: pd.DataFrame):
-    """Paper 2: test error against features used, per data set and method (fold means)."""
-    from repro.two_level.experiments import plot_tradeoff
-
-    c = plotting.COLORS
-    return plot_tradeoff(folds, colors={**c, "OCRL": c["1Rule"], "SC": c["RuSC"]})
-
-
-def screening_times(t3: pd.DataFrame, paper: pd.DataFrame | None = None):
-    """Paper 3, Table 3: seconds to the optimal clause with and without screening."""
-    from repro.screening.experiments import plot_times
-
-    return plot_times(t3, paper)
-
-
-# ---- 05: GRAB ------------------------------------------------------------------------------
-def grab_fig2_time(tto: pd.DataFrame):
-    """Paper 4, Fig. 2: seconds to the common objective per degree (the training ``rows``
-    are a constant column)."""
-    from repro.grab.experiments import plot_time_to_objective
-
-    return plot_time_to_objective(tto, int(_one(tto, "rows")))
-
-
-def grab_fig3_accuracy_vs_size(curves: pd.DataFrame):
-    """Paper 4, Fig. 3: test accuracy against training-set size, one panel per data set."""
-    parts = list(curves.groupby("dataset", sort=False))
-    fig, axes = _plt().subplots(1, len(parts), figsize=(4.2 * len(parts), 3.6), squeeze=False)
-    for ax, (name, part) in zip(axes[0], parts):
-        for k, g in part.groupby("degree"):
-            ax.plot(g.m, g.accuracy, "o-", label=f"k = {k}")
-        ax.set(xscale="log", xlabel="training points m", ylabel="test accuracy (%)", title=name)
-    axes[0, 0].legend()
-    return fig
-
-
-# ---- 06: rules first -----------------------------------------------------------------------
-def rulesfirst_fig2(left: pd.DataFrame, right: pd.DataFrame):
-    """Paper 5, Fig. 2: accuracy against m (left) and against the rules allowed (right)."""
-    from repro.rules_first.summary import plot_fig2
-
-    return plot_fig2(left, right)
-
-
-def rulesfirst_table1(crossing: pd.DataFrame, k_fixed: int = 10, d_fixed: int = 100):
-    """Paper 5, Table 1 measured: samples needed for the ``target`` error (a constant
-    column) against k and against B."""
-    from repro.rules_first.summary import plot_sample_complexity
-
-    return plot_sample_complexity(
-        crossing, float(_one(crossing, "target")), k_fixed=k_fixed, d_fixed=d_fixed
-    )
-
-
-def rulesfirst_fig3_twitter(sweep: pd.DataFrame):
-    """Paper 5, Fig. 3 on the tweets: accuracy against the candidate threshold, with the
-    paper's best thresholds shaded."""
-    from repro.rules_first.summary import plot_fig3
-
-    return plot_fig3({_one(sweep, "corpus"): sweep}, paper_t=1.7)
-
-
-def rulesfirst_fig3_sls(sweep: pd.DataFrame):
-    """Paper 5, Fig. 3 repeated on the sentiment-labelled sentences."""
-    from repro.rules_first.summary import plot_fig3
-
-    return plot_fig3({_one(sweep, "corpus"): sweep})
-
-
-# ---- 07-08 ---------------------------------------------------------------------------------
-def benchmark_pareto(table: pd.DataFrame):
-    """The benchmark: test error against terms per data set, with the Pareto front."""
-    from repro.peers.learners import plot_pareto
-
-    return plot_pareto(table)
-
-
-def colgen_recovery(table: pd.DataFrame):
-    """Column generation: probability of recovering a planted DNF against samples."""
-    from repro.column_generation.experiments import plot_recovery
-
-    return plot_recovery(table)
-
-
-def colgen_path(table: pd.DataFrame):
-    """Column generation: error against terms along the complexity path."""
-    from repro.column_generation.experiments import plot_path
-
-    return plot_path(table)
 
 
 # ---- the registry --------------------------------------------------------------------------
@@ -251,48 +79,39 @@ class FigureSpec:
     notebook: str
 
 
-def _spec(draw, notebook, *sources):
+def spec(draw, notebook, *sources) -> FigureSpec:
+    """A figure drawn by ``draw`` from ``sources`` (bare names are files in ``results/``)."""
     return FigureSpec(draw, tuple(s if "/" in s else f"results/{s}" for s in sources), notebook)
 
 
-FIGURES: dict[str, FigureSpec] = {
-    "tour_iris_rule": _spec(tour_iris_rule, "00_tour", "tour_iris_rules.csv"),
-    "recovery_phase_transition": _spec(
-        recovery_phase_transition, "01_exact_recovery", "paper1_recovery_phase.csv"
-    ),
-    "recovery_union_bound": _spec(
-        recovery_union_bound, "01_exact_recovery", "paper1_recovery_rates.csv"
-    ),
-    "recovery_noise": _spec(recovery_noise, "01_exact_recovery", "paper1_recovery_noise.csv"),
-    "recovery_thresholds": _spec(
-        recovery_thresholds, "01_exact_recovery", "paper1_recovery_thresholds.csv"
-    ),
-    "rulesets_table1_vs_paper": _spec(
-        rulesets_table1_vs_paper, "02_rule_sets", "paper1_table1_error.csv"
-    ),
-    "twolevel_tradeoff": _spec(twolevel_tradeoff, "03_two_level", "twolevel_folds.csv"),
-    "screening_times": _spec(
-        screening_times,
-        "04_screening",
-        "screening_table3.csv",
-        "repro/paper_numbers/paper3_table3.csv",
-    ),
-    "grab_fig2_time": _spec(grab_fig2_time, "05_grab", "grab_fig2_time_to_objective.csv"),
-    "grab_fig3_accuracy_vs_size": _spec(
-        grab_fig3_accuracy_vs_size, "05_grab", "grab_fig3_accuracy.csv"
-    ),
-    "rulesfirst_fig2": _spec(
-        rulesfirst_fig2, "06_rules_first", "rulesfirst_fig2_left.csv", "rulesfirst_fig2_right.csv"
-    ),
-    "rulesfirst_table1": _spec(rulesfirst_table1, "06_rules_first", "rulesfirst_table1.csv"),
-    "rulesfirst_fig3_twitter": _spec(
-        rulesfirst_fig3_twitter, "06_rules_first", "rulesfirst_fig3_twitter.csv"
-    ),
-    "rulesfirst_fig3_sls": _spec(rulesfirst_fig3_sls, "06_rules_first", "rulesfirst_fig3_sls.csv"),
-    "benchmark_pareto": _spec(benchmark_pareto, "07_benchmark", "benchmark_table.csv"),
-    "colgen_recovery": _spec(colgen_recovery, "08_column_generation", "colgen_recovery.csv"),
-    "colgen_path": _spec(colgen_path, "08_column_generation", "colgen_path.csv"),
-}
+class _Registry(Mapping):
+    """Every figure of every paper's package: the ``FIGURES`` of each ``repro.<paper>.figures``
+    module, found by looking, so that this machinery names no paper."""
+
+    @functools.cached_property
+    def _figures(self) -> dict[str, FigureSpec]:
+        import repro
+
+        found: dict[str, FigureSpec] = {}
+        for module in sorted(pkgutil.iter_modules(repro.__path__), key=lambda m: m.name):
+            name = f"repro.{module.name}.figures"
+            if module.ispkg and name != __name__ and importlib.util.find_spec(name):
+                found.update(importlib.import_module(name).FIGURES)
+        # in the notebooks' order, as the report's gallery shows them
+        return dict(sorted(found.items(), key=lambda item: item[1].notebook))
+
+    def __getitem__(self, name: str) -> FigureSpec:
+        return self._figures[name]
+
+    def __iter__(self):
+        return iter(self._figures)
+
+    def __len__(self) -> int:
+        return len(self._figures)
+
+
+#: Figure name (its file name in ``figures/``) -> how it is drawn.
+FIGURES: Mapping[str, FigureSpec] = _Registry()
 
 
 def _source_path(source: str, results: Path | None) -> Path:
@@ -321,15 +140,15 @@ def draw(name: str, results: Path | None = None):
     run's ``results/``); a missing file is a ValueError naming it and its notebook."""
     from repro.core.reference import paper_table
 
-    spec = _spec_of(name)
+    figure = _spec_of(name)
     missing = missing_sources(name, results)
     if missing:
         raise ValueError(
             f"{name}: {', '.join(missing)} not found; a FULL run of notebook "
-            f"{spec.notebook} writes it"
+            f"{figure.notebook} writes it"
         )
     tables = []
-    for source in spec.sources:
+    for source in figure.sources:
         path = _source_path(source, results)
         # the paper's numbers carry comment lines; paper_table reads them the one way
         tables.append(
@@ -337,7 +156,7 @@ def draw(name: str, results: Path | None = None):
             if source.startswith("repro/paper_numbers/")
             else pd.read_csv(path)
         )
-    return spec.draw(*tables)
+    return figure.draw(*tables)
 
 
 def redraw(
@@ -355,7 +174,7 @@ def redraw(
     """
     import matplotlib
 
-    plt = _plt()
+    plt = pyplot()
     written = {}
     with matplotlib.rc_context():
         plotting.use_style(style)

@@ -20,12 +20,13 @@ import functools
 import json
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
-from repro.core.cache import BadRecord, seal, unseal
 from repro.core.codekey import clear_caches, key_of_specs
 from repro.core.outputs import write_text
 from repro.core.paths import ROOT
+from repro.core.records import BadRecord, seal, unseal
 
 __all__ = ["store_dir", "store_path", "lookup", "read", "write", "stale_units", "units_in"]
 
@@ -97,20 +98,24 @@ def units_in(tally_text: str) -> dict[str, dict]:
 
 
 def write(
-    notebook: str, tally_text: str, *, keep_others: bool = False, folder: Path | None = None
+    notebook: str,
+    tally_text: str,
+    *,
+    local: Callable[[str], object],
+    keep_others: bool = False,
+    folder: Path | None = None,
 ) -> int:
     """Write the committed fit records of ``notebook`` from its run's tally; return how many.
 
-    Each record is taken from the local cache, or from the committed records it was read
-    from. ``keep_others`` keeps the earlier records this run did not touch (a FULL run over
-    part of the data). The file is replaced atomically."""
-    from repro.core.cache import cache_dir, read_cached
-
+    Each record is taken from the local cache (``local(entry)``, e.g.
+    :func:`repro.core.cache.local_record`), or from the committed records it was read from.
+    ``keep_others`` keeps the earlier records this run did not touch (a FULL run over part
+    of the data). The file is replaced atomically."""
     rows: dict[str, dict] = {}
     if keep_others:
         rows = {f"{r['kind']}/{r['name']}": r for r in read(notebook, folder)}
     for entry, recipe in units_in(tally_text).items():
-        record = read_cached(cache_dir() / entry)
+        record = local(entry)
         if record is None:
             record = lookup(entry)
         if record is None:

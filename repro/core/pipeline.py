@@ -33,7 +33,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from repro.core import fitstore
+from repro.core import cache, fitstore
 from repro.core.cache import TALLY_ENV, VERIFY_ENV, VERIFY_LOG_ENV, earlier_reads
 from repro.core.fingerprint import notebook_fingerprint, stale_notebooks
 from repro.core.outputs import (
@@ -393,7 +393,11 @@ def run(
             # the fits behind the outputs, so that derived outputs rebuild without fitting
             folder = plan.root / "results" / "fits"
             kept = fitstore.write(
-                nb.stem, tally.read_text(encoding="utf-8"), keep_others=bool(given), folder=folder
+                nb.stem,
+                tally.read_text(encoding="utf-8"),
+                local=cache.local_record,
+                keep_others=bool(given),
+                folder=folder,
             )
             print(f"[rulelab] {nb.name}: {kept} fit records in {_shown(folder)}", flush=True)
         except Exception as err:  # keep going: one broken notebook must not hide the rest

@@ -314,12 +314,12 @@ def make_ripper(implementation: str = "jrip", random_state: int = 0):
     ``"jrip"`` pins the installed Weka release in the estimator's parameters (so a cached
     result names the release that computed it) and raises a ``RuntimeError`` saying how to
     install Weka when it is missing; ``"wittgenstein"`` is
-    :class:`repro.rule_sets.experiments.RipperClassifier` (10 bins per numeric feature).
+    :class:`repro.peers.ripper.RipperClassifier` (10 bins per numeric feature).
     """
     if implementation == "jrip":
         return JRipClassifier(weka_version=weka_version())
     if implementation == "wittgenstein":
-        from repro.rule_sets.experiments import RipperClassifier
+        from repro.peers.ripper import RipperClassifier
 
         return RipperClassifier(random_state=random_state)
     raise ValueError(f"unknown RIPPER implementation {implementation!r}: use one of {RIPPERS}")

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import numpy as np
 import pandas as pd
-from sklearn.base import BaseEstimator, ClassifierMixin
 
 from repro.core.verdicts import (
     MANY_FEWER,
@@ -23,9 +22,9 @@ from repro.core.verdicts import (
     tally,
     tolerance_note,
 )
+from repro.peers.baselines import paper1_baselines
 
 __all__ = [
-    "RipperClassifier",
     "paper1_baselines",
     "compare_to_paper",
     "agreement",
@@ -33,118 +32,6 @@ __all__ = [
     "side_by_side",
     "plot_comparison",
 ]
-
-
-class RipperClassifier(ClassifierMixin, BaseEstimator):
-    """RIPPER (Cohen 1995) from the ``wittgenstein`` package as a scikit-learn classifier.
-
-    RIPPER learns rules for one class and predicts the other by default; as in Cohen's
-    implementation the rules are learned for the *less frequent* class of the training
-    labels (learning them for the majority class is far worse, e.g. on ILPD). Numeric
-    features are discretised by wittgenstein itself (``n_discretize_bins`` bins).
-
-    Parameters
-    ----------
-    k : int, default=2
-        Optimisation passes.
-    n_discretize_bins : int, default=10
-    random_state : int, optional
-    """
-
-    def __init__(self, k: int = 2, n_discretize_bins: int = 10, random_state=None):
-        self.k = k
-        self.n_discretize_bins = n_discretize_bins
-        self.random_state = random_state
-
-    def fit(self, X, y):
-        try:
-            import wittgenstein as lw
-        except ImportError as err:  # pragma: no cover - optional dependency
-            raise ImportError(
-                "RipperClassifier needs the 'wittgenstein' package: pip install wittgenstein"
-            ) from err
-        X = _as_frame(X)
-        y = np.asarray(y)
-        self.classes_, counts = np.unique(y, return_counts=True)
-        if self.classes_.size != 2:
-            raise ValueError(f"RipperClassifier is binary; y has {self.classes_.size} classes")
-        self.rule_class_ = self.classes_[int(np.argmin(counts))]
-        target = (y == self.rule_class_).astype(int)
-        self.ripper_ = lw.RIPPER(
-            k=self.k, n_discretize_bins=self.n_discretize_bins, random_state=self.random_state
-        )
-        self.ripper_.fit(X.reset_index(drop=True), target, pos_class=1)
-        self.ruleset_ = self.ripper_.ruleset_
-        self.n_features_in_ = X.shape[1]
-        return self
-
-    def predict(self, X):
-        X = _as_frame(X)
-        fired = np.asarray(self.ripper_.predict(X.reset_index(drop=True)), dtype=bool)
-        other = self.classes_[self.classes_ != self.rule_class_][0]
-        return np.where(fired, self.rule_class_, other)
-
-    def __str__(self) -> str:
-        return str(getattr(self, "ruleset_", repr(self)))
-
-
-def _as_frame(X) -> pd.DataFrame:
-    return X if isinstance(X, pd.DataFrame) else pd.DataFrame(np.asarray(X))
-
-
-def paper1_baselines(random_state: int = 0, ripper: str = "jrip") -> dict:
-    """The open stand-ins for the baselines of Malioutov & Varshney (2013), Table 1.
-
-    ``CART`` (decision tree), ``TrBag`` (random forest, for Matlab's TreeBagger), ``kNN``,
-    ``Discr`` (linear discriminant analysis, for Matlab's ``classify``), ``SVM`` (RBF) from
-    scikit-learn with their default settings, as the paper used its tools' defaults; and
-    ``RIPPER`` as the open rule-set learner standing in for SPSS's DList and C5.0, which
-    have no faithful open implementation: ``ripper="jrip"`` is Weka's JRip (Cohen's
-    algorithm, thresholds searched on the raw values; :mod:`repro.peers.jrip`), ``"wittgenstein"``
-    the Python package that bins every numeric feature first. Missing values are imputed
-    (median), text/categorical columns one-hot encoded (ILPD's ``Gender``), and the
-    distance- and margin-based learners (kNN, Discr, SVM) see standardised features; JRip
-    takes missing values and categories as they are.
-    """
-    from sklearn.compose import ColumnTransformer, make_column_selector
-    from sklearn.discriminant_analysis import LinearDiscriminantAnalysis
-    from sklearn.ensemble import RandomForestClassifier
-    from sklearn.impute import SimpleImputer
-    from sklearn.neighbors import KNeighborsClassifier
-    from sklearn.pipeline import Pipeline, make_pipeline
-    from sklearn.preprocessing import OneHotEncoder, StandardScaler
-    from sklearn.svm import SVC
-    from sklearn.tree import DecisionTreeClassifier
-
-    from repro.peers.jrip import make_ripper
-
-    def prep(scale: bool):
-        numeric = [SimpleImputer(strategy="median")] + ([StandardScaler()] if scale else [])
-        return ColumnTransformer(
-            [
-                ("num", make_pipeline(*numeric), make_column_selector(dtype_include="number")),
-                (
-                    "cat",
-                    make_pipeline(
-                        SimpleImputer(strategy="most_frequent"),
-                        OneHotEncoder(handle_unknown="ignore", drop="if_binary"),
-                    ),
-                    make_column_selector(dtype_exclude="number"),
-                ),
-            ]
-        )
-
-    def pipe(model, scale=False):
-        return Pipeline([("prep", prep(scale)), ("model", model)])
-
-    return {
-        "CART": pipe(DecisionTreeClassifier(random_state=random_state)),
-        "TrBag": pipe(RandomForestClassifier(random_state=random_state, n_jobs=1)),
-        "kNN": pipe(KNeighborsClassifier(), scale=True),
-        "Discr": pipe(LinearDiscriminantAnalysis(), scale=True),
-        "SVM": pipe(SVC(kernel="rbf"), scale=True),
-        "RIPPER": make_ripper(ripper, random_state),
-    }
 
 
 def compare_to_paper(

@@ -22,8 +22,8 @@ from repro.core.verdicts import (
     tally,
     tolerance_note,
 )
+from repro.peers.baselines import paper1_baselines
 from repro.peers.c50 import make_c50
-from repro.rule_sets.experiments import paper1_baselines
 from repro.two_level.theta_search import ThetaSearchCV
 from rulelab.rulesets import OneRule, SetCoverRules
 from rulelab.twolevel.estimator import TwoLevelRules
@@ -91,7 +91,7 @@ def paper2_methods(
     C5.0 is Quinlan's GPL release with its rule-set option and its defaults
     (:func:`repro.peers.c50.make_c50`; ``c50=False`` leaves it out, as where it is not
     installed); the paper ran IBM SPSS's C5.0 with the rule-set option. CART and RIPPER
-    are the open stand-ins of paper 1's notebook (:func:`repro.rule_sets.experiments.paper1_baselines`:
+    are the open stand-ins of paper 1's notebook (:func:`repro.peers.baselines.paper1_baselines`:
     a scikit-learn tree with its defaults for Matlab's ``classregtree``, RIPPER as
     ``ripper`` says: Weka's JRip or wittgenstein's); DList has no open equivalent.
     """
