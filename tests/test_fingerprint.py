@@ -265,3 +265,15 @@ def test_the_papers_data_beside_the_code_counts(notebook, tmp_path, monkeypatch)
     assert notebook_fingerprint(notebook) != before
     quotes.write_text("notebook,claim\n01_demo,A beats B\n")
     assert notebook_fingerprint(notebook) == before
+
+
+def test_a_notebooks_declared_parameters_count_as_its_code(edit_sources):
+    # a QUICK or FULL value lives in the package, not the cell: changing it stales the
+    # notebook, and a comment beside it does not
+    path = ROOT / "notebooks" / "08_column_generation.ipynb"
+    before = notebook_fingerprint(path)
+    module = "repro.column_generation.parameters"
+    edit_sources({module: ('"PATH_FOLDS": Parameter(', '"PATH_FOLDS": Parameter(  # folds\n')})
+    assert notebook_fingerprint(path) == before
+    edit_sources({module: ("None, quick=2, full=10),\n}", "None, quick=2, full=5),\n}")})
+    assert notebook_fingerprint(path) != before

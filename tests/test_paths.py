@@ -210,16 +210,16 @@ def test_papermill_lists_every_notebook_parameter_with_type_and_help(caplog):
 
     import papermill
 
-    from repro.core.notebook_parameters import NOTEBOOK_PARAMETERS
     from repro.core.pipeline import NOTEBOOKS
+    from repro.core.runs import declared
 
     caplog.set_level(logging.WARNING)
     for path in sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb")):
         params = papermill.inspect_notebook(str(path))
-        assert list(params) == list(NOTEBOOK_PARAMETERS[path.stem]), path.name
+        assert list(params) == list(declared(path.stem)), path.name
         assert params["QUICK"]["default"] == "False", path.name
         for name, p in params.items():
-            assert p["inferred_type_name"] == NOTEBOOK_PARAMETERS[path.stem][name][0], name
+            assert p["inferred_type_name"] == declared(path.stem)[name].annotation, name
             assert p["help"], f"{path.name}: {name} has no help comment"
     assert not [r for r in caplog.records if "Unable to parse" in r.getMessage()]
 
@@ -267,14 +267,14 @@ def test_a_run_with_other_parameters_writes_beside_the_committed_outputs(tmp_pat
     import papermill
 
     from repro.core import pipeline
-    from repro.core.notebook_parameters import NOTEBOOK_PARAMETERS
+    from repro.core.runs import declared
 
     _pipeline_in(tmp_path, monkeypatch)
     committed, given = {}, {}
 
     def execute(source, target, parameters, **kwargs):
         # what a notebook does: decide where it writes, then write a table there
-        defaults = {k: v for k, (_, v) in NOTEBOOK_PARAMETERS["02_rule_sets"].items()}
+        defaults = {k: p.default for k, p in declared("02_rule_sets").items()}
         runs.start_run("02_rule_sets", {**defaults, **parameters})
         (report.results_dir() / "table.csv").write_text("a\n1\n")
         given.update(parameters)
@@ -347,14 +347,14 @@ def test_the_run_log_counts_the_cpu_seconds_of_a_notebooks_processes(tmp_path, m
     import papermill
 
     from repro.core import pipeline
-    from repro.core.notebook_parameters import NOTEBOOK_PARAMETERS
+    from repro.core.runs import declared
 
     _pipeline_in(tmp_path, monkeypatch)
     burn = "import time\nwhile time.process_time() < 0.5: pass"
 
     def execute(source, target, parameters, **kwargs):
         # a kernel that starts a worker: the worker burns at least 0.5 s of CPU
-        defaults = {k: v for k, (_, v) in NOTEBOOK_PARAMETERS["02_rule_sets"].items()}
+        defaults = {k: p.default for k, p in declared("02_rule_sets").items()}
         runs.start_run("02_rule_sets", {**defaults, **parameters})
         subprocess.run([sys.executable, "-c", burn], check=True)
         nbformat.write(nbformat.v4.new_notebook(), target)

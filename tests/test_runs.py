@@ -19,9 +19,12 @@ import nbformat
 import pytest
 
 from repro.core import paths, runs
-from repro.core.notebook_parameters import NOTEBOOK_PARAMETERS
 from repro.core.parameters import coerce
+from repro.core.runs import declared, notebooks
 
+NOTEBOOK_PARAMETERS = {
+    nb: {n: (p.annotation, p.default) for n, p in declared(nb).items()} for nb in notebooks()
+}
 ROOT = Path(__file__).resolve().parents[1]
 DATASETS = "Optional[list[str]]"
 
@@ -126,7 +129,7 @@ def test_the_defaults_table_agrees_with_every_parameters_cell():
                 ast.literal_eval(node.value),
             )
         assert path.stem in NOTEBOOK_PARAMETERS, (
-            f"{path.name}: add its parameters to repro/core/notebook_parameters.py"
+            f"{path.name}: declare its parameters in its package's parameters.py"
         )
         spec = NOTEBOOK_PARAMETERS[path.stem]
         assert list(found) == list(spec), path.name

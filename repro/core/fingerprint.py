@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import importlib.util
 import json
 from pathlib import Path
 
@@ -155,6 +156,8 @@ def notebook_fingerprint(path: Path) -> str:
         10 hex characters over the code cells by meaning (in order) and the definitions
         they reach, the latter hashed as :func:`repro.core.codekey.key_of_specs` hashes them:
         by name and tree, whatever module holds them, so a moved function changes nothing.
+        The parameters its package declares (the values QUICK and FULL runs use, see
+        :func:`repro.core.runs.declared`) count as code the notebook reaches.
     """
     cells = _cells(path)
     digest = hashlib.sha256()
@@ -162,8 +165,18 @@ def notebook_fingerprint(path: Path) -> str:
         digest.update(b"cell\0" + text.encode() + b"\0")
     for data in sorted(_PAPER_DATA.glob("*.csv")):
         digest.update(b"data\0" + data.name.encode() + b"\0" + data.read_bytes())
-    codekey._feed(digest, codekey.definitions(_specs(cells)))
+    codekey._feed(digest, codekey.definitions(_specs(cells) + _parameters(Path(path))))
     return digest.hexdigest()[:10]
+
+
+def _parameters(path: Path) -> list[str]:
+    """The declaration of the notebook's parameters, when its package has one."""
+    module = f"repro.{path.stem[3:]}.parameters"
+    try:
+        found = importlib.util.find_spec(module) is not None
+    except ImportError:  # no package of that name
+        found = False
+    return [f"{module}:PARAMETERS"] if found else []
 
 
 def _recorded(run_log: Path) -> dict[str, str]:

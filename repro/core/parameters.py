@@ -22,9 +22,10 @@ not ``int | None``.
 from __future__ import annotations
 
 import typing
+from dataclasses import dataclass
 from typing import Any, Optional, Union
 
-__all__ = ["coerce", "describe", "parse_annotation"]
+__all__ = ["UNSET", "Parameter", "coerce", "describe", "parse_annotation"]
 
 _NAMES = {
     "bool": bool,
@@ -179,3 +180,39 @@ def coerce(name: str, value: Any, annotation: str) -> Any:
         return _fit(value, tp)
     except _Mismatch as err:
         raise ValueError(f"parameter {name} expects {describe(tp)} ({annotation}): {err}") from None
+
+
+class _Unset:
+    def __repr__(self) -> str:
+        return "UNSET"
+
+
+#: No value declared: the parameter's own value is used.
+UNSET: Any = _Unset()
+
+
+@dataclass(frozen=True)
+class Parameter:
+    """One notebook parameter, declared once in its paper's package.
+
+    ``annotation`` and ``default`` are what the notebook's parameters cell shows (a test
+    keeps them equal). While a run leaves the parameter at its default, ``quick`` is the
+    value a QUICK run uses and ``full`` the value a FULL run uses (a default of ``None``
+    that stands for "the paper's setting"); a value the run sets itself is always kept.
+    """
+
+    annotation: str
+    default: Any
+    quick: Any = UNSET
+    full: Any = UNSET
+
+    def resolve(self, name: str, value: Any, quick: bool) -> Any:
+        """The value a run uses, given the value it set (already read by :func:`coerce`)."""
+        if value != coerce(name, self.default, self.annotation):
+            return value
+        # the declared values are used as written: they are the package's, already of the type
+        if quick and self.quick is not UNSET:
+            return self.quick
+        if self.full is not UNSET:
+            return self.full
+        return value

@@ -3,8 +3,9 @@
 A notebook's second cell calls :func:`start_run` with its name and its namespace. The
 values of its parameters there -- whatever set them: the parameters cell as committed,
 the cell edited in JupyterLab, papermill's injected cell, the pipeline -- are compared with
-the notebook's defaults (:mod:`repro.core.notebook_parameters`, kept apart from the cell so that
-an edited cell cannot pass for the defaults):
+the notebook's defaults (``PARAMETERS`` of its paper's package, e.g.
+:mod:`repro.grab.parameters`, kept apart from the cell so that an edited cell cannot pass
+for the defaults):
 
 - a FULL run with the defaults writes the committed ``results/`` and ``figures/`` at the
   project root (what ``make reproduce`` runs);
@@ -21,7 +22,9 @@ turns QUICK on whatever the parameter says.
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import importlib
 import os
 import re
 from dataclasses import dataclass, field
@@ -29,10 +32,9 @@ from pathlib import Path
 from typing import Any
 
 from repro.core import paths
-from repro.core.notebook_parameters import NOTEBOOK_PARAMETERS
-from repro.core.parameters import coerce
+from repro.core.parameters import Parameter, coerce
 
-__all__ = ["Run", "plan_run", "read_parameters", "run_folder", "start_run"]
+__all__ = ["Run", "declared", "notebooks", "plan_run", "read_parameters", "run_folder", "start_run"]
 
 # Parameters that change how a run goes, not what it computes: they name no folder.
 NOT_IN_FOLDER = ("QUICK", "INTO_COMMITTED", "N_JOBS")
@@ -145,12 +147,24 @@ def plan_run(notebook: str, params: dict) -> Run:
     return Run(notebook=notebook, quick=quick, changed=changed, committed=committed, root=root)
 
 
-def _spec(notebook: str) -> dict:
-    if notebook not in NOTEBOOK_PARAMETERS:
+def notebooks() -> list[str]:
+    """The notebooks of the suite, by name (``00_tour`` ...), in reading order."""
+    return sorted(p.stem for p in (paths.ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+
+
+@functools.cache
+def declared(notebook: str) -> dict[str, Parameter]:
+    """``notebook``'s parameters as its paper's package declares them: the package is named
+    after the notebook (``05_grab`` -> :mod:`repro.grab.parameters`)."""
+    if notebook not in notebooks():
         raise ValueError(
-            f"unknown notebook {notebook!r}; the notebooks are: {', '.join(NOTEBOOK_PARAMETERS)}"
+            f"unknown notebook {notebook!r}; the notebooks are: {', '.join(notebooks())}"
         )
-    return NOTEBOOK_PARAMETERS[notebook]
+    return importlib.import_module(f"repro.{notebook[3:]}.parameters").PARAMETERS
+
+
+def _spec(notebook: str) -> dict:
+    return {name: (p.annotation, p.default) for name, p in declared(notebook).items()}
 
 
 def _default(name: str, entry: tuple[str, Any]) -> Any:
@@ -189,6 +203,11 @@ def start_run(notebook: str, namespace: dict) -> Run:
     values = read_parameters(notebook, {name: namespace[name] for name in spec})
     run = plan_run(notebook, values)
     values["QUICK"] = run.quick
+    # a parameter left at its default takes the value its package declares for QUICK or FULL
+    values = {
+        name: parameter.resolve(name, values[name], run.quick)
+        for name, parameter in declared(notebook).items()
+    }
     namespace.update(values)
     paths.use_output_root(run.root)
     print(run.describe(), flush=True)
