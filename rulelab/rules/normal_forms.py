@@ -14,18 +14,24 @@ __all__ = ["DNF", "CNF"]
 
 
 class _TwoLevel(_ClauseCollection):
-    """Shared body of DNF (OR of AND-clauses) and CNF (AND of OR-clauses)."""
+    """Shared body of DNF (OR of AND-clauses) and CNF (AND of OR-clauses).
+
+    ``numbered=True`` prints the rule numbered by clause, one term a line, as paper 2 prints
+    its Parkinson's rule (:meth:`numbered_text`); it changes how the rule reads, not what
+    it is: equality, JSON, SQL and queries ignore it.
+    """
 
     outer: str = ""
     inner: str = ""
 
-    def __init__(self, clauses=(), *, then: str = "1"):
+    def __init__(self, clauses=(), *, then: str = "1", numbered: bool = False):
         clauses = tuple(clauses)
         for c in clauses:
             if not isinstance(c, Clause) or c.op != self.inner:
                 raise ValueError(f"a {type(self).__name__} holds {self.inner.upper()}-clauses")
         self.clauses = clauses
         self.then = then
+        self.numbered = bool(numbered)
 
     def evaluate(self, X: pd.DataFrame) -> np.ndarray:
         if not self.clauses:
@@ -36,7 +42,9 @@ class _TwoLevel(_ClauseCollection):
     def simplified(self):
         """The same rule with every clause :meth:`Clause.simplified` (the same predictions,
         fewer terms to read; clauses are neither merged nor dropped)."""
-        return type(self)([c.simplified() for c in self.clauses], then=self.then)
+        return type(self)(
+            [c.simplified() for c in self.clauses], then=self.then, numbered=self.numbered
+        )
 
     def __eq__(self, other) -> bool:
         return type(self) is type(other) and self.clauses == other.clauses
@@ -54,7 +62,45 @@ class _TwoLevel(_ClauseCollection):
         return parts[0] + "".join(f"\n   {self.outer.upper()} {p}" for p in parts[1:])
 
     def __str__(self) -> str:
+        if self.numbered:
+            return self.numbered_text()
         return f"IF {self.condition()}\nTHEN {self.then}"
+
+    def numbered_text(self, names: dict | None = None, then: str | None = None) -> str:
+        """The rule as ``IF 1. ...; OR 2. ... AND ...; THEN ...``, one term a line.
+
+        ``names`` maps column names to descriptions, ``then`` replaces the conclusion.
+
+        >>> from rulelab.rules import Clause, Term
+        >>> rule = DNF([Clause((Term("DFA", ">", 0.7),)),
+        ...             Clause((Term("Fhi", "<=", 200.0), Term("Flo", ">", 90.0)))], then="sick")
+        >>> print(rule.numbered_text())
+        IF  1. DFA > 0.700
+         OR 2. Fhi <= 200 AND
+               Flo > 90
+        THEN sick
+        """
+        names = names or {}
+        conclusion = then if then is not None else self.then
+        clauses = list(self.clauses)
+        if not clauses:
+            return f"IF {'TRUE' if self.outer == 'and' else 'FALSE'}\nTHEN {conclusion}"
+        inner, outer = self.inner.upper(), self.outer.upper()
+        width = len(str(len(clauses)))
+        lines = []
+        for k, clause in enumerate(clauses, start=1):
+            lead = "IF " if k == 1 else f" {outer}" if len(outer) == 2 else outer
+            number = f"{k}.".ljust(width + 1)
+            terms = [_term_text(t, names) for t in clause.terms] or [
+                "TRUE" if clause.op == "and" else "FALSE"
+            ]
+            pad = " " * (len(lead) + 1 + len(number) + 1)
+            first = f"{lead} {number} {terms[0]}"
+            rest = [f"{pad}{t}" for t in terms[1:]]
+            block = [first] + rest
+            block = [line + f" {inner}" for line in block[:-1]] + [block[-1]]
+            lines += block
+        return "\n".join(lines) + f"\nTHEN {conclusion}"
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}({len(self.clauses)} clauses, {self.n_terms} terms)"
@@ -122,3 +168,10 @@ class CNF(_TwoLevel):
     """AND of OR-clauses: ``IF (a OR b) AND (c) THEN positive``."""
 
     outer, inner = "and", "or"
+
+
+def _term_text(term, names: dict) -> str:
+    name = names.get(term.feature)
+    if name is None:
+        return str(term)
+    return str(type(term)(name, term.op, term.value))
