@@ -286,7 +286,8 @@ class RuleClassifierBase(LearnerBase):
         """The positive class where the printed rule holds, the other class elsewhere; for
         a decision list, the first firing rule's label, else its default or fallback's;
         for a weighted vote, the positive class where the vote is positive."""
-        return self.classes_[self._class_index(self._check_X(X))]
+        rows = self._check_X(X)  # unfitted: NotFittedError before classes_ is read
+        return self.classes_[self._class_index(rows)]
 
     # ---- explanations and probabilities -------------------------------------------------
     def explain(self, X) -> pd.DataFrame:

@@ -148,7 +148,7 @@ BEHAVIOURAL = {
     "learner's default": (ESTIMATOR, ("max_iter: int = 20,", "max_iter: int = 30,")),
     "a method the closure calls": (
         ESTIMATOR,
-        ("names=names, then=then)", 'names=names, then=then or "positive")'),
+        ("numbered=True).simplified()", "numbered=False).simplified()"),
     ),
 }
 
