@@ -9,6 +9,7 @@ input, so what you read is exactly what it does.
 from __future__ import annotations
 
 import functools
+import inspect
 import warnings
 
 import numpy as np
@@ -66,17 +67,21 @@ def renamed(estimator, old: str, new: str, *, convert=None, note: str = "the sam
 
 def fit_context(fit):
     """Wrap a learner's ``fit``: check the declared parameters first, finish with
-    ``_after_fit`` (the training counts behind ``predict_proba``).
+    ``_after_fit(X, y, sample_weight)`` (the training counts behind ``predict_proba``).
 
     Every learner decorates its own ``fit`` with it (as scikit-learn's ``_fit_context``),
-    so what runs around a fit is visible where the fit is written.
+    so what runs around a fit is visible where the fit is written. The after-fit step gets
+    the fit's own arguments (``sample_weight`` where the fit takes one), so nothing passes
+    from the fit to it through the estimator's attributes.
     """
+    signature = inspect.signature(fit)
 
     @functools.wraps(fit)
     def checked_fit(self, X, y=None, *args, **kw):
         self._validate_params()
         result = fit(self, X, y, *args, **kw)
-        self._after_fit()
+        bound = signature.bind(self, X, y, *args, **kw).arguments
+        self._after_fit(X, y, bound.get("sample_weight"))
         return result
 
     checked_fit.fit_context = True
@@ -106,8 +111,8 @@ class LearnerBase(ClassifierMixin, BaseEstimator):
     _sparse = False  # a learner that takes a sparse X says so
     _parameter_constraints: dict = {}  # scikit-learn's declaration, checked before fit
 
-    def _after_fit(self) -> None:
-        """Called at the end of every fit (nothing by default)."""
+    def _after_fit(self, X, y, sample_weight=None) -> None:
+        """Called at the end of every fit with the fit's own arguments (nothing by default)."""
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()
@@ -203,11 +208,15 @@ class LearnerBase(ClassifierMixin, BaseEstimator):
 
 
 class RuleClassifierBase(LearnerBase):
-    """Base of the rule classifiers (not used directly).
+    """Base of the rule classifiers (not used directly): the one door out of a fitted model.
 
-    Subclasses implement ``_fit_binary(A, y)`` on the 0/1 design and set ``rules_``
-    (an object with ``evaluate(X)``, ``n_rules``, ``n_terms``). A learner that handles more
-    than two classes (``_multiclass = True``) sets ``rules_`` to a
+    A learner's ``fit`` sets ``rules_`` (a :mod:`rulelab.rules` type: ``evaluate(X)``,
+    ``n_rules``, ``n_terms``); ``predict``, ``decision_function``, ``predict_proba``,
+    ``explain`` and the printout (``str(model) == str(model.rules_)``) are written here once,
+    from ``rules_`` and the link its type declares, and no learner writes its own. A learner
+    says only which rows its rules read (:meth:`_check_X`) and, where it has a faster exact
+    way to score a weighted vote on its own design, :meth:`_decision_from_design`. A learner
+    that handles more than two classes (``_multiclass = True``) sets ``rules_`` to a
     :class:`~rulelab.rules.DecisionList` with a ``default`` label on them: the first
     firing rule's label, the default where none fires.
     """
@@ -223,9 +232,7 @@ class RuleClassifierBase(LearnerBase):
         frame = self._as_frame(X, reset=True)
         index = self._check_target(y, frame.shape[0])  # y None refused there
         y01 = index.astype(np.int8 if self.classes_.size <= 127 else np.int64)
-        classes = self.classes_
-        self._training = (frame, y01)  # read and dropped by _record_training after fit
-        self.positive_label_ = self._describe_positive(y, classes[1])
+        self.positive_label_ = self._describe_positive(y, self.classes_[1])
         A, self.terms_ = binarize_frame(
             self, frame, lambda: FeatureBinarizer(n_thresholds=self.n_thresholds)
         )
@@ -253,14 +260,34 @@ class RuleClassifierBase(LearnerBase):
         check_is_fitted(self, "rules_")
         return self._as_frame(X, reset=False)
 
+    def _is_vote(self) -> bool:
+        """Whether ``rules_`` is a weighted vote (its link is its loss's)."""
+        return hasattr(self.rules_, "weights")
+
+    def _decision_from_design(self, rows) -> np.ndarray:
+        """The vote of a weighted ``rules_`` on ``rows`` (what :meth:`_check_X` gives).
+
+        The one hook a learner may override, for a faster way to the same score on its own
+        design: ``CBMClassifier`` scores hundreds of conjunctions with one bitset kernel
+        instead of evaluating each clause on the table. ``predict``, ``decision_function``,
+        ``predict_proba`` and ``explain`` all read the vote through here.
+        """
+        return self.rules_.score(rows)
+
+    def _class_index(self, rows) -> np.ndarray:
+        """Index into ``classes_`` of the class each row gets from ``rules_``."""
+        if isinstance(self.rules_, DecisionList):
+            return self.rules_.class_index(rows, self.classes_)
+        if self._is_vote():
+            return (self._decision_from_design(rows) > 0).astype(int)
+        return self.rules_.evaluate(rows).astype(int)
+
     def predict(self, X) -> np.ndarray:
         """The positive class where the printed rule holds, the other class elsewhere; for
-        a decision list, the first firing rule's label, else its default or fallback's."""
-        rows = self._check_X(X)
-        if isinstance(self.rules_, DecisionList):
-            return self.classes_[self.rules_.class_index(rows, self.classes_)]
-        fired = self.rules_.evaluate(rows)
-        return self.classes_[fired.astype(int)]
+        a decision list, the first firing rule's label, else its default or fallback's;
+        for a weighted vote, the positive class where the vote is positive."""
+        rows = self._check_X(X)  # unfitted: NotFittedError before classes_ is read
+        return self.classes_[self._class_index(rows)]
 
     # ---- explanations and probabilities -------------------------------------------------
     def explain(self, X) -> pd.DataFrame:
@@ -273,10 +300,7 @@ class RuleClassifierBase(LearnerBase):
         """
         rows = self._check_X(X)
         index = X.index if isinstance(X, pd.DataFrame) else None  # the caller's rows, named
-        if isinstance(self.rules_, DecisionList):
-            prediction = self.classes_[self.rules_.class_index(rows, self.classes_)]
-        else:
-            prediction = self.classes_[self.rules_.evaluate(rows).astype(int)]
+        prediction = self.classes_[self._class_index(rows)]
         return pd.DataFrame(
             {"prediction": prediction, "reason": self.rules_.explain(rows)}, index=index
         )
@@ -329,8 +353,8 @@ class RuleClassifierBase(LearnerBase):
         return np.column_stack([1 - p1, p1])
 
     def _positive_probability(self, frame: pd.DataFrame) -> np.ndarray:
-        if hasattr(self.rules_, "weights"):
-            return self.rules_.probability(frame)  # the link of the vote's loss
+        if self._is_vote():  # the link of the vote's loss
+            return self.rules_.link(self._decision_from_design(frame))
         stats = self.training_stats_
         if getattr(self.rules_, "outer", "or") == "or" and self.rules_.clauses:
             fired = np.column_stack([c.evaluate(frame) for c in self.rules_.clauses])
@@ -362,22 +386,36 @@ class RuleClassifierBase(LearnerBase):
             if self.rules_.has_fallback_model and self.classes_.size == 2:
                 return self.rules_.score(rows, self.classes_)
             return np.eye(self.classes_.size)[self.rules_.class_index(rows, self.classes_)]
-        if hasattr(self.rules_, "weights"):
-            return self.rules_.score(rows)
+        if self._is_vote():
+            return self._decision_from_design(rows)
         p1 = np.clip(self._positive_probability(rows), 1e-12, 1 - 1e-12)
         size = np.maximum(np.abs(np.log(p1 / (1 - p1))), 1e-6)
         return np.where(self.rules_.evaluate(rows), size, -size)
 
-    def _after_fit(self) -> None:
-        self._record_training()
+    def _after_fit(self, X, y, sample_weight=None) -> None:
+        # ColumnGenerationRules still leaves its validated weights here for the former
+        # hand-off; they are the fit's sample_weight, which now comes as an argument
+        self.__dict__.pop("_training_weight", None)
+        if self._link_reads_training():
+            self._record_training(X, y, sample_weight)
 
-    def _record_training(self) -> None:
-        """Store the training counts behind :meth:`predict_proba` (called after ``fit``)."""
-        frame, y01 = self.__dict__.pop("_training", (None, None))
-        weight = self.__dict__.pop("_training_weight", None)  # set by a weighted fit
-        if frame is None or not hasattr(self, "rules_"):
-            return
-        weight = np.ones(len(y01)) if weight is None else np.asarray(weight, dtype=float)
+    def _link_reads_training(self) -> bool:
+        """Whether the link of ``rules_`` reads training counts: a Boolean rule's (clause
+        precisions) and a decision list's with a default (class frequencies); a vote's link
+        is its loss's, and a list with a fallback model leaves it to that model."""
+        rules = getattr(self, "rules_", None)
+        if rules is None or self._is_vote():
+            return False
+        return not (isinstance(rules, DecisionList) and rules.has_fallback_model)
+
+    def _record_training(self, X, y, sample_weight=None) -> None:
+        """Store the training counts behind :meth:`predict_proba` (called after ``fit``
+        with its arguments): the rows read as at predict, the labels as class indices."""
+        frame = self._as_frame(X, reset=False)
+        y01 = np.unique(check_target(y, frame.shape[0]), return_inverse=True)[1]
+        weight = (
+            np.ones(len(y01)) if sample_weight is None else np.asarray(sample_weight, dtype=float)
+        )
         if isinstance(self.rules_, DecisionList):
             # per rule (the default last) the training weight of each class it decided
             counts = np.zeros((self.rules_.n_rules + 1, self.classes_.size))

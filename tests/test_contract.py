@@ -247,6 +247,33 @@ def test_decision_function_is_positive_exactly_where_predict_says_classes_1(name
     assert np.array_equal(score > 0, model.predict(X) == model.classes_[1])
 
 
+DOOR = ("predict", "decision_function", "predict_proba", "explain", "__str__")
+
+
+def test_no_learner_writes_its_own_prediction_explanation_or_printout(name):
+    # they come from RuleClassifierBase and rules_; a learner only says which rows its rules
+    # read (_check_X) and, for a faster score of a weighted vote, _decision_from_design
+    from rulelab._base import RuleClassifierBase
+
+    cls = ESTIMATORS[name]
+    assert issubclass(cls, RuleClassifierBase), name
+    own = cls.__mro__[: cls.__mro__.index(RuleClassifierBase)]
+    assert not {m for klass in own for m in DOOR if m in vars(klass)}, name
+
+
+def test_every_printout_is_its_rules(name):
+    model = fitted(name)
+    assert str(model) == str(model.rules_)
+    reasons = model.explain(X)
+    assert list(reasons["prediction"]) == list(model.predict(X))
+    assert list(reasons["reason"]) == list(model.rules_.explain(model._check_X(X)))
+
+
+def test_a_fit_leaves_no_hand_off_behind(name):
+    model = fitted(name)
+    assert not {"_training", "_training_weight"} & set(vars(model)), name
+
+
 def test_rules_are_rulelab_rules_and_complexity_is_read_from_them(name):
     from repro.core.model_size import complexity
     from rulelab.rules import (

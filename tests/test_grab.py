@@ -168,7 +168,9 @@ def test_classifier_prints_conjunctions_sorted_by_weight():
     assert (table["weight"] != 0).all()
     assert table["conjunction"].str.fullmatch(r"\(always\)|f\d == 1( AND f\d == 1)?").all()
     assert "f1 == 1 AND f2 == 1" in set(table["conjunction"])  # the planted conjunction
-    assert str(model).startswith("CBMClassifier(max_terms=2")
+    lines = str(model).splitlines()  # the printout is rules_, one line per weight
+    assert str(model) == str(model.rules_) and lines[0].startswith("IF score > 0 THEN")
+    assert len(lines) == len(table) + 1 and "(f1 == 1 AND f2 == 1)" in str(model)
     assert model.score(frame, y) > 0.85
 
 

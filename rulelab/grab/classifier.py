@@ -8,14 +8,13 @@ import numpy as np
 import pandas as pd
 from sklearn.utils import check_array, check_random_state
 from sklearn.utils._param_validation import Interval, StrOptions
-from sklearn.utils.metaestimators import available_if
 from sklearn.utils.validation import check_is_fitted
 
 from .._base import (
     BINARIZER,
     DEPRECATED,
     DEPRECATED_BINARIZE,
-    LearnerBase,
+    RuleClassifierBase,
     fit_context,
     renamed,
 )
@@ -30,7 +29,7 @@ from .wfim import TransactionMatrix
 __all__ = ["CBMClassifier"]
 
 
-class CBMClassifier(LearnerBase):
+class CBMClassifier(RuleClassifierBase):
     """Combinatorial binary model learned by GRAB (Lee, Matsushima & Yamanishi 2020).
 
     Learns ``f(x) = sum_phi w_phi phi(x)`` over every conjunction phi of at most ``max_terms``
@@ -104,9 +103,14 @@ class CBMClassifier(LearnerBase):
         The test each binary attribute stands for on the raw data (``x in [a, b)``,
         ``colour == red``, ``f3 == 1``).
     rules_ : rulelab.rules.WeightedRuleSet
-        The model as a weighted vote of AND-clauses, one per non-zero weight (the intercept is
-        the empty clause, ``TRUE``): ``rules_.score(X)`` is ``decision_function(X)``, and
-        ``explain``, ``to_json``, ``to_sql`` and ``to_pandas_query`` work on the raw data.
+        The model as a weighted vote of AND-clauses, one per non-zero weight, largest first
+        (the intercept is the empty clause, ``TRUE``): ``str(model)`` prints it,
+        ``rules_.score(X)`` is ``decision_function(X)``, and ``explain``, ``to_json``,
+        ``to_sql`` and ``to_pandas_query`` work on the raw data. ``predict``,
+        ``decision_function``, ``predict_proba`` (logistic loss only, through the link
+        :meth:`rulelab.rules.WeightedRuleSet.link`) and ``explain`` come from it through the
+        shared base; only the score is computed faster, on the binary design by one bitset
+        kernel (:meth:`_decision_from_design`).
     coef_table_ : pandas.DataFrame
         weight, conjunction in words, size and training support of every non-zero weight,
         sorted by absolute weight.
@@ -118,6 +122,16 @@ class CBMClassifier(LearnerBase):
     """
 
     _sparse = True  # sparse designs (bags of words, LIBSVM files) are common here
+
+    @property
+    def _probabilistic(self) -> bool:
+        # unfitted, predict_proba is offered for the loss with a link (the logistic one)
+        return self.loss == "logistic"
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.allow_nan = False  # missing values are refused, by name
+        return tags
 
     _parameter_constraints = {
         "max_terms": [Interval(Integral, 0, None, closed="left"), None],
@@ -172,29 +186,36 @@ class CBMClassifier(LearnerBase):
         self.degree = degree
 
     # ------------------------------------------------------------------ input
-    def _binary(self, X, fit):
-        """The 0/1 design of ``X`` and the Term each column stands for; the names seen in
-        fit are checked at predict, so columns are never matched by position."""
+    def _frame(self, X, fit: bool) -> pd.DataFrame:
+        """``X`` as a table with the names the terms use; the names seen in fit are checked
+        at predict, so columns are never matched by position."""
         if not isinstance(X, pd.DataFrame):
             # scikit-learn's own checks and messages (1-D, empty, complex, object input);
-            # NaN is refused by name below, infinities fall in the first or last cell
+            # NaN is refused by name in _design, infinities fall in the first or last cell
             X = check_array(X, accept_sparse="csr", ensure_all_finite=False)
-        frame = self._named_frame(X, reset=fit)
-        if fit:
-            B, terms = binarize_frame(self, frame, lambda: CellBinarizer(n_bins=self.n_bins))
-            return B, terms
+        return self._named_frame(X, reset=fit)
+
+    def _check_X(self, X) -> pd.DataFrame:
+        """The rows ``rules_`` reads: the raw table, names checked (scored on its binary
+        design by :meth:`_decision_from_design`)."""
+        check_is_fitted(self, "rules_")
+        return self._frame(X, fit=False)
+
+    def _design(self, frame: pd.DataFrame) -> np.ndarray:
+        """The 0/1 design of a checked table at predict, as at fit."""
         if self.binarizer_ is not None:
-            return self.binarizer_.transform(frame), self.terms_
+            return self.binarizer_.transform(frame)
         if frame.isna().to_numpy().any():
             raise ValueError("X contains NaN: impute or drop the missing values first")
         if not is_binary_frame(frame):
             raise ValueError("X must be 0/1 like the data the model was fitted on")
-        return frame.to_numpy(dtype=np.uint8), self.terms_
+        return frame.to_numpy(dtype=np.uint8)
 
     # ------------------------------------------------------------------ fit
     @fit_context
     def fit(self, X, y):
-        B, terms = self._binary(X, fit=True)
+        frame = self._frame(X, fit=True)
+        B, terms = binarize_frame(self, frame, lambda: CellBinarizer(n_bins=self.n_bins))
         max_terms = renamed(self, "degree", "max_terms")
         ypm = np.where(self._check_target(y, B.shape[0]) == 1, 1.0, -1.0)
         seed = (
@@ -268,50 +289,11 @@ class CBMClassifier(LearnerBase):
             return None  # w = 0: the cold start itself
         return [self.itemsets_[i] for i in keep], self.coef_[keep]
 
-    # ------------------------------------------------------------------ predict
-    def decision_function(self, X):
-        """The model's score ``f(x) = sum_phi w_phi phi(x)``: positive exactly where
-        :meth:`predict` gives ``classes_[1]`` (equal to ``rules_.score`` on the raw data)."""
-        check_is_fitted(self, "coef_")
-        B, _ = self._binary(X, fit=False)
-        db = TransactionMatrix(B)
+    # ------------------------------------------------------------------ scoring
+    def _decision_from_design(self, rows: pd.DataFrame) -> np.ndarray:
+        """The model's score ``f(x) = sum_phi w_phi phi(x)``, equal to ``rules_.score`` on the
+        raw rows, computed on the binary design by one bitset kernel over the non-zero
+        conjunctions (the base's hook: the shared ``predict``, ``decision_function``,
+        ``predict_proba`` and ``explain`` read it)."""
+        db = TransactionMatrix(self._design(rows))
         return decision(pack_columns(db), db.n_rows, self._ptr, self._items, self.coef_)
-
-    def predict(self, X):
-        """``classes_[1]`` where ``f(x) > 0``, ``classes_[0]`` elsewhere."""
-        return np.where(self.decision_function(X) > 0, self.classes_[1], self.classes_[0])
-
-    def _is_logistic(self):
-        return self.loss == "logistic"
-
-    @available_if(_is_logistic)
-    def predict_proba(self, X):
-        """The score through the link its loss declares on ``rules_`` (logistic loss only:
-        ``1 / (1 + exp(-f))``, :meth:`rulelab.rules.WeightedRuleSet.link`)."""
-        score = self.decision_function(X)  # checks the fit before rules_ is read
-        p = self.rules_.link(score)
-        return np.column_stack([1.0 - p, p])
-
-    # ------------------------------------------------------------------ words
-    def __str__(self):
-        if not hasattr(self, "coef_"):
-            return repr(self)
-        lines = [
-            f"CBMClassifier(max_terms={self.max_terms}, C={self.C}, loss={self.loss!r}): "
-            f"{len(self.coef_)} non-zero weights"
-        ]
-        for w, words in zip(self.coef_[:10], self.coef_table_["conjunction"][:10]):
-            lines.append(f"  {w:+.4f}  {words}")
-        if len(self.coef_) > 10:
-            lines.append(f"  ... ({len(self.coef_) - 10} more in coef_table_)")
-        return "\n".join(lines)
-
-    def explain(self, X) -> pd.DataFrame:
-        """Why each row gets its prediction: the conjunctions that vote, with their weights,
-        and the total score (see :meth:`rulelab.rules.WeightedRuleSet.explain`)."""
-        check_is_fitted(self, "rules_")
-        pred = self.predict(X)  # checks X as fitted
-        frame = self._named_frame(X, reset=False)  # the names the terms use
-        return pd.DataFrame(
-            {"prediction": pred, "reason": self.rules_.explain(frame)}, index=frame.index
-        )

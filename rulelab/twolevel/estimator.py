@@ -79,8 +79,8 @@ class TwoLevelRules(_RuleSetBase):
     ----------
     rules_ : DNF or CNF
         The learned rule without its disabled clauses, every clause simplified (nested
-        thresholds on one feature merged, which changes no prediction); ``str(model)``
-        prints it in words.
+        thresholds on one feature merged, which changes no prediction), printed numbered
+        by clause like the paper's Parkinson's example; ``str(model)`` prints it.
     clauses_ : list of Clause
         The clauses of ``rules_``.
     weights_ : ndarray of bool, shape (max_rules, n_terms + 1)
@@ -232,7 +232,7 @@ class TwoLevelRules(_RuleSetBase):
             for w in res.W[self.active_]
         ]
         wrapper = DNF if self.form == "dnf" else CNF
-        self.rules_ = wrapper(clauses, then=self.positive_label_).simplified()
+        self.rules_ = wrapper(clauses, then=self.positive_label_, numbered=True).simplified()
         self.clauses_ = list(self.rules_.clauses)
         return self
 
@@ -244,52 +244,12 @@ class TwoLevelRules(_RuleSetBase):
 
     def to_text(self, names: dict | None = None, then: str | None = None) -> str:
         """The rule in words, numbered by clause like the paper's Parkinson's example;
-        ``names`` maps column names to descriptions, ``then`` replaces the conclusion."""
-        return format_rule(self.rules_, names=names, then=then)
-
-    def __str__(self) -> str:
-        if not hasattr(self, "rules_"):
-            return repr(self)
-        return self.to_text()
+        ``names`` maps column names to descriptions, ``then`` replaces the conclusion
+        (:meth:`rulelab.rules.DNF.numbered_text`)."""
+        return self.rules_.numbered_text(names=names, then=then)
 
 
 def format_rule(rule, names: dict | None = None, then: str | None = None) -> str:
-    """Print a DNF/CNF as ``IF 1. ...; OR 2. ... AND ...; THEN ...``, one term a line.
-
-    >>> from rulelab.rules import Term
-    >>> rule = DNF([Clause((Term("DFA", ">", 0.7),)),
-    ...             Clause((Term("Fhi", "<=", 200.0), Term("Flo", ">", 90.0)))], then="sick")
-    >>> print(format_rule(rule))
-    IF  1. DFA > 0.700
-     OR 2. Fhi <= 200 AND
-           Flo > 90
-    THEN sick
-    """
-    names = names or {}
-    conclusion = then if then is not None else rule.then
-    clauses = list(rule.clauses)
-    if not clauses:
-        return f"IF {'TRUE' if rule.outer == 'and' else 'FALSE'}\nTHEN {conclusion}"
-    inner, outer = rule.inner.upper(), rule.outer.upper()
-    width = len(str(len(clauses)))
-    lines = []
-    for k, clause in enumerate(clauses, start=1):
-        lead = "IF " if k == 1 else f" {outer}" if len(outer) == 2 else outer
-        number = f"{k}.".ljust(width + 1)
-        terms = [_term_text(t, names) for t in clause.terms] or [
-            "TRUE" if clause.op == "and" else "FALSE"
-        ]
-        pad = " " * (len(lead) + 1 + len(number) + 1)
-        first = f"{lead} {number} {terms[0]}"
-        rest = [f"{pad}{t}" for t in terms[1:]]
-        block = [first] + rest
-        block = [line + f" {inner}" for line in block[:-1]] + [block[-1]]
-        lines += block
-    return "\n".join(lines) + f"\nTHEN {conclusion}"
-
-
-def _term_text(term, names: dict) -> str:
-    name = names.get(term.feature)
-    if name is None:
-        return str(term)
-    return str(type(term)(name, term.op, term.value))
+    """Print a DNF/CNF as ``IF 1. ...; OR 2. ... AND ...; THEN ...``, one term a line
+    (:meth:`rulelab.rules.DNF.numbered_text`, which ``str`` of the learned rule uses)."""
+    return rule.numbered_text(names=names, then=then)
