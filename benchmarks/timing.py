@@ -8,8 +8,8 @@ the machine's load moves both alike. The clocks:
 - :func:`wall` (``time.perf_counter``): wall seconds, for work that runs threads or child
   processes (joblib, HiGHS, XGBoost) or whose waiting is part of the cost.
 
-:func:`best_of` and :func:`median_of` repeat a call; :func:`ratio` and :func:`row` print the
-comparison. A benchmark compares against an older revision of the code, not against a copy
+:func:`best_of` and :func:`median_of` repeat a call; :func:`ratio` divides the two ways'
+seconds. A benchmark compares against an older revision of the code, not against a copy
 of the former code kept in the script: :func:`add_against` gives a script its
 ``--against REV`` option and :func:`revision_package` imports ``rulelab`` as it was at that
 revision, beside this tree's.
@@ -76,18 +76,6 @@ def median_of(fn: Callable[[], Any], repeats: int = 3, clock: str = "cpu") -> tu
 def ratio(old: float, new: float) -> float:
     """``old / new``, the speed-up of ``new``; a zero time counts as a nanosecond."""
     return old / max(new, 1e-9)
-
-
-def row(label: str, old: float, new: float, same: bool | None = None, width: int = 40) -> None:
-    """Print one side-by-side line: label, both times, their ratio and whether the results
-    agree (left out when ``same`` is None)."""
-    agree = "" if same is None else f"  {same}"
-    print(f"{label:<{width}} {old:>9.3f} {new:>9.3f} {ratio(old, new):>7.2f}x{agree}", flush=True)
-
-
-def header(label: str = "", old: str = "old s", new: str = "new s", width: int = 40) -> None:
-    """The column titles of :func:`row`."""
-    print(f"{label:<{width}} {old:>9} {new:>9} {'ratio':>8}")
 
 
 def add_against(parser: argparse.ArgumentParser, default: str | None = None) -> None:
