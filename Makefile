@@ -65,8 +65,9 @@ format: setup
 	$(VENV)/bin/ruff check --fix .
 	$(VENV)/bin/ruff format .
 
+# The benchmarks (benchmarks/README.md); PART=library or PART=repro runs one folder.
 bench: setup
-	$(PY) benchmarks/run_all.py
+	$(PY) benchmarks/run_all.py $(if $(PART),--part $(PART))
 
 # Every figure redrawn from results/ (no fitting, no data sets), with REPORT.md and the README's
 # results table; STYLE=<matplotlib style name or style file> restyles all figures at once.

@@ -26,7 +26,7 @@ Solvers: ``solver="highs"`` (default) hands the LP to HiGHS directly through hig
 any other name is a cvxpy solver (e.g. ``"HIGHS"``, ``"CLARABEL"``, ``"SCIPY"``) and the
 LP is stated in cvxpy. Both solve the same problem. HiGHS is the default solver either
 way; the direct path is the default route because it skips cvxpy's canonicalisation
-(about a fifth of the run time on MAGIC at 100 thresholds, see ``benchmarks/bench_lp.py``),
+(about a fifth of the run time on MAGIC at 100 thresholds, see ``benchmarks/library/bench_lp.py``),
 keeps rulelab's overhead over a bare HiGHS call near 1x, and gives the MILP and its time
 limit without a modelling layer. The exact 0/1 problem (eq. 8 / its slack version) is solved
 as a MILP through HiGHS with ``exact=True``.
@@ -248,7 +248,7 @@ def _solve_highs(
     if not (integer_cols or presolve):
         # The clause LP has merged duplicate rows and screened columns already: presolve
         # finds almost nothing left to remove in these dense covering problems but spends
-        # about as long looking as the simplex takes to solve them (benchmarks/bench_clause_lp.py).
+        # about as long looking as the simplex takes to solve them (benchmarks/library/bench_clause_lp.py).
         h.setOptionValue("presolve", "off")
     n_col, n_row = M.shape[1], M.shape[0]
     integrality = np.zeros(n_col, dtype=np.int32)  # 0 = continuous

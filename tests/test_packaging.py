@@ -52,9 +52,11 @@ def test_top_level_layout_matches_the_design():
         assert (ROOT / entry).exists(), entry
 
 
-def test_every_module_in_the_readme_map_exists():
-    readme = (ROOT / "README.md").read_text()
-    found = re.findall(r"`(rulelab|repro)/([a-z_]+)(?:\.py|/)`", readme)
+def test_every_module_in_the_readme_layout_and_the_library_map_exists():
+    """The README's layout (both packages) and docs/using.md's map of the library name
+    only modules and packages that exist."""
+    text = (ROOT / "README.md").read_text() + (ROOT / "docs" / "using.md").read_text()
+    found = re.findall(r"`(rulelab|repro)/([a-z_]+)(?:\.py|/)`", text)
     assert {package for package, _ in found} == {"rulelab", "repro"}
     for package, module in found:
         assert (ROOT / package / f"{module}.py").exists() or (ROOT / package / module).is_dir(), (

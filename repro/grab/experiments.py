@@ -430,7 +430,7 @@ class PolySVC(ClassifierMixin, BaseEstimator):
     Up to ``gram_max_rows`` training rows the kernel matrix is computed once, by one sparse
     matrix product, and given to libsvm precomputed; libsvm's own kernel takes every dot product
     of a pair of rows one term at a time, which on Madelon's 21,677 binarised cells made a
-    fit take about a minute (``benchmarks/bench_polysvc.py`` measures both). On 0/1 cells the
+    fit take about a minute (``benchmarks/repro/bench_polysvc.py`` measures both). On 0/1 cells the
     dot products are exact integers either way, so the kernel values are libsvm's. Above
     ``gram_max_rows`` (ijcnn1's 40,000 rows would need a 12 GB matrix), and below
     ``gram_min_columns`` cells (where libsvm's own dot products are cheap and the dense
@@ -444,7 +444,7 @@ class PolySVC(ClassifierMixin, BaseEstimator):
     every row of ijcnn1's 8,000-row inner folds (256 MB in single precision); the gain is
     in the long degree-1 runs that stop at the iteration cap, and small, since their time
     goes to the gradient updates rather than to kernel rows
-    (``benchmarks/bench_svc_cache.py`` measures both, with the same models).
+    (``benchmarks/repro/bench_svc_cache.py`` measures both, with the same models).
     """
 
     def __init__(
@@ -469,7 +469,7 @@ class PolySVC(ClassifierMixin, BaseEstimator):
         # the dot products of 0/1 rows are counts of common cells: a sparse product touches
         # only the pairs of non-zeros (Madelon: 2 % of the cells), and in float32 the counts
         # are exact below 2^24, the same numbers the dense product gave at two to three times the
-        # CPU time (benchmarks/bench_dense_csr.py); the kernel in float64
+        # CPU time (benchmarks/repro/bench_dense_csr.py); the kernel in float64
         return self.kernel_from_dots((S @ self.X_fit_.T).toarray().astype(np.float64))
 
     def kernel_from_dots(self, dots: np.ndarray) -> np.ndarray:
@@ -525,7 +525,7 @@ def sparse_cells(B) -> sp.csr_matrix:
     The non-zeros are found in the cells' own dtype and order
     (:func:`rulelab.grab.wfim.csr_from_dense`) and only they are cast to float32: the
     same matrix as from the dense float32 copy, about four times sooner on Madelon
-    (``benchmarks/bench_dense_csr.py``).
+    (``benchmarks/repro/bench_dense_csr.py``).
     """
     A = csr_from_dense(B.to_numpy() if isinstance(B, pd.DataFrame) else np.asarray(B))
     A = A.astype(np.float32)
@@ -590,7 +590,7 @@ def table1_methods(
         ),
         # XGBoost refuses column names with [, ] or < (the cells' names, "x in [a, b)"), so
         # it gets the same 0/1 matrix without them, as a sparse matrix: the same trees,
-        # several times faster on wide cell designs (benchmarks/bench_xgb_sparse.py)
+        # several times faster on wide cell designs (benchmarks/repro/bench_xgb_sparse.py)
         "XGB": (
             make_pipeline(
                 FunctionTransformer(sparse_cells),
@@ -1231,7 +1231,7 @@ def tuned_accuracy(
     default because it is not the same model: at GRAB's tolerance (V^t < 1e-2 V^0) a fit
     at large C stops far from its optimum, and a warm fit stops elsewhere (on Madelon
     lower objectives by up to a third), for a speed-up of only 1.3-1.5x
-    (``benchmarks/bench_grab_path.py``).
+    (``benchmarks/library/bench_grab_path.py``).
     """
     from sklearn.model_selection import ParameterGrid
 

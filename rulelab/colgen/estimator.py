@@ -132,7 +132,7 @@ class ColumnGenerationRules(_RuleSetBase):
     max_terms : int, default=4
         Most terms in a clause. Fixed rather than chosen by the inner cross-validation,
         whose validation errors on a few hundred samples do not tell the lengths apart
-        (the comparison is in ``benchmarks/bench_colgen.py`` and the CHANGELOG).
+        (the comparison is in ``benchmarks/library/bench_colgen.py`` and the CHANGELOG).
     negative_weight : float, default=1.0
         Cost of a false positive relative to a false negative.
     columns_per_round : int, default=10
@@ -212,7 +212,7 @@ class ColumnGenerationRules(_RuleSetBase):
         with the nearest. The complexity search itself runs on the grid. On by
         default because it lowers the out-of-sample error on planted rules with cuts off
         the grid (to the noise floor) and, on average, on notebook 07's eleven data sets,
-        with no more terms (``benchmarks/bench_cuts.py`` prints both). ``False`` keeps the
+        with no more terms (``benchmarks/library/bench_cuts.py`` prints both). ``False`` keeps the
         binariser's cut points, e.g. domain cuts given as ``FeatureBinarizer(thresholds=...)``.
         Binary problems only: a rule list for more than two classes keeps the binariser's
         cuts (each rule is learned against the classes after it, so a cut cannot be moved

@@ -36,12 +36,12 @@ __all__ = [
 PRICING_METHODS = ("exact", "beam", "milp")
 _TOL = 1e-7  # below HiGHS's dual feasibility tolerance: a column this close to 0 is not improving
 # The cost of a simplex iteration per group of positives (the LP's variables) over the cost
-# of an itemset per 64-row word of the exact search (benchmarks/bench_colgen.py measures
+# of an itemset per 64-row word of the exact search (benchmarks/library/bench_colgen.py measures
 # both). Work counts, not clock times, decide the pricing order, so a fit does not depend
 # on the load.
 _LP_WORK_PER_SEARCH_WORK = 100.0
 EXACT_WORK_PER_SECOND = 6e8
-"""Exact-search work in about a second of one current core (``benchmarks/bench_colgen.py``
+"""Exact-search work in about a second of one current core (``benchmarks/library/bench_colgen.py``
 measures it). An itemset's work is the 64-row words it measures plus
 ``_NODE_OVERHEAD_WORDS`` for its bookkeeping."""
 _NODE_OVERHEAD_WORDS = 32

@@ -78,7 +78,7 @@ def csr_from_dense(a) -> sp.csr_matrix:
     by row reads memory with a stride of a whole column: on Madelon's 1,600 x 21,677
     cells that took about 0.4 s per fit. Its transpose is row-major, so the non-zeros are
     found column by column and the CSC result turned into CSR, with the same entries,
-    sorted in each row (``benchmarks/bench_dense_csr.py``).
+    sorted in each row (``benchmarks/repro/bench_dense_csr.py``).
     """
     if (
         isinstance(a, np.ndarray)

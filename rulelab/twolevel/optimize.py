@@ -137,7 +137,7 @@ def _lp_candidates(Xa, y, rows, cost, lp_options) -> tuple[list[np.ndarray], int
     Each LP is built and solved from scratch, not re-solved from a previous basis: these
     LPs often have many optimal points, both roundings depend on which one the solver
     returns, and a warm start returns another one, so it would change the rules
-    (``benchmarks/bench_clause_lp_reuse.py``: on Musk the previous LP's basis changed the
+    (``benchmarks/library/bench_clause_lp_reuse.py``: on Musk the previous LP's basis changed the
     rounded clauses of most LPs, with the same optimum values)."""
     A, yy = Xa[rows], np.asarray(y)[rows].astype(bool)
     found, w = _rounded(A, yy, cost, lp_options)

@@ -11,29 +11,20 @@ Builds the 1Rule design for MAGIC (19,020 rows x 2,000 threshold columns: 10 fea
 4. rulelab's reduced LP stated in cvxpy with its HiGHS interface, to show what the
    modelling layer costs on a problem of this size.
 
-Run: ``python benchmarks/bench_lp.py [--thresholds 100] [--repeat 1]``.
+Run: ``python -m benchmarks.library.bench_lp [--thresholds 100] [--repeat 1]``.
 """
 
 from __future__ import annotations
 
 import argparse
-import time
 
 import numpy as np
 import scipy.sparse as sp
 from scipy.optimize import linprog
 
+from benchmarks.timing import best_of, ratio
 from rulelab import FeatureBinarizer, load_dataset
 from rulelab.lp import learn_clause, solve_or_lp
-
-
-def timed(fn, repeat: int):
-    best, out = np.inf, None
-    for _ in range(repeat):
-        start = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - start)
-    return best, out
 
 
 def reduced_lp(A, y, lam):
@@ -78,13 +69,13 @@ def main() -> None:
     # The AND-clause is the OR-clause of the complemented problem (De Morgan).
     Ac, yc = (1 - A).astype(np.uint8), 1 - y
 
-    t_rulelab, res = timed(lambda: learn_clause(A, y, form="and", lam=args.lam), args.repeat)
+    t_rulelab, res = best_of(lambda: learn_clause(A, y, form="and", lam=args.lam), args.repeat)
     c, A_ub, b_ub, bounds = reduced_lp(Ac, yc, args.lam)
-    t_direct, direct = timed(
+    t_direct, direct = best_of(
         lambda: linprog(c, A_ub=A_ub, b_ub=b_ub, bounds=bounds, method="highs"), args.repeat
     )
     c2, ub2, bub2, eq2, beq2, bounds2 = full_lp(Ac, yc, args.lam)
-    t_full, full = timed(
+    t_full, full = best_of(
         lambda: linprog(
             c2, A_ub=ub2, b_ub=bub2, A_eq=eq2, b_eq=beq2, bounds=bounds2, method="highs"
         ),
@@ -97,14 +88,14 @@ def main() -> None:
     print(f"{'same reduced LP straight to HiGHS (linprog)':58s} {t_direct:9.2f} {direct.fun:14.4f}")
     print(f"{'eq. (10) as written straight to HiGHS (linprog)':58s} {t_full:9.2f} {full.fun:14.4f}")
     if not args.skip_cvxpy:
-        t_cvx, cvx = timed(lambda: solve_or_lp(Ac, yc, args.lam, solver="HIGHS"), args.repeat)
+        t_cvx, cvx = best_of(lambda: solve_or_lp(Ac, yc, args.lam, solver="HIGHS"), args.repeat)
         print(f"{'rulelab reduced LP through cvxpy (HIGHS)':58s} {t_cvx:9.2f} {cvx.lp_value:14.4f}")
     print(
-        f"\noverhead ratio rulelab / direct HiGHS (same LP): {t_rulelab / t_direct:.2f} (target <= 1.3)"
+        f"\noverhead ratio rulelab / direct HiGHS (same LP): {ratio(t_rulelab, t_direct):.2f} (target <= 1.3)"
     )
-    print(f"speed-up of rulelab over eq. (10) as written:    {t_full / t_rulelab:.1f}x")
+    print(f"speed-up of rulelab over eq. (10) as written:    {ratio(t_full, t_rulelab):.1f}x")
     if not args.skip_cvxpy:
-        print(f"cvxpy modelling layer / direct rulelab path:      {t_cvx / t_rulelab:.2f}x")
+        print(f"cvxpy modelling layer / direct rulelab path:      {ratio(t_cvx, t_rulelab):.2f}x")
     print(f"learned clause: {len(res.selected)} terms, status {res.status}")
 
 

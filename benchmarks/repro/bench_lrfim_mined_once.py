@@ -1,7 +1,7 @@
 """Table 1's LRFIM grid: every C fitted on its own (mining each time) vs the itemsets mined
 once per fold and every C fitted on them, side by side on the same fold.
 
-    python benchmarks/bench_lrfim_mined_once.py [data set]
+    python -m benchmarks.repro.bench_lrfim_mined_once [data set]
 
 Paper 4's Table 1 tunes LRFIM's C over 10^-3..10^3. Its frequent itemsets (support >= 1 %,
 at most 5 items) and their columns depend on the training rows only, so one mining per fold
@@ -12,30 +12,32 @@ the seven scores agree.
 
 from __future__ import annotations
 
-import sys
-import time
+import argparse
 
 from sklearn.model_selection import StratifiedKFold
 
+from benchmarks.timing import ratio, wall
 from repro.grab import experiments as ex
 
 
-def main(name: str = "german.numer") -> None:
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("dataset", nargs="?", default="german.numer")
+    name = parser.parse_args().dataset
     B, y, *_ = ex.binarized_split(name)
     train, test = next(StratifiedKFold(5, shuffle=True, random_state=0).split(B, y))
     est, grid = ex.table1_methods(name, len(train))["LRFIM"]
     Cs = sorted(grid["C"])
-    start = time.perf_counter()
-    alone = [ex._fit_score(est, {"C": C}, B, y, train, test, None) for C in Cs]
-    t_alone = time.perf_counter() - start
-    start = time.perf_counter()
-    shared = ex._lrfim_fit_scores(est, {}, Cs, B, y, train, test, None)["records"]
-    t_shared = time.perf_counter() - start
+    t_alone, alone = wall(
+        lambda: [ex._fit_score(est, {"C": C}, B, y, train, test, None) for C in Cs]
+    )
+    t_shared, shared = wall(ex._lrfim_fit_scores, est, {}, Cs, B, y, train, test, None)
+    shared = shared["records"]
     same = [a["score"] for a in alone] == [s["score"] for s in shared]
     print(f"{name} fold 0, LRFIM (max {est.max_size} items), C = {Cs[0]:g}..{Cs[-1]:g}")
     print(f"{'alone s':>8} {'mined once s':>13} {'ratio':>7} {'same scores':>12}")
-    print(f"{t_alone:>8.2f} {t_shared:>13.2f} {t_alone / t_shared:>7.2f} {same!s:>12}")
+    print(f"{t_alone:>8.2f} {t_shared:>13.2f} {ratio(t_alone, t_shared):>7.2f} {same!s:>12}")
 
 
 if __name__ == "__main__":
-    main(*sys.argv[1:])
+    main()

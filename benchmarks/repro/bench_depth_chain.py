@@ -2,7 +2,7 @@
 fitted alone vs the depths fitted ascending until the trees stop short of the maximum depth,
 side by side on the same fold.
 
-    python benchmarks/bench_depth_chain.py [data set]
+    python -m benchmarks.repro.bench_depth_chain [data set]
 
 Paper 4's Table 1 tunes the depth over 8, 16, ..., 512. Trees that stop short of their
 maximum depth are the trees of every larger depth, so once a fit's deepest node lies above
@@ -14,15 +14,18 @@ per depth either way), the seconds of both ways, their ratio and whether the sco
 
 from __future__ import annotations
 
-import sys
-import time
+import argparse
 
 from sklearn.model_selection import StratifiedKFold
 
+from benchmarks.timing import ratio, wall
 from repro.grab import experiments as ex
 
 
-def main(name: str = "german.numer") -> None:
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("dataset", nargs="?", default="german.numer")
+    name = parser.parse_args().dataset
     B, y, *_ = ex.binarized_split(name)
     train, test = next(StratifiedKFold(5, shuffle=True, random_state=0).split(B, y))
     methods = ex.table1_methods(name, len(train))
@@ -32,30 +35,36 @@ def main(name: str = "german.numer") -> None:
         est, grid = methods[method]
         key = ex._depth_key(est, grid)
         depths = grid[key]
-        start = time.perf_counter()
-        alone = [ex._fit_score(est, {**params, key: D}, B, y, train, test, None) for D in depths]
-        t_alone = time.perf_counter() - start
-        start = time.perf_counter()
-        chain = ex._depth_fit_scores(est, params, key, depths, B, y, train, test, None)
-        t_chain = time.perf_counter() - start
+        fits = [{**params, key: D} for D in depths]
+        t_alone, alone = wall(
+            lambda fits=fits, est=est: [
+                ex._fit_score(est, p, B, y, train, test, None) for p in fits
+            ]
+        )
+        t_chain, chain = wall(
+            ex._depth_fit_scores, est, params, key, depths, B, y, train, test, None
+        )
         same = [a["score"] for a in alone] == [c["score"] for c in chain["records"]]
-        print(f"{method:>7} {t_alone:>8.2f} {t_chain:>8.2f} {t_alone / t_chain:>7.2f} {same!s:>12}")
+        print(
+            f"{method:>7} {t_alone:>8.2f} {t_chain:>8.2f} {ratio(t_alone, t_chain):>7.2f} {same!s:>12}"
+        )
     # the forest: each depth's sizes as prefixes of one forest (the way before), per depth
     # vs the depths as one chain
     est, grid = methods["RF"]
     depths, Ns = grid["max_depth"], grid["n_estimators"]
-    start = time.perf_counter()
-    alone = []
-    for D in depths:
-        out = ex._forest_fit_scores(est, {"max_depth": D}, Ns, B, y, train, test, None)
-        alone += out["records"]
-    t_alone = time.perf_counter() - start
-    start = time.perf_counter()
-    chain = ex._forest_depth_fit_scores(est, {}, depths, Ns, B, y, train, test, None)
-    t_chain = time.perf_counter() - start
+
+    def per_depth():
+        records = []
+        for D in depths:
+            out = ex._forest_fit_scores(est, {"max_depth": D}, Ns, B, y, train, test, None)
+            records += out["records"]
+        return records
+
+    t_alone, alone = wall(per_depth)
+    t_chain, chain = wall(ex._forest_depth_fit_scores, est, {}, depths, Ns, B, y, train, test, None)
     same = [a["score"] for a in alone] == [c["score"] for c in chain["records"]]
-    print(f"{'RF':>7} {t_alone:>8.2f} {t_chain:>8.2f} {t_alone / t_chain:>7.2f} {same!s:>12}")
+    print(f"{'RF':>7} {t_alone:>8.2f} {t_chain:>8.2f} {ratio(t_alone, t_chain):>7.2f} {same!s:>12}")
 
 
 if __name__ == "__main__":
-    main(*sys.argv[1:])
+    main()

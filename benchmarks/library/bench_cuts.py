@@ -6,32 +6,28 @@
 rule set on the grid (what ``refine_cuts=False`` returns), ``rules_`` the refined one. Printed
 side by side:
 
-1. the planted three-clause DNF of ``bench_scale.py`` (thresholds off the grid, 5 % label
+1. the planted three-clause DNF of ``bench_scale`` (thresholds off the grid, 5 % label
    noise, so the best test error is 0.05) at a few training sizes, tested on 100,000 fresh
    rows: error, rules, terms, and both rule sets;
 2. notebook 07's eleven data sets on its folds (stratified 10-fold, shuffled with seed 0;
    ``ColumnGenerationRules(random_state=0)``): mean test error, rules and terms per data
    set, and over all folds the mean, the folds where refining lowers / raises the error.
 
-Run: ``python benchmarks/bench_cuts.py [--sizes 10000 100000] [--datasets ...] [--folds 10]
+Run: ``python -m benchmarks.library.bench_cuts [--sizes 10000 100000] [--datasets ...] [--folds 10]
 [--n-jobs 1] [--skip-planted] [--skip-benchmark] [--out folds.csv]``.
 """
 
 from __future__ import annotations
 
 import argparse
-import os
-import sys
-import time
 
 import numpy as np
 import pandas as pd
 from joblib import Parallel, delayed
 from sklearn.model_selection import StratifiedKFold
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from bench_scale import N_TEST, planted
-
+from benchmarks.library.bench_scale import N_TEST, planted
+from benchmarks.timing import wall
 from rulelab import ColumnGenerationRules, load_dataset
 
 DATASETS = [
@@ -62,9 +58,7 @@ def planted_rows(sizes) -> None:
     )
     for n in sizes:
         X, y = planted(n, seed=n)
-        start = time.perf_counter()
-        model = ColumnGenerationRules(random_state=0, refine_cuts=True).fit(X, y)
-        seconds = time.perf_counter() - start
+        seconds, model = wall(ColumnGenerationRules(random_state=0, refine_cuts=True).fit, X, y)
         grid = np.mean(model.grid_rules_.evaluate(X_te) != y_te)
         refined = np.mean(model.predict(X_te) != y_te)
         g, r = _size(model.grid_rules_), _size(model.rules_)
@@ -78,9 +72,7 @@ def planted_rows(sizes) -> None:
 
 def _fold(dataset: str, fold: int, train, test, X, y) -> dict:
     model = ColumnGenerationRules(random_state=0, refine_cuts=True)
-    start = time.perf_counter()
-    model.fit(X.iloc[train], y.iloc[train])
-    seconds = time.perf_counter() - start
+    seconds, _ = wall(model.fit, X.iloc[train], y.iloc[train])
     truth = y.iloc[test].to_numpy() == model.classes_[1]
     X_te = X.iloc[test]
     row = {"dataset": dataset, "fold": fold, "fit_time": seconds}

@@ -8,7 +8,7 @@ the cost of serving pricing from the conditional-database traversal is measured 
 than guessed: binarised numeric columns are dense (about half the rows per item), where
 one AND and popcount measures 64 rows and a database scan reads one entry per row.
 
-Run: ``python benchmarks/bench_itemset_layers.py [--cases musk2:400:2 magic:200:3]``
+Run: ``python -m benchmarks.library.bench_itemset_layers [--cases musk2:400:2 magic:200:3]``
 (``data set:first columns:k``).
 """
 
@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import argparse
 import math
-import time
 
 import numpy as np
 import scipy.sparse as sp
 
+from benchmarks.timing import cpu, ratio
 from repro.column_generation.experiments import _fold
 from rulelab import FeatureBinarizer
 from rulelab.itemsets import (
@@ -76,12 +76,6 @@ def database_search(A, k):
     return int(res[0]) - 1  # the empty itemset is an output too
 
 
-def cpu(fn, *args):
-    t0 = time.process_time()
-    out = fn(*args)
-    return time.process_time() - t0, out
-
-
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--cases", nargs="+", default=["musk2:400:2", "musk2:120:3", "magic:200:3"])
@@ -102,7 +96,7 @@ def main() -> None:
         assert n_bits <= n_db
         print(
             f"{case:<14} {A.shape[0]:>6} {A.mean():>7.3f} {t_bits:>9.3f} {t_db:>10.3f} "
-            f"{t_db / t_bits:>5.0f}x",
+            f"{ratio(t_db, t_bits):>5.0f}x",
             flush=True,
         )
 

@@ -13,7 +13,7 @@ bytes; the peak includes the process's own copy of the data, 1.6 GB of float64 a
 above ``--max-rows`` are not run; a size whose fit exceeds ``--time-limit`` is stopped and
 reported as such, and the larger sizes are skipped.
 
-Run: ``python benchmarks/bench_scale.py [--max-rows 1000000] [--time-limit 900]
+Run: ``python -m benchmarks.library.bench_scale [--max-rows 1000000] [--time-limit 900]
 [--profile N]`` (``--profile N``: cProfile one fit of N rows in this process and print the
 top functions by cumulative time instead).
 """
@@ -25,10 +25,10 @@ import json
 import os
 import subprocess
 import sys
-import time
 
 import numpy as np
 
+from benchmarks.timing import ROOT, wall
 from repro.benchmark.cut_points import PLANTED_FEATURES as N_FEATURES
 from repro.benchmark.cut_points import PLANTED_NOISE as NOISE
 from repro.benchmark.cut_points import planted_offgrid as planted
@@ -45,9 +45,7 @@ def _one_size(n: int) -> dict:
 
     X, y = planted(n, seed=n)
     X_te, y_te = planted(N_TEST, seed=1)
-    start = time.perf_counter()
-    model = ColumnGenerationRules(random_state=0).fit(X, y)
-    seconds = time.perf_counter() - start
+    seconds, model = wall(ColumnGenerationRules(random_state=0).fit, X, y)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 / 1e9  # KiB on Linux
     return {
         "rows": n,
@@ -71,10 +69,10 @@ def _run(n: int, time_limit: float) -> dict | None:
         "MKL_NUM_THREADS": "1",
         "NUMBA_NUM_THREADS": "1",
     }
-    cmd = [sys.executable, __file__, "--one", str(n)]
+    cmd = [sys.executable, "-m", __spec__.name, "--one", str(n)]
     try:
         out = subprocess.run(
-            cmd, env=env, capture_output=True, text=True, timeout=time_limit, check=True
+            cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=time_limit, check=True
         )
     except subprocess.TimeoutExpired:
         return None

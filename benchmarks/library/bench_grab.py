@@ -8,8 +8,8 @@ k = None (every conjunction). With several ``--top-k`` values GRAB runs once per
 the same LIBLINEAR fit (K trades iterations against features added per iteration; V^0, and
 so the stopping point, depends on K through the first search's dynamic threshold).
 
-    python benchmarks/bench_grab.py [--degrees 1 2 3 4 5 6] [--C 1] [--top-k 1000 1500]
-                                    [--no-unbounded] [--liblinear-limit SECONDS]
+    python -m benchmarks.library.bench_grab [--degrees 1 2 3 4 5 6] [--C 1] [--top-k 1000 1500]
+                                            [--no-unbounded] [--liblinear-limit SECONDS]
 
 The expansion of a degree is skipped (reported as such) when the previous degree's
 expansion + fit took longer than --liblinear-limit seconds.
@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import argparse
 import os
-import time
 
 import numpy as np
+
+from benchmarks.timing import cpu, ratio
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
@@ -36,8 +37,8 @@ def main():
     ap.add_argument("--liblinear-limit", type=float, default=3600.0)
     args = ap.parse_args()
 
-    from repro.grab.baselines import ExpansionLinear
-    from repro.grab.experiments import load_a1a_all, warm_up
+    from repro.grab.experiments.baselines import ExpansionLinear
+    from repro.grab.experiments.experiments import load_a1a_all, warm_up
     from rulelab.grab import count_itemsets, graft
 
     X, y = load_a1a_all()
@@ -57,28 +58,23 @@ def main():
         n_phi = count_itemsets(B, k)
         grab = []
         for K in args.top_k:
-            t0 = time.process_time()
-            res = graft(B, ypm, C=args.C, max_size=k, tol=args.tol, top_k=K)
-            grab.append((K, time.process_time() - t0, res))
+            t_grab, res = cpu(graft, B, ypm, C=args.C, max_size=k, tol=args.tol, top_k=K)
+            grab.append((K, t_grab, res))
         if skip:
             t_lib, g_lib, nz_lib = float("nan"), float("nan"), "-"
         else:
-            t0 = time.process_time()
-            est = ExpansionLinear(degree=k, C=args.C, tol=args.tol).fit(B, ypm)
-            t_lib = time.process_time() - t0
+            t_lib, est = cpu(ExpansionLinear(degree=k, C=args.C, tol=args.tol).fit, B, ypm)
             g_lib, nz_lib = est.objective_, len(est.coef_)
             skip = t_lib > args.liblinear_limit
         for K, t_grab, res in grab:
             print(
                 f"{k:>4} {n_phi:>16,} {K:>5} {t_grab:>7.1f} {t_lib:>12.1f} "
-                f"{t_lib / t_grab:>6.1f}x {res.objective:>11.1f} {g_lib:>13.1f} "
+                f"{ratio(t_lib, t_grab):>6.1f}x {res.objective:>11.1f} {g_lib:>13.1f} "
                 f"{np.count_nonzero(res.coef):>8} {nz_lib:>7}",
                 flush=True,
             )
     if not args.no_unbounded:
-        t0 = time.process_time()
-        res = graft(B, ypm, C=args.C, max_size=None, tol=args.tol, top_k=args.top_k[0])
-        t = time.process_time() - t0
+        t, res = cpu(graft, B, ypm, C=args.C, max_size=None, tol=args.tol, top_k=args.top_k[0])
         print(
             f"k = None (all conjunctions), K = {args.top_k[0]}: GRAB {t:.1f} s, "
             f"{res.n_iter} iterations, "

@@ -21,7 +21,7 @@ bound). Everything below is measured in this one run, one solve at a time:
 A solve that reaches ``--time-limit`` is reported as ">= limit", and its ratio as a lower
 bound. The machine's load changes absolute times; the ratios are measured side by side.
 
-Run: ``python benchmarks/bench_screening.py [--time-limit 300] [--skip-eq10] [--skip-growth]``.
+Run: ``python -m benchmarks.repro.bench_screening [--time-limit 300] [--skip-eq10] [--skip-growth]``.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ import argparse
 import numpy as np
 
 from repro.core.reference import paper_table
-from repro.screening.experiments import count_row, timing_row
+from repro.screening.experiments.experiments import count_row, timing_row
 
 DATASETS = {"magic": "MAGIC", "gas_drift_partial": "Gas"}
 

@@ -1,7 +1,7 @@
 """Two-level rules: each clause subproblem's LPs solved once per fit, against the former way.
 
-    python benchmarks/bench_twolevel.py [--dataset musk] [--fold 0] [--methods bcd am]
-                                        [--theta 1] [--rows N]
+    python -m benchmarks.library.bench_twolevel [--dataset musk] [--fold 0] [--methods bcd am]
+                                                [--theta 1] [--rows N]
 
 On one training fold of the paper-2 protocol (``StratifiedKFold(10, shuffle=True,
 random_state=0)``; DNF through De Morgan, 10 thresholds, R = 5 clauses, 10 iterations,
@@ -22,11 +22,11 @@ solved, their ratio, the objectives and whether the learned clauses are identica
 from __future__ import annotations
 
 import argparse
-import time
 
 import numpy as np
 from sklearn.model_selection import StratifiedKFold, train_test_split
 
+from benchmarks.timing import cpu, ratio
 from rulelab import load_dataset
 from rulelab.binarize import FeatureBinarizer
 from rulelab.twolevel.objective import augment, clause_costs
@@ -46,9 +46,7 @@ def design(name: str, fold: int, rows: int | None):
 
 def timed(method, Xa, y, W0, cost, opts, reuse):
     fit = bcd if method == "bcd" else am
-    start = time.process_time()
-    res = fit(Xa, y, W0, cost, max_iter=10, lp_options=opts, reuse_lps=reuse)
-    return time.process_time() - start, res
+    return cpu(fit, Xa, y, W0, cost, max_iter=10, lp_options=opts, reuse_lps=reuse)
 
 
 def main() -> None:
@@ -63,9 +61,8 @@ def main() -> None:
     print(f"{args.dataset} fold {args.fold}: {Xa.shape[0]} rows, {d} terms, theta = {args.theta}")
     cost = clause_costs(d, args.theta)
     opts = lp_kwargs()
-    start = time.process_time()
-    W0, _ = init_weights(Xa, y, 5, cost, "setcover", opts, np.random.default_rng(0))
-    print(f"  set-cover initialisation (shared): {time.process_time() - start:7.1f} s CPU")
+    seconds, (W0, _) = cpu(init_weights, Xa, y, 5, cost, "setcover", opts, np.random.default_rng(0))
+    print(f"  set-cover initialisation (shared): {seconds:7.1f} s CPU")
     all_same = True
     for method in args.methods:
         t_old, old = timed(method, Xa, y, W0, cost, opts, reuse=False)
@@ -75,7 +72,7 @@ def main() -> None:
         print(
             f"  {method.upper():3s}  old {t_old:7.1f} s CPU ({old.n_lp} LPs, F = {old.objective_path[-1]:g})"
             f"   new {t_new:7.1f} s CPU ({new.n_lp} LPs, F = {new.objective_path[-1]:g})"
-            f"   speed-up {t_old / max(t_new, 1e-9):5.1f}x   rules identical: {same}"
+            f"   speed-up {ratio(t_old, t_new):5.1f}x   rules identical: {same}"
         )
     if not all_same:
         raise SystemExit("the fits differ: the reused LP candidates changed the rules")

@@ -13,17 +13,17 @@ process:
 3. with ``--all-rows``: ``ColumnGenerationRules()`` on every row of the data set (Musk:
    6,598), the fit time on one core.
 
-Run: ``python benchmarks/bench_colgen.py [--datasets magic musk2] [--rows N]
+Run: ``python -m benchmarks.library.bench_colgen [--datasets magic musk2] [--rows N]
 [--milp-time 120] [--no-brcg] [--all-rows]``.
 """
 
 from __future__ import annotations
 
 import argparse
-import time
 
 import numpy as np
 
+from benchmarks.timing import ratio, wall
 from repro.column_generation.experiments import _fold
 from rulelab import ColumnGenerationRules, FeatureBinarizer, load_dataset
 from rulelab.colgen import column_generation, price_exact, price_milp
@@ -57,12 +57,10 @@ def pricing_at_the_same_duals(A, y, complexity, milp_time, rounds=5):
     cost = complexity * len(y)
     mu_pos, cost_neg, n_cols = duals_after_beam_rounds(A, y, cost, rounds)
     options = dict(fixed=cost, per_term=cost, max_terms=3)
-    start = time.perf_counter()
-    exact = price_exact(A, mu_pos, cost_neg, n_columns=1, time_limit=milp_time, **options)
-    t_exact = time.perf_counter() - start
-    start = time.perf_counter()
-    milp = price_milp(A, mu_pos, cost_neg, time_limit=milp_time, **options)
-    t_milp = time.perf_counter() - start
+    t_exact, exact = wall(
+        price_exact, A, mu_pos, cost_neg, n_columns=1, time_limit=milp_time, **options
+    )
+    t_milp, milp = wall(price_milp, A, mu_pos, cost_neg, time_limit=milp_time, **options)
     print(f"  duals after {rounds} beam rounds ({n_cols} columns); clause and term cost {cost:.1f}")
     print(
         f"  itemset search: {t_exact:8.2f} s  best reduced cost {exact.best:10.3f}  "
@@ -73,7 +71,7 @@ def pricing_at_the_same_duals(A, y, complexity, milp_time, rounds=5):
         f"proved {milp.exact}  ({milp.note})"
     )
     print(
-        f"  MILP / itemset time: {t_milp / t_exact:.1f}x"
+        f"  MILP / itemset time: {ratio(t_milp, t_exact):.1f}x"
         + ("" if milp.exact else f" (the MILP stopped at its {milp_time:g} s limit)")
     )
     if exact.exact and milp.exact:
@@ -81,9 +79,7 @@ def pricing_at_the_same_duals(A, y, complexity, milp_time, rounds=5):
 
 
 def fit_against_brcg(X_tr, y_tr, X_te, y_te, with_brcg):
-    start = time.perf_counter()
-    cg = ColumnGenerationRules(random_state=0).fit(X_tr, y_tr)
-    t_cg = time.perf_counter() - start
+    t_cg, cg = wall(ColumnGenerationRules(random_state=0).fit, X_tr, y_tr)
     err_cg = 1 - cg.score(X_te, y_te)
     print(
         f"  CG:   {t_cg:8.1f} s  test error {err_cg:.4f}  {len(cg.rules_.clauses)} rules "
@@ -97,12 +93,10 @@ def fit_against_brcg(X_tr, y_tr, X_te, y_te, with_brcg):
     if "BRCG" not in methods:
         print(f"  BRCG skipped: {skipped.get('BRCG')}")
         return
-    start = time.perf_counter()
-    brcg = methods["BRCG"].fit(X_tr, y_tr)
-    t_brcg = time.perf_counter() - start
+    t_brcg, brcg = wall(methods["BRCG"].fit, X_tr, y_tr)
     err_brcg = 1 - brcg.score(X_te, y_te)
     print(f"  BRCG: {t_brcg:8.1f} s  test error {err_brcg:.4f}  {brcg.complexity_()[0]:.0f} rules")
-    print(f"  BRCG / CG fit time: {t_brcg / t_cg:.1f}x")
+    print(f"  BRCG / CG fit time: {ratio(t_brcg, t_cg):.1f}x")
 
 
 def main() -> None:
@@ -135,11 +129,10 @@ def main() -> None:
         fit_against_brcg(X_tr, y_tr, X_te, y_te, not args.no_brcg)
         if args.all_rows:
             X, y_all = load_dataset(name)
-            start = time.perf_counter()
-            model = ColumnGenerationRules(random_state=0).fit(X, y_all)
+            seconds, model = wall(ColumnGenerationRules(random_state=0).fit, X, y_all)
             print(
                 f" all {len(X):,} rows: ColumnGenerationRules() fits in "
-                f"{time.perf_counter() - start:.1f} s ({model.form_}, "
+                f"{seconds:.1f} s ({model.form_}, "
                 f"{len(model.rules_.clauses)} clauses, complexity "
                 f"{model.chosen_complexity_:g})"
             )

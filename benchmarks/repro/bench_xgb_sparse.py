@@ -1,6 +1,6 @@
 """XGBoost on GRAB's 0/1 cells as a sparse matrix, against the former dense array.
 
-    python benchmarks/bench_xgb_sparse.py [--sets madelon a1a ...] [--depth 8]
+    python -m benchmarks.repro.bench_xgb_sparse [--sets madelon a1a ...] [--depth 8]
 
 Table 1 of notebook 05 tunes XGBoost (``tree_method="hist"``) on the same 0/1 cell design
 as GRAB: on Madelon 21,677 columns, of which about 2 % are 1 in a row. The former code
@@ -16,23 +16,22 @@ largest difference between the two models' test probabilities and their test acc
 from __future__ import annotations
 
 import argparse
-import time
 
 import numpy as np
 import scipy.sparse as sp
 from xgboost import XGBClassifier
 
+from benchmarks.timing import cpu, ratio
 from repro.grab.experiments import binarized_split
 
 SETS = ("madelon", "a1a", "phishing", "german.numer", "diabetes", "fourclass")
 
 
 def fit(X, y, depth: int):
-    start = time.process_time()
     model = XGBClassifier(
         n_jobs=1, random_state=0, tree_method="hist", max_depth=depth, reg_lambda=1.0 / len(y)
-    ).fit(X, y)
-    return time.process_time() - start, model
+    )
+    return cpu(model.fit, X, y)
 
 
 def main() -> None:
@@ -60,7 +59,7 @@ def main() -> None:
         )
         print(
             f"{name:<13} {f'{X.shape[0]} x {X.shape[1]}':>15} {t_dense:>8.1f} {t_sparse:>9.1f}"
-            f" {t_dense / max(t_sparse, 1e-9):>6.1f} {diff:>9.1e} {acc:>17}",
+            f" {ratio(t_dense, t_sparse):>6.1f} {diff:>9.1e} {acc:>17}",
             flush=True,
         )
     if worst > 1e-6:

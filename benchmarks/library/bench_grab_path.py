@@ -1,6 +1,6 @@
 """GRAB over Table 1's C grid: one cold fit per C (as before) vs one warm-started path.
 
-On fold 0 of Table 1's 5-fold split of a data set's training part (``repro.grab.experiments``'s
+On fold 0 of Table 1's 5-fold split of a data set's training part (``repro.grab.experiments.experiments``'s
 binarisation, seed 0), for C = 10^-3..10^3 ascending and each ``--degrees`` value (0 for
 unbounded), prints per C: the objective G of the cold and of the warm fit and their
 relative difference, the certified bound on that difference, the validation accuracy of
@@ -12,17 +12,18 @@ of min G (``rulelab.grab.grafting.duality_gap``, one exact top-1 search, not tim
 ``|G_cold - G_warm| <= max(gap_cold, gap_warm)``; the ``bound`` column is that maximum
 relative to G_cold. Where the accuracies differ, it is two points of that tolerance band.
 
-    python benchmarks/bench_grab_path.py [--dataset madelon] [--degrees 2 0] [--loss logistic]
-                                         [--tol 1e-2]
+    python -m benchmarks.library.bench_grab_path [--dataset madelon] [--degrees 2 0]
+                                                 [--loss logistic] [--tol 1e-2]
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-import time
 
 import numpy as np
+
+from benchmarks.timing import cpu, ratio
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
@@ -38,7 +39,7 @@ def main():
 
     from sklearn.model_selection import StratifiedKFold
 
-    from repro.grab.experiments import binarized_split
+    from repro.grab.experiments.experiments import binarized_split
     from rulelab.grab import CBMClassifier
     from rulelab.grab.grafting import duality_gap
 
@@ -73,13 +74,9 @@ def main():
         tot_c = tot_w = 0.0
         for C in Cs:
             cold = CBMClassifier(max_terms=k, loss=args.loss, tol=args.tol, C=C)
-            t0 = time.process_time()
-            cold.fit(Xtr, ytr)
-            s_c = time.process_time() - t0
+            s_c, _ = cpu(cold.fit, Xtr, ytr)
             warm.set_params(C=C)
-            t0 = time.process_time()
-            warm.fit(Xtr, ytr)
-            s_w = time.process_time() - t0
+            s_w, _ = cpu(warm.fit, Xtr, ytr)
             tot_c += s_c
             tot_w += s_w
             Gc, Gw = cold.objective_, warm.objective_
@@ -90,7 +87,9 @@ def main():
                 f"{len(cold.coef_):7d} {len(warm.coef_):7d} {s_c:7.2f} {s_w:7.2f}",
                 flush=True,
             )
-        print(f"total CPU s: cold {tot_c:.1f}, warm path {tot_w:.1f}, ratio {tot_c / tot_w:.2f}x")
+        print(
+            f"total CPU s: cold {tot_c:.1f}, warm path {tot_w:.1f}, ratio {ratio(tot_c, tot_w):.2f}x"
+        )
 
 
 if __name__ == "__main__":

@@ -1,27 +1,19 @@
 """The itemset engine's entry points on all of a1a: counting, expansion, WFIM, GRAB's top K.
 
 Prints the CPU seconds of each call (best of ``--repeat``, after a warm-up that compiles
-the kernels) and a checksum of its output, so that two versions of the engine can be
-compared call by call on one machine.
+the kernels) and a checksum of its output, so that two revisions of the engine can be
+compared call by call on one machine (run it in a worktree of each: benchmarks/README.md).
 
-Run: ``python benchmarks/bench_itemsets.py [--degrees 3 4 5] [--repeat 3]``.
+Run: ``python -m benchmarks.library.bench_itemsets [--degrees 3 4 5] [--repeat 3]``.
 """
 
 from __future__ import annotations
 
 import argparse
-import time
 
 import numpy as np
 
-
-def best_of(repeat, fn):
-    times, out = [], None
-    for _ in range(repeat):
-        t0 = time.process_time()
-        out = fn()
-        times.append(time.process_time() - t0)
-    return min(times), out
+from benchmarks.timing import best_of
 
 
 def main() -> None:
@@ -30,7 +22,7 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=3)
     args = ap.parse_args()
 
-    from repro.grab.experiments import load_a1a_all
+    from repro.grab.experiments.experiments import load_a1a_all
     from rulelab.grab import ExhaustiveSearch, TopKMiner, count_itemsets, expand, wfim
 
     X, y = load_a1a_all()
@@ -63,7 +55,7 @@ def main() -> None:
         if k <= 3:
             calls["ExhaustiveSearch"] = lambda k=k: len(ExhaustiveSearch(B, k, 10).search(alpha)[0])
         for name, fn in calls.items():
-            t, out = best_of(args.repeat, fn)
+            t, out = best_of(fn, args.repeat, clock="cpu")
             print(f"{name:<34} {k:>2} {t:>8.3f}  {out}", flush=True)
 
 

@@ -1,15 +1,15 @@
 """Two-level rule fits of notebook 03 on Musk: this tree's rulelab against an earlier revision.
 
-    python benchmarks/bench_twolevel_fit.py [--baseline REV] [--dataset musk2] [--fold 0]
-                                            [--methods bcd am] [--theta 0.01] [--rows 2000]
+    python -m benchmarks.library.bench_twolevel_fit [--against REV] [--dataset musk2] [--fold 0]
+                                                    [--methods bcd am] [--theta 0.01] [--rows 2000]
 
 Notebook 03 tunes ``TwoLevelRules(form="dnf", max_rules=5, max_iter=10, n_thresholds=10)``
 over ``complexity`` on a stratified subsample of 2,000 training rows and refits the chosen
-value on the whole training fold (``repro.two_level.experiments.paper2_methods``). This script fits one
+value on the whole training fold (``repro.two_level.experiments.experiments.paper2_methods``). This script fits one
 such estimator twice on the same rows of one outer training fold (``StratifiedKFold(10,
-shuffle=True, random_state=0)``): once with the ``rulelab`` package of ``--baseline`` (a git
-revision, extracted to a temporary directory and imported under another name) and once
-with this tree's. It prints the CPU seconds of each, their ratio and whether the learned
+shuffle=True, random_state=0)``): once with the ``rulelab`` package of ``--against`` (a git
+revision, extracted to a temporary directory and imported under another name; default
+aa64c5d, the last before the row-major clause LPs) and once with this tree's. It prints the CPU seconds of each, their ratio and whether the learned
 weights and the objective paths are identical (it exits with an error if they differ), and
 how many of those seconds each spent inside HiGHS (passing the model and solving it): with
 the LPs unchanged, that part is the floor of any change made around them.
@@ -23,10 +23,6 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import io
-import subprocess
-import sys
-import tarfile
 import tempfile
 import time
 from pathlib import Path
@@ -35,22 +31,10 @@ import numpy as np
 from sklearn.model_selection import StratifiedKFold, train_test_split
 
 import rulelab
+from benchmarks.timing import add_against, cpu, ratio, revision_package
 from rulelab import load_dataset
 
-ROOT = Path(__file__).resolve().parents[1]
 TWO = dict(form="dnf", max_rules=5, max_iter=10, n_thresholds=10)
-
-
-def baseline_package(revision: str, where: Path):
-    """The ``rulelab`` package as of ``revision``, imported as ``rulelab_baseline``."""
-    archive = subprocess.run(
-        ["git", "archive", revision, "rulelab"], cwd=ROOT, capture_output=True, check=True
-    ).stdout
-    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-        tar.extractall(where, filter="data")
-    (where / "rulelab").rename(where / "rulelab_baseline")
-    sys.path.insert(0, str(where))
-    return importlib.import_module("rulelab_baseline")
 
 
 def rows_of_fold(name: str, fold: int, rows: int):
@@ -84,18 +68,13 @@ def timed_fit(package, method: str, theta: float, X, y, spent=None):
     """CPU seconds of one fit, the seconds inside HiGHS among them, and the fitted model."""
     model = package.TwoLevelRules(method=method, complexity=theta, **TWO)
     before = spent[0] if spent else 0.0
-    start = time.process_time()
-    model.fit(X, y)
-    return time.process_time() - start, (spent[0] - before if spent else 0.0), model
+    seconds, _ = cpu(model.fit, X, y)
+    return seconds, (spent[0] - before if spent else 0.0), model
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "--baseline",
-        default="aa64c5d",
-        help="git revision of the old code (default: the last before the row-major clause LPs)",
-    )
+    add_against(parser, default="aa64c5d")
     parser.add_argument("--dataset", default="musk2")
     parser.add_argument("--fold", type=int, default=0)
     parser.add_argument("--methods", nargs="+", default=["bcd", "am"], choices=["bcd", "am"])
@@ -104,13 +83,13 @@ def main() -> None:
     args = parser.parse_args()
     X, y = rows_of_fold(args.dataset, args.fold, args.rows)
     with tempfile.TemporaryDirectory() as tmp:
-        old_pkg = baseline_package(args.baseline, Path(tmp))
+        old_pkg = revision_package(args.against, Path(tmp))
         spent = {pkg: count_solver_time(pkg) for pkg in (old_pkg, rulelab)}
         for package in (old_pkg, rulelab):  # compile and load every kernel before timing
             timed_fit(package, "bcd", 1.0, X.iloc[::20], y.iloc[::20])
         print(
             f"{args.dataset} fold {args.fold}: {len(y)} rows, complexity = {args.theta},"
-            f" old = {args.baseline}, new = this tree"
+            f" old = {args.against}, new = this tree"
         )
         all_same = True
         for method in args.methods:
@@ -123,7 +102,7 @@ def main() -> None:
             print(
                 f"  {method.upper():3s}  old {t_old:7.1f} s CPU ({old.n_lp_} LPs)"
                 f"   new {t_new:7.1f} s CPU ({new.n_lp_} LPs)"
-                f"   speed-up {t_old / max(t_new, 1e-9):5.2f}x   rules identical: {same}"
+                f"   speed-up {ratio(t_old, t_new):5.2f}x   rules identical: {same}"
             )
             print(
                 f"       in HiGHS  old {h_old:7.1f} s          new {h_new:7.1f} s"

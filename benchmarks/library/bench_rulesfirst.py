@@ -1,6 +1,6 @@
 """Rules-first classifiers: what the greedy search costs, measured side by side in one run.
 
-    python benchmarks/bench_rulesfirst.py
+    python -m benchmarks.library.bench_rulesfirst
 
 Part 1 prints, on the paper's synthetic data (d = 400, k = 20), the fit time of plain l2
 logistic regression, greedy l2 with the fast search (candidates scored with the current
@@ -18,10 +18,11 @@ so their rules can differ where liblinear's tolerance decides a tie.
 
 from __future__ import annotations
 
-import time
+import argparse
 
 from threadpoolctl import threadpool_limits
 
+from benchmarks.timing import ratio, wall
 from rulelab import RulesFirstClassifier, make_rules_first
 from rulelab.rulesfirst._base import make_linear
 from rulelab.rulesfirst._l1 import L1LogisticRefit
@@ -29,9 +30,8 @@ from rulelab.rulesfirst._refit import LogisticRefit
 
 
 def _timed(model, X, y):
-    start = time.perf_counter()
-    model.fit(X, y)
-    return model, time.perf_counter() - start
+    seconds, _ = wall(model.fit, X, y)
+    return model, seconds
 
 
 def _searches() -> None:
@@ -82,11 +82,12 @@ def _refits() -> None:
             same = lean.rules_.feature_indices == plain.rules_.feature_indices
             print(
                 f"{penalty:<8} {label:<14} {t_plain:>12.2f} {t_lean:>8.2f} "
-                f"{t_plain / t_lean:>7.2f} {same!s:>11}"
+                f"{ratio(t_plain, t_lean):>7.2f} {same!s:>11}"
             )
 
 
 def main() -> None:
+    argparse.ArgumentParser(description=__doc__.splitlines()[0]).parse_args()
     with threadpool_limits(1):
         _searches()
         _refits()

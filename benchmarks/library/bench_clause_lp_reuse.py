@@ -1,7 +1,7 @@
 """Every clause LP of one BCD fit solved three ways: from scratch, on one kept model, warm.
 
-    python benchmarks/bench_clause_lp_reuse.py [--dataset musk2] [--fold 0] [--theta 0.01]
-                                               [--rows 2000] [--ways kept warm]
+    python -m benchmarks.library.bench_clause_lp_reuse [--dataset musk2] [--fold 0]
+                                   [--theta 0.01] [--rows 2000] [--ways kept warm]
 
 The clause LPs of one fit are much alike: every subproblem keeps all the positives, so the
 reduced LP's rows (the merged positive rows) are the same in every LP of the fit, and only
@@ -30,14 +30,14 @@ candidates need not, and then BCD goes on along another path.
 from __future__ import annotations
 
 import argparse
-import time
 
 import highspy
 import numpy as np
-from bench_twolevel import design
 
 import rulelab.lp as lp_module
 import rulelab.twolevel.optimize as optimize
+from benchmarks.library.bench_twolevel import design
+from benchmarks.timing import cpu, ratio
 from rulelab._highs import quiet_highs
 from rulelab.screening import _screen
 from rulelab.twolevel.objective import clause_costs
@@ -164,9 +164,7 @@ def main() -> None:
         ways["warm"] = Warm(Xa, np.asarray(y).astype(bool))
     results, seconds = {}, {}
     for name, solve in ways.items():
-        start = time.process_time()
-        results[name] = [solve(A, yy, c) for A, yy, c in lps]
-        seconds[name] = time.process_time() - start
+        seconds[name], results[name] = cpu(lambda solve=solve: [solve(*lp) for lp in lps])
     for name in ways:
         same_value = same_w = same_cands = 0
         for (A, yy, c), (w0, v0), (w, v) in zip(lps, results["cold"], results[name]):
@@ -177,7 +175,7 @@ def main() -> None:
                 for a, b in zip(candidates(A, yy, c, w), candidates(A, yy, c, w0))
             )
         print(
-            f"  {name}: {seconds[name]:6.2f} s CPU   ratio {seconds['cold'] / seconds[name]:.2f}x"
+            f"  {name}: {seconds[name]:6.2f} s CPU   ratio {ratio(seconds['cold'], seconds[name]):.2f}x"
             f"   same as cold: LP value {same_value}/{len(lps)}, weights {same_w}/{len(lps)},"
             f" rounded candidates {same_cands}/{len(lps)}"
         )

@@ -1,7 +1,7 @@
 """Table 1's SVC grid: every (degree, gamma, C) fitted on its own vs the rows' dot products
 computed once per fold and every kernel made from them, side by side on the same fold.
 
-    python benchmarks/bench_svc_shared_dots.py [data set]
+    python -m benchmarks.repro.bench_svc_shared_dots [data set]
 
 Paper 4's Table 1 tunes the polynomial SVC over degree {1, 3}, gamma {0.1, 0.4, 0.7, 1} and
 C = 10^-3..10^3: 56 fits per fold. Where PolySVC precomputes its kernel (Madelon's 21,677
@@ -13,30 +13,30 @@ whether the 56 scores agree.
 
 from __future__ import annotations
 
-import sys
-import time
+import argparse
 
 from sklearn.model_selection import ParameterGrid, StratifiedKFold
 
+from benchmarks.timing import ratio, wall
 from repro.grab import experiments as ex
 
 
-def main(name: str = "madelon") -> None:
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("dataset", nargs="?", default="madelon")
+    name = parser.parse_args().dataset
     B, y, *_ = ex.binarized_split(name)
     train, test = next(StratifiedKFold(5, shuffle=True, random_state=0).split(B, y))
     est, grid = ex.table1_methods(name, len(train))["SVC"]
     combos = list(ParameterGrid(grid))
-    start = time.perf_counter()
-    alone = [ex._fit_score(est, c, B, y, train, test, None) for c in combos]
-    t_alone = time.perf_counter() - start
-    start = time.perf_counter()
-    shared = ex._svc_fit_scores(est, combos, B, y, train, test, None)["records"]
-    t_shared = time.perf_counter() - start
+    t_alone, alone = wall(lambda: [ex._fit_score(est, c, B, y, train, test, None) for c in combos])
+    t_shared, shared = wall(ex._svc_fit_scores, est, combos, B, y, train, test, None)
+    shared = shared["records"]
     same = [a["score"] for a in alone] == [s["score"] for s in shared]
     print(f"{name} fold 0, SVC, {len(combos)} combinations")
     print(f"{'alone s':>8} {'shared dots s':>14} {'ratio':>7} {'same scores':>12}")
-    print(f"{t_alone:>8.2f} {t_shared:>14.2f} {t_alone / t_shared:>7.2f} {same!s:>12}")
+    print(f"{t_alone:>8.2f} {t_shared:>14.2f} {ratio(t_alone, t_shared):>7.2f} {same!s:>12}")
 
 
 if __name__ == "__main__":
-    main(*sys.argv[1:])
+    main()

@@ -7,7 +7,7 @@ sizes for a few (degree, gamma, C) of the paper's grid, and prints the CPU secon
 their ratio, and whether the two models are the same (support vectors, dual coefficients,
 intercept and test predictions, exactly).
 
-    python benchmarks/bench_svc_cache.py [--dataset ijcnn1] [--rows 10000]
+    python -m benchmarks.repro.bench_svc_cache [--dataset ijcnn1] [--rows 10000]
         [--combos 1,1,1000 1,0.4,10 3,1,1 3,0.1,1000]
 """
 
@@ -15,10 +15,11 @@ from __future__ import annotations
 
 import argparse
 import os
-import time
 import warnings
 
 import numpy as np
+
+from benchmarks.timing import cpu, ratio
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
@@ -39,7 +40,7 @@ def main():
 
     from sklearn.model_selection import StratifiedKFold, train_test_split
 
-    from repro.grab.experiments import PolySVC, binarized_split
+    from repro.grab.experiments.experiments import PolySVC, binarized_split
 
     B, y, _, _ = binarized_split(args.dataset, 0)
     if len(y) > args.rows:
@@ -59,10 +60,9 @@ def main():
         params = dict(degree=int(d), gamma=float(g), C=float(c), max_iter=1_000_000)
         seconds, fitted = [], []
         for size in (200.0, 2000.0):
-            t0 = time.process_time()
-            model = PolySVC(cache_size=size, **params).fit(Xtr, ytr)
-            predicted = model.predict(Xte)
-            seconds.append(time.process_time() - t0)
+            model = PolySVC(cache_size=size, **params)
+            t, predicted = cpu(lambda model=model: model.fit(Xtr, ytr).predict(Xte))
+            seconds.append(t)
             fitted.append((model.svc_, predicted))
         (a, pa), (b, pb) = fitted
 
@@ -77,7 +77,7 @@ def main():
         )
         print(
             f"{d:>6} {g:>6} {c:>8} {seconds[0]:9.2f} {seconds[1]:10.2f} "
-            f"{seconds[0] / seconds[1]:6.2f}x  {'the same' if same else 'DIFFERENT'}"
+            f"{ratio(seconds[0], seconds[1]):6.2f}x  {'the same' if same else 'DIFFERENT'}"
             f" ({a.n_iter_[0]} iterations)"
         )
 

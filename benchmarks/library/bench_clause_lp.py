@@ -1,13 +1,14 @@
-"""The clause LP, built and solved the new way against the former way, side by side.
+"""The clause LP: its matrix built by this tree against an older revision, and solved with
+and without HiGHS's presolve, side by side.
 
-    python benchmarks/bench_clause_lp.py [--dataset musk] [--fold 0] [--theta 1]
-
-Two changes, each timed against the former code on the same LPs in one process:
+    python -m benchmarks.library.bench_clause_lp [--dataset musk] [--fold 0] [--theta 1]
+                                                 [--against REV]
 
 1. **Building** the reduced LP's matrix ``[rows | I]`` (the merged positive rows and one
-   slack per row): formerly a Fortran copy scanned by ``flatnonzero`` and stacked with the
-   identity by ``scipy.sparse.hstack``; now one compiled pass (:func:`rulelab.lp._csc`).
-   The two matrices must be equal.
+   slack per row) by one compiled pass (:func:`rulelab.lp._csc`), timed against the build
+   of ``--against`` (default c0fea7d, the last revision that scanned a Fortran copy with
+   ``flatnonzero`` and stacked the identity with ``scipy.sparse.hstack``). The two matrices
+   must be equal.
 2. **Solving** without HiGHS's presolve (below).
 
 The clause LP that every LP learner solves (paper 3's reduced LP: duplicate positive rows
@@ -27,42 +28,46 @@ from __future__ import annotations
 
 import argparse
 import functools
-import time
+import importlib
+import inspect
+import tempfile
+from pathlib import Path
 
 import numpy as np
 import scipy.sparse as sp
-from bench_twolevel import design
 
 import rulelab.lp as lp_module
+from benchmarks.library.bench_twolevel import design
+from benchmarks.timing import add_against, cpu, ratio, revision_package
 from rulelab.lp import learn_clause
 from rulelab.twolevel.objective import clause_costs, clause_sums
 from rulelab.twolevel.optimize import _others_reject, init_weights, lp_kwargs
 
 
-def former_csc_with_identity(R: np.ndarray) -> sp.csc_matrix:
-    """The former build: CSC through a Fortran copy and flatnonzero, then hstack."""
-    k, n = R.shape
-    flat = np.flatnonzero(np.asfortranarray(R).ravel(order="F"))
-    indptr = np.zeros(n + 1, dtype=np.int32)
-    np.cumsum(np.bincount(flat // k, minlength=n), out=indptr[1:])
-    terms = sp.csc_matrix((np.ones(flat.size), (flat % k).astype(np.int32), indptr), shape=(k, n))
-    return sp.hstack([terms, sp.identity(k, format="csc")], format="csc")
+def old_build(revision: str, where: Path):
+    """The ``[rows | I]`` build of ``revision``'s ``rulelab.lp``: its ``_csc`` with the slack
+    columns, or, before ``_csc`` took them, its ``_csc`` stacked beside the identity as that
+    revision's ``_build`` did."""
+    old_lp = importlib.import_module(revision_package(revision, where).__name__ + ".lp")
+    if "identity" in inspect.signature(old_lp._csc).parameters:
+        return lambda rows: old_lp._csc(rows, identity=True)
+    return lambda rows: sp.hstack(
+        [old_lp._csc(rows), sp.identity(len(rows), format="csc")], format="csc"
+    )
 
 
-def compare_build(A: np.ndarray, pos: np.ndarray) -> None:
+def compare_build(A: np.ndarray, pos: np.ndarray, revision: str) -> None:
     """Time both builds of one LP's ``[rows | I]`` and check they are the same matrix."""
     rows, _ = lp_module._unique_rows(A[pos])
     lp_module._csc(rows[:2], identity=True)  # compile outside the timing
-    start = time.process_time()
-    old = former_csc_with_identity(rows)
-    t_old = time.process_time() - start
-    start = time.process_time()
-    new = lp_module._csc(rows, identity=True)
-    t_new = time.process_time() - start
+    with tempfile.TemporaryDirectory() as tmp:
+        build = old_build(revision, Path(tmp))
+        t_old, old = cpu(build, rows)
+    t_new, new = cpu(lp_module._csc, rows, identity=True)
     same = old.shape == new.shape and (old != new).nnz == 0
     print(
         f"  build [rows | I] ({rows.shape[0]} x {rows.shape[1]}, {new.nnz} non-zeros): "
-        f"old {t_old:.3f} s   new {t_new:.3f} s   ratio {t_old / max(t_new, 1e-9):.1f}x   "
+        f"{revision} {t_old:.3f} s   this tree {t_new:.3f} s   ratio {ratio(t_old, t_new):.1f}x   "
         f"same matrix: {same}"
     )
     if not same:
@@ -74,9 +79,7 @@ def solve(A, yy, cost, opts, presolve: bool):
     original = lp_module._solve_highs
     lp_module._solve_highs = functools.partial(original, presolve=presolve)
     try:
-        start = time.process_time()
-        result = learn_clause(A, yy, form="or", lam=1.0, column_cost=cost, **opts)
-        return time.process_time() - start, result
+        return cpu(learn_clause, A, yy, form="or", lam=1.0, column_cost=cost, **opts)
     finally:
         lp_module._solve_highs = original
 
@@ -87,6 +90,7 @@ def main() -> None:
     parser.add_argument("--fold", type=int, default=0)
     parser.add_argument("--theta", type=float, default=1.0)
     parser.add_argument("--rows", type=int, default=None)
+    add_against(parser, default="c0fea7d")
     args = parser.parse_args()
     Xa, y, d = design(args.dataset, args.fold, args.rows)
     cost = clause_costs(d, args.theta)
@@ -95,7 +99,7 @@ def main() -> None:
     S = clause_sums(Xa, W0)
     pos = np.asarray(y).astype(bool)
     print(f"{args.dataset} fold {args.fold}: {Xa.shape[0]} rows, {d} terms, theta = {args.theta}")
-    compare_build(Xa, pos)
+    compare_build(Xa, pos, args.against)
     totals = np.zeros(2)
     same_value = same_weights = 0
     for r in range(W0.shape[0]):
@@ -108,14 +112,14 @@ def main() -> None:
         same_value += agree
         same_weights += np.array_equal(old.w, new.w)
         print(
-            f"  clause {r}: {A.shape[0]} rows   old {t_old:6.2f} s   new {t_new:6.2f} s"
+            f"  clause {r}: {A.shape[0]} rows   presolve on {t_old:6.2f} s   off {t_new:6.2f} s"
             f"   LP value {old.lp_value:.6f} vs {new.lp_value:.6f} ({'same' if agree else 'DIFFERENT'})"
             f"   weights identical: {np.array_equal(old.w, new.w)}"
         )
     n = W0.shape[0]
     print(
-        f"  total: old {totals[0]:.1f} s CPU, new {totals[1]:.1f} s CPU, "
-        f"speed-up {totals[0] / max(totals[1], 1e-9):.2f}x; LP values equal on {same_value} of {n}, "
+        f"  total: presolve on {totals[0]:.1f} s CPU, off {totals[1]:.1f} s CPU, "
+        f"speed-up {ratio(*totals):.2f}x; LP values equal on {same_value} of {n}, "
         f"weights identical on {same_weights} of {n}"
     )
     if same_value < n:

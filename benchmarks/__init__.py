@@ -1,0 +1,1 @@
+"""Benchmarks: speed measured side by side (see benchmarks/README.md)."""

@@ -1,0 +1,1 @@
+"""Benchmarks of the library's algorithms (rulelab)."""

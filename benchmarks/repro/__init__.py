@@ -1,0 +1,1 @@
+"""Benchmarks of the reproduction's units of work (repro)."""
