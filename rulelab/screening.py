@@ -42,7 +42,7 @@ version is not safe: the positives j' adds may be covered by another term alread
 swap j -> j' can only add false alarms. Example: j = [x <= 1] covers one positive, j' =
 [x <= 2] adds ten positives and five negatives, and a term of another feature covers those
 ten positives alone; the optimum {j, other} is lost. The test implemented here keeps the
-paper's quantities and is a proof, not a heuristic; ``tests/test_screening.py`` checks it.
+paper's quantities and is a proof, not a heuristic; ``tests/rulelab/test_screening.py`` checks it.
 """
 
 from __future__ import annotations

@@ -86,7 +86,7 @@ LEARNERS = _learners
 CG_LIMITS = {"exact_budget": 0.25, "integer_node_limit": 100, "integer_solution_limit": 1}
 
 # The controls each learner's factory above reads; the others are disabled while it is
-# chosen (tests/test_explorer.py checks this against the factories).
+# chosen (tests/tour/test_explorer.py checks this against the factories).
 KNOBS = {
     "1Rule": {"complexity"},
     "RuSC": {"complexity", "rules"},

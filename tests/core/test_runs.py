@@ -25,7 +25,7 @@ from repro.core.runs import declared, notebooks
 NOTEBOOK_PARAMETERS = {
     nb: {n: (p.annotation, p.default) for n, p in declared(nb).items()} for nb in notebooks()
 }
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DATASETS = "Optional[list[str]]"
 
 

@@ -187,7 +187,7 @@ def test_repeated_splits_average_each_split_and_refuse_a_fixed_test_file(tmp_pat
 
 def _naive_claim(naive_seconds, naive_timed_out, grab_seconds=1.0):
     from repro.grab.claims import claims
-    from tests.test_grab_claims import TEXTS, _inputs
+    from tests.grab.test_grab_claims import TEXTS, _inputs
 
     inputs = _inputs([90.0, 90.0])
     tto = inputs["tto"].copy()
@@ -240,7 +240,7 @@ def test_naive_claim_reports_the_reading_from_k3_where_the_papers_times_are_lost
 
 def test_naive_claim_is_not_testable_below_the_papers_degrees():
     from repro.grab.claims import claims
-    from tests.test_grab_claims import TEXTS, _inputs
+    from tests.grab.test_grab_claims import TEXTS, _inputs
 
     inputs = {**_inputs([90.0, 90.0]), "degrees": [1, 2, 3]}
     row = next(r for r in claims(TEXTS, **inputs) if r["claim"] == "fig2_naive")

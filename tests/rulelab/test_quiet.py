@@ -17,7 +17,7 @@ import pytest
 
 from rulelab import ESTIMATORS
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 # A small table whose rule every learner can learn at its defaults without a warning.
 FIT = """

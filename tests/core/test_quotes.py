@@ -9,7 +9,7 @@ import pytest
 
 from repro.core import quotes, report
 
-PAPERS = Path(__file__).resolve().parents[1].parent / "shared" / "papers"
+PAPERS = Path(__file__).resolve().parents[2].parent / "shared" / "papers"
 
 
 def _paper_lines(number: str) -> list[str]:

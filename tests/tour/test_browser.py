@@ -30,7 +30,7 @@ import pytest
 
 from tests.conftest import data_dir
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOK = ROOT / "notebooks" / "00_tour.ipynb"
 MAKEFILE = ROOT / "Makefile"
 

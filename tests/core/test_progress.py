@@ -13,7 +13,7 @@ import pytest
 
 from repro.core.progress import Progress, count_units, progress_line, quiet_kernel_warnings
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_a_unit_written_then_read_is_one_computed_unit():
