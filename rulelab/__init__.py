@@ -11,7 +11,7 @@ See the README for the module map and the notebooks for each paper's reproductio
 
 from ._deprecated import BoostedRules, GreedyRuleClassifier  # former names, removed in 0.3
 from .binarize import FeatureBinarizer
-from .colgen import ColumnGenerationRules
+from .colgen import ColumnGenerationRules, ColumnGenerationRulesCV
 from .data import list_datasets, load_csv, load_dataset
 from .grab import CBMClassifier, CellBinarizer, count_itemsets, expand, wfim
 from .rules import CNF, DNF, Clause, Term, WeightedRuleSet, WeightedVote
@@ -30,6 +30,7 @@ ESTIMATORS = {
         BoostedLPRules,
         TwoLevelRules,
         ColumnGenerationRules,
+        ColumnGenerationRulesCV,
         CBMClassifier,
         RulesFirstClassifier,
         GreedyRule,
@@ -57,6 +58,7 @@ __all__ = [
     "BoostedLPRules",
     "TwoLevelRules",
     "ColumnGenerationRules",
+    "ColumnGenerationRulesCV",
     "CBMClassifier",
     "RulesFirstClassifier",
     "GreedyRule",

@@ -6,10 +6,12 @@ itemset search with bounds (paper 4) after screening (paper 3); see :mod:`.solve
 
 from .estimator import COMPLEXITY_PATH, ColumnGenerationRules
 from .pricing import price_beam, price_exact, price_milp
+from .selection import ColumnGenerationRulesCV
 from .solver import ColumnGenerationResult, ColumnGenerator, column_generation
 
 __all__ = [
     "ColumnGenerationRules",
+    "ColumnGenerationRulesCV",
     "COMPLEXITY_PATH",
     "column_generation",
     "ColumnGenerator",

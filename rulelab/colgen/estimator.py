@@ -1,13 +1,19 @@
-"""ColumnGenerationRules: a DNF (or CNF) rule set by column generation with exact pricing."""
+"""ColumnGenerationRules: a DNF (or CNF) rule set by column generation with exact pricing.
+
+:class:`ColumnGenerationRules` is the estimator at given settings; ``form="auto"`` and
+``complexity="auto"`` (its defaults) choose them by the inner cross-validation of
+:mod:`._inner_cv`, the engine :class:`~rulelab.colgen.selection.ColumnGenerationRulesCV`
+exposes as a model-selection estimator of its own.
+"""
 
 from __future__ import annotations
 
 import time
+from dataclasses import asdict
 from numbers import Integral, Real
 
 import numpy as np
 import pandas as pd
-from sklearn.model_selection import RepeatedStratifiedKFold, StratifiedKFold, check_cv
 from sklearn.utils._param_validation import Interval, StrOptions
 
 from .._base import fit_context
@@ -15,60 +21,255 @@ from ..cuts import refine_cuts as _refine_cuts
 from ..cuts import rule_objective
 from ..rules import CNF, DNF, Clause
 from ..rulesets import LP_PARAMETERS, _RuleSetBase
-from ._rows import BitMatrix, FoldArrangement, all_of, as_bit_matrix
+from ._inner_cv import (
+    AUTO_CV_SAMPLES,
+    COMPLEXITY_PATH,
+    FORMS,
+    RACE_Z,
+    _race_forms,  # noqa: F401  (where tests and older callers find it)
+    generator,
+    select,
+    solve,
+)
+from ._options import PRICING_METHODS, FitOptions
+from ._rows import BitMatrix, all_of
 from .multiclass import fit_ordered_rule_sets
 from .pricing import price_exact  # noqa: F401  (compiled on import of the estimator)
-from .solver import PRICING_METHODS, ColumnGenerationResult, ColumnGenerator, fires_any
+from .solver import ColumnGenerationResult
 
-__all__ = ["ColumnGenerationRules", "COMPLEXITY_PATH", "FORMS", "AUTO_CV_SAMPLES"]
+__all__ = ["ColumnGenerationRules", "COMPLEXITY_PATH", "FORMS", "AUTO_CV_SAMPLES", "RACE_Z"]
 
-COMPLEXITY_PATH = (0.02, 0.01, 0.005, 0.002, 0.001, 0.0005)
-"""Clause costs (fractions of the training weight) tried by ``complexity="auto"``."""
+#: The parameters of one column-generation fit at given settings, shared by
+#: :class:`ColumnGenerationRules` and ``ColumnGenerationRulesCV`` (scikit-learn's
+#: declaration; the search's parameters are in SEARCH_CONSTRAINTS).
+FIT_CONSTRAINTS = {
+    **{k: LP_PARAMETERS[k] for k in ("n_thresholds", "binarizer", "random_state", "time_limit")},
+    "form": [StrOptions({"auto", *FORMS})],
+    "term_cost": [Interval(Real, 0, None, closed="left")],
+    "max_terms": [Interval(Integral, 1, None, closed="left")],
+    "negative_weight": [Interval(Real, 0, None, closed="left")],
+    "columns_per_round": [Interval(Integral, 1, None, closed="left")],
+    "max_rounds": [Interval(Integral, 1, None, closed="left")],
+    "pricing": [StrOptions(set(PRICING_METHODS))],
+    "screening": ["boolean"],
+    "beam_width": [Interval(Integral, 1, None, closed="left")],
+    "exact_max_items": [Interval(Integral, 1, None, closed="left"), None],
+    "pricing_time_limit": [Interval(Real, 0, None, closed="neither"), None],
+    "exact_budget": [Interval(Real, 0, None, closed="neither"), None],
+    "integer_time_limit": [Interval(Real, 0, None, closed="neither"), None],
+    "integer_node_limit": [Interval(Integral, 0, None, closed="left"), None],
+    "integer_solution_limit": [Interval(Integral, 1, None, closed="left"), None],
+    "refine_cuts": ["boolean"],
+}
 
-FORMS = ("dnf", "cnf")
-"""The rule forms tried by ``form="auto"``."""
+#: The search's parameters (``form="auto"`` is declared with the form above).
+SEARCH_CONSTRAINTS = {
+    "complexity_path": ["array-like", None],
+    "cv": [StrOptions({"auto"}), "cv_object"],
+    "selection": [StrOptions({"one_se", "min"})],
+}
 
-AUTO_CV_SAMPLES = 1500
-"""``cv="auto"`` repeats its 3-fold split about this many samples' worth (at most 5 times)."""
+#: A binary fit's attributes, dropped by a fit on more than two classes (no class is "the
+#: positive" there).
+_BINARY_ATTRIBUTES = (
+    "form_",
+    "chosen_complexity_",
+    "objective_",
+    "lp_value_",
+    "lower_bound_",
+    "gap_",
+    "proved_optimal_",
+    "n_columns_",
+    "history_",
+    "pricing_used_",
+    "stop_reason_",
+    "integer_status_",
+    "cv_results_",
+    "itemsets_",
+    "positive_label_",
+    "grid_rules_",
+    "refined_objective_",
+)
 
 
-RACE_Z = 2.0
-"""``form="auto"`` stops validating a form that lost the first split by this many standard
-errors of the paired difference (see :func:`_race_forms`)."""
+class _ColumnGenerationBase(_RuleSetBase):
+    """The fit both column-generation estimators share (not used directly).
 
-
-def _race_forms(wrong_at: dict, cost: np.ndarray, forms: list, path) -> list:
-    """The forms still worth validating after the first split of the inner CV.
-
-    Each form's best complexity on the split is compared with the leading form's on the
-    same validation rows: a form whose weighted error is higher by more than ``RACE_Z``
-    standard errors of the paired difference (McNemar's test: only the rows on which the
-    two rule sets disagree count) is dropped, and its rest of the path is not fitted. A
-    close race keeps both forms; a clear loser costs one split instead of all.
+    A subclass says which forms and clause costs are candidates
+    (:meth:`_candidates`) and which estimator learns each class's rule set on more than
+    two classes (:meth:`_class_template`); the fit validates them by the inner
+    cross-validation when there is a choice to make, then fits the chosen settings on all
+    the training rows, started from the clauses the folds chose.
     """
-    total = float(cost.sum())
-    loss = {key: float(cost[wrong].sum()) for key, wrong in wrong_at.items()}
-    best = {f: min(path, key=lambda c: loss[f, c]) for f in forms}
-    error = {f: loss[f, best[f]] / total for f in forms}
-    leader = min(forms, key=lambda f: error[f])  # the first form on a tie
-    keep = []
-    for f in forms:
-        if f == leader:
-            keep.append(f)
-            continue
-        # per-row difference of the two weighted losses; its mean's standard error
-        d = (
-            (cost * (wrong_at[f, best[f]].astype(float) - wrong_at[leader, best[leader]]))
-            / total
-            * cost.size
+
+    _multiclass = True  # an ordered list of per-class rule sets (see ColumnGenerationRules)
+
+    def _candidates(self) -> tuple[tuple, list]:
+        """(forms, clause costs from the largest to the smallest) to choose among."""
+        raise NotImplementedError
+
+    def _class_template(self):
+        """The estimator each class's rule set is learned by a clone of."""
+        raise NotImplementedError
+
+    # ---- fitting ----------------------------------------------------------------------
+    @fit_context
+    def fit(self, X, y, sample_weight=None):
+        """Learn the rule set from ``X`` and ``y`` (optionally weighted samples): a DNF or
+        CNF on two classes, an ordered list of per-class DNFs on more."""
+        start = time.perf_counter()
+        A, y01, frame = self._validate_fit(X, y)
+        w = np.ones(y01.size) if sample_weight is None else np.asarray(sample_weight, float)
+        if w.shape != (y01.size,) or not np.all(np.isfinite(w)) or (w < 0).any():
+            raise ValueError(
+                "sample_weight must be a finite, non-negative array with one weight per sample"
+            )
+        if not w.sum() > 0:
+            raise ValueError("sample_weight sums to zero: no sample would count")
+        self._training_weight = w  # predict_proba's training counts are weighted too
+        self.__dict__.pop("class_fits_", None)
+        if self.classes_.size > 2:
+            return self._fit_ordered(A, y01, w, start)
+        # one bit per cell from here on (the byte-per-cell design is released): at ten
+        # million rows it is the difference between 4 GB and 0.5 GB
+        A = BitMatrix.from_dense(A)
+        forms, path = self._candidates()
+        options = FitOptions.of(self)  # built once: the folds' fits and the final one
+        pool: list = []
+        self.cv_results_ = None
+        tuning = time.perf_counter()
+        if len(forms) * len(path) > 1:
+            chosen = select(
+                A,
+                y01,
+                w,
+                forms=forms,
+                path=path,
+                cv=self.cv,
+                selection=self.selection,
+                random_state=self.random_state,
+                options=options,
+                budget=lambda: self._remaining(start),
+            )
+            self.form_, self.chosen_complexity_ = chosen.form, chosen.complexity
+            self.cv_results_, pool = chosen.cv_results, chosen.pool
+        else:
+            self.form_, self.chosen_complexity_ = forms[0], path[0]
+        self.tuning_seconds_ = time.perf_counter() - tuning
+        target, weight = options.problem(y01, w, self.form_)
+        result = solve(
+            generator(A, target, weight, self.form_, options, pool),
+            self.chosen_complexity_,
+            weight,
+            options,
+            self._remaining(start),
         )
-        se = float(np.std(d, ddof=1) / np.sqrt(d.size)) if d.size > 1 else 0.0
-        if error[f] - error[leader] <= RACE_Z * se + 1e-12:
-            keep.append(f)
-    return keep
+        self._store(result, A, target)
+        self.grid_rules_, self.refined_objective_ = self.rules_, None
+        if self.refine_cuts:
+            cuts = asdict(options.cuts(self.chosen_complexity_, weight))
+            self.rules_ = _refine_cuts(self.rules_, frame, y01, w, **cuts)
+            self.refined_objective_ = rule_objective(self.rules_, frame, y01, w, **cuts)
+        return self
+
+    def _fit_ordered(self, A, y_index, w, start):
+        """More than two classes: RIPPER's ordered per-class DNFs (see
+        :class:`ColumnGenerationRules`)."""
+        for stale in _BINARY_ATTRIBUTES:
+            # a binary fit's, from an earlier fit (and no class is "the positive" here)
+            self.__dict__.pop(stale, None)
+        # the cost of a class too small for the inner folds: the simplest on the path
+        fallback = float(max(self._candidates()[1]))
+        self.rules_, self.class_fits_ = fit_ordered_rule_sets(
+            self._class_template(),
+            A,
+            np.asarray(y_index, dtype=np.int64),
+            w,
+            self.classes_,
+            self.terms_,
+            fallback,
+            self._remaining(start),
+        )
+        self.tuning_seconds_ = float(
+            self.class_fits_.get("tuning_seconds", pd.Series([], dtype=float)).sum()
+        )
+        hits = self.class_fits_.get("limits_hit", pd.Series([], dtype=object))
+        self.limits_hit_ = tuple(
+            dict.fromkeys(name for names in hits if isinstance(names, tuple) for name in names)
+        )
+        return self
+
+    def _remaining(self, start: float) -> float | None:
+        if self.time_limit is None:
+            return None
+        return max(self.time_limit - (time.perf_counter() - start), 1.0)
+
+    def _store(self, result: ColumnGenerationResult, A, target) -> None:
+        itemsets = [result.pool[k] for k in np.flatnonzero(result.chosen)]
+        # the clauses by the number of samples they cover, most first, to read in order
+        covered = [int(all_of(A, s).sum()) for s in itemsets]
+        itemsets = [s for _, s in sorted(zip(covered, itemsets), key=lambda t: -t[0])]
+        self.itemsets_ = itemsets
+        if self.form_ == "dnf":
+            clauses = [Clause(tuple(self.terms_[j] for j in s), "and") for s in itemsets]
+            self.rules_ = DNF(clauses, then=self.positive_label_)
+        else:
+            clauses = [Clause(tuple(self.terms_[j].negate() for j in s), "or") for s in itemsets]
+            self.rules_ = CNF(clauses, then=self.positive_label_)
+        self.objective_ = result.objective
+        self.lp_value_ = result.lp_value
+        self.lower_bound_ = result.lower_bound
+        self.gap_ = result.gap
+        self.proved_optimal_ = result.proved_optimal
+        self.n_columns_ = len(result.pool)
+        self.history_ = pd.DataFrame(result.history)
+        self.pricing_used_ = (
+            tuple(dict.fromkeys(self.history_["pricing"])) if len(self.history_) else ()
+        )
+        self.stop_reason_ = result.stop_reason
+        self.integer_status_ = result.integer_status
+        self.limits_hit_ = result.limits_hit
+
+    def certificate(self) -> str:
+        """One paragraph: the rule set's objective, the bound and what proves it."""
+        if not hasattr(self, "rules_"):
+            raise AttributeError("fit the model first")
+        if hasattr(self, "class_fits_"):
+            raise AttributeError(
+                "a model of more than two classes has one certificate per "
+                "class's rule set: see class_fits_ (objective, lower_bound)"
+            )
+        rounds = int((self.history_["pricing"] != "gap enumeration").sum())
+        beam = int((self.history_["pricing"] == "beam fallback").sum())
+        text = (
+            f"{len(self.rules_.clauses)} clauses, {self.rules_.n_terms} terms; training "
+            f"objective {self.objective_:.4g} after {rounds} rounds and "
+            f"{self.n_columns_} generated conjunctions (complexity "
+            f"{self.chosen_complexity_:g})."
+        )
+        if self.proved_optimal_:
+            text += (
+                " Proved optimal: no rule set with clauses of at most "
+                f"{self.max_terms} terms has a lower objective."
+            )
+        elif self.lower_bound_ is not None:
+            how = (
+                "exact pricing found no improving conjunction"
+                if self.stop_reason_ == "no improving column (proved)"
+                else "Lagrangian bound of the exact pricing rounds"
+            )
+            text += f" Lower bound {self.lower_bound_:.4g} ({how}): gap {100 * self.gap_:.2f} %."
+        else:
+            text += f" No bound: {self.stop_reason_}."
+        if beam:
+            text += (
+                f" {beam} round(s) fell back to beam search (wider than exact_max_items, "
+                "past pricing_time_limit or past exact_budget)."
+            )
+        return text
 
 
-class ColumnGenerationRules(_RuleSetBase):
+class ColumnGenerationRules(_ColumnGenerationBase):
     """A DNF (OR of AND-clauses) or CNF rule set learned by column generation.
 
     The rule-set integer program — weighted uncovered positives, plus weighted covered
@@ -87,6 +288,13 @@ class ColumnGenerationRules(_RuleSetBase):
     The objective charges a covered negative once per clause covering it (as BRCG, Dash,
     Günlük & Wei 2018, does), so it is an upper bound on the weighted training errors,
     equal to them when the clauses do not overlap on negatives.
+
+    **Settings and their search.** This estimator fits the form and clause cost it is
+    given; their search by inner cross-validation is
+    :class:`~rulelab.colgen.selection.ColumnGenerationRulesCV` (scikit-learn's
+    ``Lasso``/``LassoCV`` split). ``form="auto"`` and ``complexity="auto"``, the defaults,
+    run that same search, so that ``ColumnGenerationRules()`` learns a good rule set with
+    no tuning and learns what it always has; a fixed ``form`` and ``complexity`` skip it.
 
     **More than two classes** give an ordered list of per-class rule sets, RIPPER's
     (Cohen 1995): the classes are taken from the least to the most frequent (by training
@@ -126,7 +334,7 @@ class ColumnGenerationRules(_RuleSetBase):
         from :data:`COMPLEXITY_PATH` (or ``complexity_path``) by an inner ``cv``-fold
         cross-validation that reuses the columns generated along the path (its fits price
         by beam search and round the LP greedily; the final fit is exact), by the rule
-        ``selection`` names.
+        ``selection`` names: the search of ``ColumnGenerationRulesCV``.
     term_cost : float, default=1.0
         Cost of each term, as a multiple of the clause cost.
     max_terms : int, default=4
@@ -284,33 +492,11 @@ class ColumnGenerationRules(_RuleSetBase):
     """
 
     _parameter_constraints = {
-        **{
-            k: LP_PARAMETERS[k]
-            for k in ("n_thresholds", "binarizer", "binarize", "random_state", "time_limit")
-        },
-        "form": [StrOptions({"auto", *FORMS})],
+        **FIT_CONSTRAINTS,
+        **SEARCH_CONSTRAINTS,
+        "binarize": LP_PARAMETERS["binarize"],
         "complexity": [StrOptions({"auto"}), Interval(Real, 0, None, closed="left")],
-        "term_cost": [Interval(Real, 0, None, closed="left")],
-        "max_terms": [Interval(Integral, 1, None, closed="left")],
-        "negative_weight": [Interval(Real, 0, None, closed="left")],
-        "columns_per_round": [Interval(Integral, 1, None, closed="left")],
-        "max_rounds": [Interval(Integral, 1, None, closed="left")],
-        "pricing": [StrOptions(set(PRICING_METHODS))],
-        "screening": ["boolean"],
-        "beam_width": [Interval(Integral, 1, None, closed="left")],
-        "exact_max_items": [Interval(Integral, 1, None, closed="left"), None],
-        "pricing_time_limit": [Interval(Real, 0, None, closed="neither"), None],
-        "exact_budget": [Interval(Real, 0, None, closed="neither"), None],
-        "integer_time_limit": [Interval(Real, 0, None, closed="neither"), None],
-        "integer_node_limit": [Interval(Integral, 0, None, closed="left"), None],
-        "integer_solution_limit": [Interval(Integral, 1, None, closed="left"), None],
-        "complexity_path": ["array-like", None],
-        "cv": [StrOptions({"auto"}), "cv_object"],
-        "selection": [StrOptions({"one_se", "min"})],
-        "refine_cuts": ["boolean"],
     }
-
-    _multiclass = True  # an ordered list of per-class rule sets (see above)
 
     def __init__(
         self,
@@ -366,330 +552,14 @@ class ColumnGenerationRules(_RuleSetBase):
         self.binarize = binarize
         self.refine_cuts = refine_cuts
 
-    # ---- fitting ----------------------------------------------------------------------
-    @fit_context
-    def fit(self, X, y, sample_weight=None):
-        """Learn the rule set from ``X`` and ``y`` (optionally weighted samples): a DNF or
-        CNF on two classes, an ordered list of per-class DNFs on more."""
-        start = time.perf_counter()
-        A, y01, frame = self._validate_fit(X, y)
-        w = np.ones(y01.size) if sample_weight is None else np.asarray(sample_weight, float)
-        if w.shape != (y01.size,) or not np.all(np.isfinite(w)) or (w < 0).any():
-            raise ValueError(
-                "sample_weight must be a finite, non-negative array with one weight per sample"
-            )
-        if not w.sum() > 0:
-            raise ValueError("sample_weight sums to zero: no sample would count")
-        self._training_weight = w  # predict_proba's training counts are weighted too
-        self.__dict__.pop("class_fits_", None)
-        if self.classes_.size > 2:
-            return self._fit_ordered(A, y01, w, start)
-        # one bit per cell from here on (the byte-per-cell design is released): at ten
-        # million rows it is the difference between 4 GB and 0.5 GB
-        A = BitMatrix.from_dense(A)
+    def _candidates(self) -> tuple[tuple, list]:
         forms = FORMS if self.form == "auto" else (self.form,)
         path = (
             sorted(self.complexity_path or COMPLEXITY_PATH, reverse=True)
             if self.complexity == "auto"
             else [float(self.complexity)]
         )
-        pool: list = []
-        self.cv_results_ = None
-        tuning = time.perf_counter()
-        if len(forms) * len(path) > 1:
-            self.form_, self.chosen_complexity_, pool = self._choose(A, y01, w, forms, path, start)
-        else:
-            self.form_, self.chosen_complexity_ = forms[0], path[0]
-        self.tuning_seconds_ = time.perf_counter() - tuning
-        target, weight = self._problem(y01, w, self.form_)
-        result = self._solve(
-            self._generator(A, target, weight, self.form_, pool),
-            self.chosen_complexity_,
-            weight,
-            self._remaining(start),
-        )
-        self._store(result, A, target)
-        self.grid_rules_, self.refined_objective_ = self.rules_, None
-        if self.refine_cuts:
-            clause, term = self._costs(self.chosen_complexity_, weight)
-            options = {
-                "clause_cost": clause,
-                "term_cost": term,
-                "negative_weight": self.negative_weight,
-            }
-            self.rules_ = _refine_cuts(self.rules_, frame, y01, w, **options)
-            self.refined_objective_ = rule_objective(self.rules_, frame, y01, w, **options)
+        return forms, path
+
+    def _class_template(self):
         return self
-
-    def _fit_ordered(self, A, y_index, w, start):
-        """More than two classes: RIPPER's ordered per-class DNFs (see the class docstring)."""
-        for stale in (
-            "form_",
-            "chosen_complexity_",
-            "objective_",
-            "lp_value_",
-            "lower_bound_",
-            "gap_",
-            "proved_optimal_",
-            "n_columns_",
-            "history_",
-            "pricing_used_",
-            "stop_reason_",
-            "integer_status_",
-            "cv_results_",
-            "itemsets_",
-            "positive_label_",
-            "grid_rules_",
-            "refined_objective_",
-        ):
-            # a binary fit's, from an earlier fit (and no class is "the positive" here)
-            self.__dict__.pop(stale, None)
-        fallback = (
-            float(max(self.complexity_path or COMPLEXITY_PATH))
-            if self.complexity == "auto"
-            else float(self.complexity)
-        )
-        self.rules_, self.class_fits_ = fit_ordered_rule_sets(
-            self,
-            A,
-            np.asarray(y_index, dtype=np.int64),
-            w,
-            self.classes_,
-            self.terms_,
-            fallback,
-            self._remaining(start),
-        )
-        self.tuning_seconds_ = float(
-            self.class_fits_.get("tuning_seconds", pd.Series([], dtype=float)).sum()
-        )
-        hits = self.class_fits_.get("limits_hit", pd.Series([], dtype=object))
-        self.limits_hit_ = tuple(
-            dict.fromkeys(name for names in hits if isinstance(names, tuple) for name in names)
-        )
-        return self
-
-    def _problem(self, y01, w, form):
-        """The DNF problem solved: (target, weight). CNF: the complemented problem, with
-        the weights arranged so that ``negative_weight`` still prices a false positive."""
-        if form == "dnf":
-            return y01.astype(bool), w
-        target = ~y01.astype(bool)
-        return target, np.where(target, self.negative_weight * w, w)
-
-    def _costs(self, complexity: float, weight: np.ndarray) -> tuple[float, float]:
-        clause = complexity * float(weight.sum())
-        return clause, clause * self.term_cost
-
-    def _generator(self, A, target, weight, form, pool=()) -> ColumnGenerator:
-        """Column generation on one (DNF) problem, started from the clauses ``pool``."""
-        negative_weight = self.negative_weight if form == "dnf" else 1.0
-        generator = ColumnGenerator(A, target, weight, negative_weight=negative_weight)
-        generator.add(list(pool))
-        return generator
-
-    def _solve(
-        self,
-        generator: ColumnGenerator,
-        complexity: float,
-        weight: np.ndarray,
-        time_limit,
-        inner: bool = False,
-    ) -> ColumnGenerationResult:
-        """One column-generation run at ``complexity``, going on from the generator's
-        columns and LP basis. ``inner``: a fit of the complexity search, which only needs a
-        good rule set to validate (beam pricing, greedy rounding, no proof)."""
-        clause, term = self._costs(complexity, weight)
-        pricing = "beam" if inner and self.pricing == "exact" else self.pricing
-        return generator.run(
-            clause_cost=clause,
-            term_cost=term,
-            max_terms=self.max_terms,
-            columns_per_round=self.columns_per_round,
-            max_rounds=self.max_rounds,
-            pricing=pricing,
-            screening=self.screening,
-            beam_width=self.beam_width,
-            exact_max_items=self.exact_max_items,
-            pricing_time_limit=self.pricing_time_limit,
-            exact_budget=self.exact_budget,
-            integer="greedy" if inner else "milp",
-            integer_time_limit=self.integer_time_limit,
-            integer_node_limit=self.integer_node_limit,
-            integer_solution_limit=self.integer_solution_limit,
-            time_limit=time_limit,
-            close_gap=not inner,
-        )
-
-    def _remaining(self, start: float) -> float | None:
-        if self.time_limit is None:
-            return None
-        return max(self.time_limit - (time.perf_counter() - start), 1.0)
-
-    def _choose(self, A, y01, w, forms, path, start):
-        """Inner cross-validation over the forms and the complexity path, from the simplest
-        rule sets to the richest; each fold carries its generated columns along the path.
-        Returns (form, complexity, the clauses to start the final fit from)."""
-        cv = self.cv
-        auto = isinstance(cv, str)  # "auto", the only string _parameter_constraints allow
-        if auto or isinstance(cv, Integral):
-            # as many stratified folds as the smaller class allows (at least 2)
-            smaller = int(min(y01.sum(), (1 - y01).sum()))
-            if smaller < 2:
-                raise ValueError(
-                    "complexity='auto' and form='auto' need at least 2 samples "
-                    "of each class; give a fixed complexity and form instead"
-                )
-            k = min(3 if auto else cv, smaller)
-            repeats = int(np.clip(round(AUTO_CV_SAMPLES / y01.size), 1, 5)) if auto else 1
-            folds = (
-                StratifiedKFold(k, shuffle=True, random_state=self.random_state)
-                if repeats == 1
-                else RepeatedStratifiedKFold(
-                    n_splits=k, n_repeats=repeats, random_state=self.random_state
-                )
-            )
-        else:
-            folds = check_cv(cv, y01, classifier=True)
-        # validation errors are priced as the fit prices them: a false positive costs
-        # negative_weight, whichever form is learned
-        cost = w * np.where(y01 == 1, 1.0, self.negative_weight)
-        rows, pools = [], {}
-        # splitters read only the number of rows from X
-        splits = list(folds.split(np.zeros((y01.size, 1)), y01))
-        n_fits = len(forms) * len(path) * len(splits)
-        active = list(forms)
-        # A's rows are moved fold by fold (see FoldArrangement): the fit's own packed copy
-        arrangement = FoldArrangement(as_bit_matrix(A))
-        try:
-            for fold, (tr, va) in enumerate(splits):
-                wrong_at = {}
-                # the fold's rows as views of A rearranged in place: a copy per fold would
-                # double the memory of a fit on millions of rows
-                A_tr, A_va = arrangement.split(tr, va)
-                for form in active:
-                    target, weight = self._problem(y01[tr], w[tr], form)
-                    # one live master along the path: each cost goes on from the last one's
-                    # columns and LP basis
-                    generator = self._generator(A_tr, target, weight, form)
-                    for c in path:
-                        budget = self._remaining(start)
-                        if budget is not None:
-                            budget = budget / (2 * n_fits)
-                        res = self._solve(generator, c, weight, budget, inner=True)
-                        chosen = [res.pool[k] for k in np.flatnonzero(res.chosen)]
-                        pools.setdefault((form, c), set()).update(chosen)
-                        fires = fires_any(A_va, chosen)
-                        predicted = fires if form == "dnf" else ~fires
-                        wrong = predicted != y01[va].astype(bool)
-                        wrong_at[form, c] = wrong
-                        rows.append(
-                            {
-                                "fold": fold,
-                                "form": form,
-                                "complexity": c,
-                                "error": float(cost[va][wrong].sum() / cost[va].sum()),
-                                "n_rules": len(chosen),
-                                "n_terms": int(sum(len(s) for s in chosen)),
-                            }
-                        )
-                if fold == 0 and len(active) > 1 and len(splits) > 1:
-                    active = _race_forms(wrong_at, cost[va], active, path)
-                generator = None  # this fold's master released before the next fold's
-        finally:
-            generator = A_tr = A_va = None  # the last fold's master and views, released
-            arrangement.restore()
-        summary = (
-            pd.DataFrame(rows)
-            .groupby(["form", "complexity"], sort=False)
-            .agg(
-                error=("error", "mean"),
-                error_se=("error", "sem"),
-                n_rules=("n_rules", "mean"),
-                n_terms=("n_terms", "mean"),
-                folds=("fold", "size"),
-            )
-            .reset_index()
-        )
-        # The form whose best validation error is lower (the first form on a tie; a form
-        # raced out after the first split is not a candidate) ...
-        best_by_form = (
-            summary[summary["form"].isin(active)].groupby("form", sort=False)["error"].min()
-        )
-        form = str(best_by_form.index[int(np.argmin(best_by_form.to_numpy()))])
-        mine = summary[summary["form"] == form]
-        best = mine.loc[mine["error"].idxmin()]
-        # ... and along its path the simplest rule set whose validation error is the
-        # lowest ("min"; a tie goes to the simpler) or within one standard error of it
-        # ("one_se", Breiman et al. 1984: a richer rule set must be clearly better).
-        slack = np.nan_to_num(best["error_se"]) if self.selection == "one_se" else 0.0
-        within = mine["error"] <= best["error"] + slack + 1e-12
-        chosen = float(mine.loc[within, "complexity"].max())
-        summary["chosen"] = (summary["form"] == form) & (summary["complexity"] == chosen)
-        self.cv_results_ = summary
-        # Start the final fit from the clauses the folds chose at this and nearby costs.
-        near = [c for c in path if chosen / 2.5 <= c <= chosen * 2.5]
-        return form, chosen, sorted(set().union(*(pools[form, c] for c in near)))
-
-    def _store(self, result: ColumnGenerationResult, A, target) -> None:
-        itemsets = [result.pool[k] for k in np.flatnonzero(result.chosen)]
-        # the clauses by the number of samples they cover, most first, to read in order
-        covered = [int(all_of(A, s).sum()) for s in itemsets]
-        itemsets = [s for _, s in sorted(zip(covered, itemsets), key=lambda t: -t[0])]
-        self.itemsets_ = itemsets
-        if self.form_ == "dnf":
-            clauses = [Clause(tuple(self.terms_[j] for j in s), "and") for s in itemsets]
-            self.rules_ = DNF(clauses, then=self.positive_label_)
-        else:
-            clauses = [Clause(tuple(self.terms_[j].negate() for j in s), "or") for s in itemsets]
-            self.rules_ = CNF(clauses, then=self.positive_label_)
-        self.objective_ = result.objective
-        self.lp_value_ = result.lp_value
-        self.lower_bound_ = result.lower_bound
-        self.gap_ = result.gap
-        self.proved_optimal_ = result.proved_optimal
-        self.n_columns_ = len(result.pool)
-        self.history_ = pd.DataFrame(result.history)
-        self.pricing_used_ = (
-            tuple(dict.fromkeys(self.history_["pricing"])) if len(self.history_) else ()
-        )
-        self.stop_reason_ = result.stop_reason
-        self.integer_status_ = result.integer_status
-        self.limits_hit_ = result.limits_hit
-
-    def certificate(self) -> str:
-        """One paragraph: the rule set's objective, the bound and what proves it."""
-        if not hasattr(self, "rules_"):
-            raise AttributeError("fit the model first")
-        if hasattr(self, "class_fits_"):
-            raise AttributeError(
-                "a model of more than two classes has one certificate per "
-                "class's rule set: see class_fits_ (objective, lower_bound)"
-            )
-        rounds = int((self.history_["pricing"] != "gap enumeration").sum())
-        beam = int((self.history_["pricing"] == "beam fallback").sum())
-        text = (
-            f"{len(self.rules_.clauses)} clauses, {self.rules_.n_terms} terms; training "
-            f"objective {self.objective_:.4g} after {rounds} rounds and "
-            f"{self.n_columns_} generated conjunctions (complexity "
-            f"{self.chosen_complexity_:g})."
-        )
-        if self.proved_optimal_:
-            text += (
-                " Proved optimal: no rule set with clauses of at most "
-                f"{self.max_terms} terms has a lower objective."
-            )
-        elif self.lower_bound_ is not None:
-            how = (
-                "exact pricing found no improving conjunction"
-                if self.stop_reason_ == "no improving column (proved)"
-                else "Lagrangian bound of the exact pricing rounds"
-            )
-            text += f" Lower bound {self.lower_bound_:.4g} ({how}): gap {100 * self.gap_:.2f} %."
-        else:
-            text += f" No bound: {self.stop_reason_}."
-        if beam:
-            text += (
-                f" {beam} round(s) fell back to beam search (wider than exact_max_items, "
-                "past pricing_time_limit or past exact_budget)."
-            )
-        return text

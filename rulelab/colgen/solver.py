@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from ._options import PRICING_METHODS, IntegerOptions, PricingOptions
 from ._rows import all_of, as_bit_matrix
 from .master import RuleSetMaster
 from .pricing import MAX_NODES, _searched_rows, price_beam, price_exact, price_milp
@@ -33,7 +34,6 @@ __all__ = [
     "GAP_BUDGET_FACTOR",
 ]
 
-PRICING_METHODS = ("exact", "beam", "milp")
 _TOL = 1e-7  # below HiGHS's dual feasibility tolerance: a column this close to 0 is not improving
 # The cost of a simplex iteration per group of positives (the LP's variables) over the cost
 # of an itemset per 64-row word of the exact search (benchmarks/library/bench_colgen.py measures
@@ -217,24 +217,28 @@ def column_generation(
     return generator.run(
         clause_cost=clause_cost,
         term_cost=term_cost,
-        max_terms=max_terms,
-        columns_per_round=columns_per_round,
-        max_rounds=max_rounds,
-        pricing=pricing,
-        screening=screening,
-        beam_width=beam_width,
-        exact_max_items=exact_max_items,
-        pricing_time_limit=pricing_time_limit,
-        exact_budget=exact_budget,
-        integer=integer,
-        integer_time_limit=integer_time_limit,
-        integer_node_limit=integer_node_limit,
-        integer_solution_limit=integer_solution_limit,
-        integer_gap=integer_gap,
+        pricing=PricingOptions(
+            max_terms=max_terms,
+            columns_per_round=columns_per_round,
+            max_rounds=max_rounds,
+            method=pricing,
+            screening=screening,
+            beam_width=beam_width,
+            exact_max_items=exact_max_items,
+            time_limit=pricing_time_limit,
+            exact_budget=exact_budget,
+            heuristic_first=heuristic_first,
+        ),
+        integer=IntegerOptions(
+            method=integer,
+            time_limit=integer_time_limit,
+            node_limit=integer_node_limit,
+            solution_limit=integer_solution_limit,
+            gap=integer_gap,
+            close_gap=close_gap,
+            max_gap_columns=max_gap_columns,
+        ),
         time_limit=time_limit,
-        heuristic_first=heuristic_first,
-        close_gap=close_gap,
-        max_gap_columns=max_gap_columns,
     )
 
 
@@ -311,35 +315,26 @@ class ColumnGenerator:
         *,
         clause_cost: float,
         term_cost: float,
-        max_terms: int = 3,
-        columns_per_round: int = 10,
-        max_rounds: int = 200,
-        pricing: str = "exact",
-        screening: bool = True,
-        beam_width: int = 10,
-        exact_max_items: int | None = None,
-        pricing_time_limit: float | None = None,
-        exact_budget: float | None = None,
-        integer: str = "milp",
-        integer_time_limit: float | None = None,
-        integer_node_limit: int | None = None,
-        integer_solution_limit: int | None = None,
-        integer_gap: float = 1e-6,
+        pricing: PricingOptions | None = None,
+        integer: IntegerOptions | None = None,
         time_limit: float | None = None,
-        heuristic_first: bool | str = "auto",
-        close_gap: bool = True,
-        max_gap_columns: int = 2000,
     ) -> ColumnGenerationResult:
-        """Column generation at this complexity cost from the columns generated so far;
-        the options are those of :func:`column_generation`."""
-        if pricing not in PRICING_METHODS:
-            raise ValueError(f"pricing must be one of {PRICING_METHODS}, not {pricing!r}")
-        if integer not in ("milp", "greedy"):
-            raise ValueError(f"integer must be 'milp' or 'greedy', not {integer!r}")
-        if heuristic_first not in ("auto", True, False):
-            raise ValueError(
-                f"heuristic_first must be 'auto', True or False, not {heuristic_first!r}"
-            )
+        """Column generation at this complexity cost from the columns generated so far.
+
+        Parameters
+        ----------
+        clause_cost, term_cost : float
+            As for :func:`column_generation`; they change from run to run along a path.
+        pricing : PricingOptions, optional
+            How each round finds columns and its budgets (the defaults of
+            :func:`column_generation` when None).
+        integer : IntegerOptions, optional
+            How the rule set is chosen among the columns (likewise).
+        time_limit : float, optional
+            Seconds for this run.
+        """
+        pricing = PricingOptions() if pricing is None else pricing
+        integer = IntegerOptions() if integer is None else integer
         start = time.perf_counter()
         self.set_costs(clause_cost, term_cost)
         A, y, master, seen = self.A, self.y, self.master, self.seen
@@ -349,24 +344,26 @@ class ColumnGenerator:
         certified, stop = False, "max_rounds"
         timed_out = False  # an exact search hit its time limit: beam search from then on
         exact_work = 0.0  # work of the exact searches so far (EXACT_WORK_PER_SECOND)
-        budget = None if exact_budget is None else exact_budget * EXACT_WORK_PER_SECOND
+        budget = (
+            None if pricing.exact_budget is None else pricing.exact_budget * EXACT_WORK_PER_SECOND
+        )
         # Lagrangian bound of an exact round: every column costs at least c_min, so an
         # optimal LP solution selects at most z / c_min columns, and the full LP's value is
         # at least z + (z / c_min) * (the most negative reduced cost)
         c_min = clause_cost + term_cost
         bound = None
         mu_pos = np.zeros(y.size)
-        options = dict(fixed=clause_cost, per_term=term_cost, max_terms=max_terms)
+        options = dict(fixed=clause_cost, per_term=term_cost, max_terms=pricing.max_terms)
         search_work = None  # the last exact search's itemsets x words of searched rows
-        for rnd in range(max_rounds):
+        for rnd in range(pricing.max_rounds):
             value, x, mu = master.solve()
             mu_pos[:] = 0.0
             mu_pos[pos_rows] = mu
-            if heuristic_first == "auto":
+            if pricing.heuristic_first == "auto":
                 lp_work = _LP_WORK_PER_SEARCH_WORK * master.last_iterations * master.n_groups
                 beam_first = search_work is not None and search_work > lp_work
             else:
-                beam_first = heuristic_first
+                beam_first = pricing.heuristic_first
             spent = budget is not None and exact_work >= budget
             words = (_searched_rows(mu_pos, cost_neg).size + 63) // 64
             node_work = words + _NODE_OVERHEAD_WORDS
@@ -377,8 +374,8 @@ class ColumnGenerator:
                 else int(min(max((budget - exact_work) // node_work, 1), MAX_NODES))
             )
             # a search never runs past the whole run's time limit either
-            call_limit = _min_limit(pricing_time_limit, _left(time_limit, start))
-            clock = "pricing_time_limit" if call_limit == pricing_time_limit else "time_limit"
+            call_limit = _min_limit(pricing.time_limit, _left(time_limit, start))
+            clock = "pricing_time_limit" if call_limit == pricing.time_limit else "time_limit"
             found = _price(
                 pricing,
                 A,
@@ -386,10 +383,6 @@ class ColumnGenerator:
                 cost_neg,
                 seen,
                 options,
-                columns_per_round,
-                screening,
-                beam_width,
-                exact_max_items,
                 call_limit,
                 beam_first,
                 timed_out,
@@ -449,25 +442,25 @@ class ColumnGenerator:
         # the LP over every column added (a time limit or max_rounds stops right after adding)
         lp_value, x_lp, _ = master.solve()
         remaining = _left(time_limit, start)
-        limit = _min_limit(integer_time_limit, remaining)
-        if integer == "greedy":
+        limit = _min_limit(integer.time_limit, remaining)
+        if integer.method == "greedy":
             chosen = master.greedy(x_lp)
             objective, status = master.objective(chosen), "greedy"
         else:
             chosen, objective, status = master.solve_integer(
                 limit,
                 start=master.greedy(x_lp),
-                mip_gap=integer_gap,
-                node_limit=integer_node_limit,
-                solution_limit=integer_solution_limit,
+                mip_gap=integer.gap,
+                node_limit=integer.node_limit,
+                solution_limit=integer.solution_limit,
             )
-            _note_integer(hit, status, integer_time_limit, time_limit)
+            _note_integer(hit, status, integer.time_limit, time_limit)
         proved = False
         lower = lp_value if certified else (None if bound is None else min(bound, lp_value))
         if certified and status == "optimal":
             if objective <= lp_value + 1e-6 * max(1.0, abs(lp_value)):
                 proved = True
-            elif close_gap:
+            elif integer.close_gap:
                 gap = objective - lp_value
                 # its own allowance of work (the rounds may have spent theirs), counted
                 # per itemset and word of all the rows it may search
@@ -487,17 +480,17 @@ class ColumnGenerator:
                     A,
                     mu_pos,
                     cost_neg,
-                    n_columns=max_gap_columns,
+                    n_columns=integer.max_gap_columns,
                     threshold=gap - 1e-9,
                     screening=True,
                     merge_equal=False,
                     positives=y,
-                    time_limit=_min_limit(pricing_time_limit, _left(time_limit, start)),
+                    time_limit=_min_limit(pricing.time_limit, _left(time_limit, start)),
                     max_nodes=gap_nodes,
                     enumerate_all=True,
                     **options,
                 )
-                if not found.exact and len(found.itemsets) < max_gap_columns:
+                if not found.exact and len(found.itemsets) < integer.max_gap_columns:
                     # cut short by a limit, not by finding too many columns to enumerate
                     hit[
                         "exact_budget"
@@ -509,13 +502,13 @@ class ColumnGenerator:
                     remaining = _left(time_limit, start)
                     before = chosen.tolist() + [False] * (master.n_columns - chosen.size)
                     chosen, objective, status = master.solve_integer(
-                        _min_limit(integer_time_limit, remaining),
+                        _min_limit(integer.time_limit, remaining),
                         start=np.array(before),
-                        mip_gap=integer_gap,
-                        node_limit=integer_node_limit,
-                        solution_limit=integer_solution_limit,
+                        mip_gap=integer.gap,
+                        node_limit=integer.node_limit,
+                        solution_limit=integer.solution_limit,
                     )
-                    _note_integer(hit, status, integer_time_limit, time_limit)
+                    _note_integer(hit, status, integer.time_limit, time_limit)
                     proved = status == "optimal"
                 history.append(
                     {
@@ -547,29 +540,27 @@ class ColumnGenerator:
 
 
 def _price(
-    pricing,
+    pricing: PricingOptions,
     A,
     mu_pos,
     cost_neg,
     seen,
     options,
-    n_columns,
-    screening,
-    beam_width,
-    exact_max_items,
     time_limit,
     beam_first,
     timed_out=False,
     spent=False,
     max_nodes=MAX_NODES,
 ):
-    """One round's pricing; see :func:`column_generation` for the options. After an exact
-    search has hit its time limit (``timed_out``) or the exact budget is ``spent``, the rest
-    is priced by beam search."""
-    beam = dict(n_columns=n_columns, width=beam_width, screening=screening, **options)
-    if pricing == "milp":
+    """One round's pricing, as ``pricing`` says (see :func:`column_generation`); ``options``
+    are the search's costs and clause length. After an exact search has hit its time limit
+    (``timed_out``) or the exact budget is ``spent``, the rest is priced by beam search."""
+    n_columns, screening = pricing.columns_per_round, pricing.screening
+    exact_max_items = pricing.exact_max_items
+    beam = dict(n_columns=n_columns, width=pricing.beam_width, screening=screening, **options)
+    if pricing.method == "milp":
         return price_milp(A, mu_pos, cost_neg, time_limit=time_limit, **options)
-    if pricing == "beam":
+    if pricing.method == "beam":
         return price_beam(A, mu_pos, cost_neg, **beam)
     if timed_out or spent or (exact_max_items is not None and A.shape[1] > exact_max_items):
         found = price_beam(A, mu_pos, cost_neg, **beam)

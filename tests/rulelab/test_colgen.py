@@ -13,8 +13,9 @@ from sklearn.utils.estimator_checks import check_estimator
 
 from rulelab import ColumnGenerationRules, FeatureBinarizer, SetCoverRules
 from rulelab.colgen import ColumnGenerator, column_generation, price_beam, price_exact, price_milp
+from rulelab.colgen._inner_cv import _race_forms
+from rulelab.colgen._options import IntegerOptions, PricingOptions
 from rulelab.colgen._rows import BitMatrix, FoldArrangement
-from rulelab.colgen.estimator import _race_forms
 from rulelab.colgen.master import RuleSetMaster
 from rulelab.colgen.pricing import reduced_costs
 from rulelab.itemsets import pack_bit_rows, pack_rows
@@ -356,7 +357,12 @@ def test_a_path_on_one_live_master_reaches_the_lps_of_fresh_runs():
     generator = ColumnGenerator(A, y)
     pools = []
     for cost in (2.0, 1.0, 0.5, 0.25):
-        along = generator.run(clause_cost=cost, term_cost=cost, max_terms=3, integer_time_limit=30)
+        along = generator.run(
+            clause_cost=cost,
+            term_cost=cost,
+            pricing=PricingOptions(max_terms=3),
+            integer=IntegerOptions(time_limit=30),
+        )
         fresh = column_generation(
             A, y, clause_cost=cost, term_cost=cost, max_terms=3, integer_time_limit=30
         )
@@ -487,7 +493,7 @@ def test_inner_cv_on_rearranged_rows_learns_what_fold_copies_learn(monkeypatch):
         def split(self, train, valid):
             return self._wrap(self.rows[train]), self._wrap(self.rows[valid])
 
-    monkeypatch.setattr("rulelab.colgen.estimator.FoldArrangement", Copies)
+    monkeypatch.setattr("rulelab.colgen._inner_cv.FoldArrangement", Copies)
     copied = ColumnGenerationRules(complexity_path=(0.01, 0.002), random_state=0).fit(A, y)
     pd.testing.assert_frame_equal(model.cv_results_, copied.cv_results_)
     assert str(model) == str(copied)

@@ -18,6 +18,7 @@ from rulelab._base import LearnerBase
 FAST = {
     "TwoLevelRules": dict(max_rules=2, max_iter=3),
     "ColumnGenerationRules": dict(complexity=0.01, form="dnf"),
+    "ColumnGenerationRulesCV": dict(complexity_path=(0.01,), form="dnf"),
     "CBMClassifier": dict(max_iter=20),
     "RulesFirstClassifier": dict(random_state=0),
 }
