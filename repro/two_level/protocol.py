@@ -1,0 +1,91 @@
+"""Notebook 03's protocol: the nested cross-validation of Tables 1 and 2 over the datasets of
+a run, the merge of a partial FULL run with the earlier FULL run's rows, and the run-time
+table."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import pandas as pd
+
+from repro.core.runner import cross_validate, merge_runs
+from repro.two_level.experiments import LARGE_DATASETS, PAPER_NAMES, paper2_methods
+
+__all__ = ["fit_times", "keep_earlier", "provenance", "run_folds", "run_label"]
+
+
+def run_folds(
+    datasets: Sequence[str],
+    theta_grid: Sequence[float],
+    *,
+    n_splits: int,
+    max_folds: int | None,
+    n_jobs: int,
+    large_max_samples: int,
+    random_state: int,
+    **methods,
+) -> pd.DataFrame:
+    """Every (dataset, method, fold) of Tables 1 and 2: the methods of
+    :func:`repro.two_level.experiments.paper2_methods` (``theta_grid``, ``random_state`` and
+    ``methods``, its other keywords), cross-validated on ``n_splits`` stratified folds seeded
+    by ``random_state`` (the first ``max_folds`` of them). On MAGIC and Musk
+    (``LARGE_DATASETS``) theta is tuned on a stratified subsample of ``large_max_samples``
+    training rows. The small datasets come first, then the large ones, each in their order."""
+    cv = dict(n_splits=n_splits, random_state=random_state, n_jobs=n_jobs, max_folds=max_folds)
+    methods["random_state"] = random_state
+    small = [d for d in datasets if d not in LARGE_DATASETS]
+    large = [d for d in datasets if d in LARGE_DATASETS]
+    parts = []
+    if small:
+        parts.append(cross_validate(paper2_methods(theta_grid, **methods), small, **cv))
+    if large:
+        tuned = paper2_methods(theta_grid, max_samples=large_max_samples, **methods)
+        parts.append(cross_validate(tuned, large, **cv))
+    return pd.concat(parts, ignore_index=True)
+
+
+def run_label() -> str:
+    """This run's label in the ``run`` column: the time it started, to the minute, in UTC."""
+    return pd.Timestamp.now(tz="UTC").strftime("%Y-%m-%d %H:%M UTC")
+
+
+def keep_earlier(
+    results: pd.DataFrame, folds_file: str | Path, run: str, *, keep: bool, quick: bool
+) -> pd.DataFrame:
+    """This run's fold rows labelled ``run``, followed, for a FULL run with ``keep``
+    (``KEEP_EARLIER``), by the earlier run's rows in ``folds_file`` of the (dataset, method)
+    pairs this run did not compute (:func:`repro.core.runner.merge_runs`). A QUICK run keeps
+    nothing: its folds are not the FULL protocol's."""
+    if keep and not quick:
+        return merge_runs(results, folds_file, run=run)
+    return results.assign(run=run)
+
+
+def provenance(results: pd.DataFrame, run: str) -> list[str]:
+    """Which run computed which datasets (the paper's names), one line per run, then a note
+    naming the paper's datasets no run included."""
+    lines = []
+    for label, sets in results.groupby("run", sort=False)["dataset"].unique().items():
+        who = "by this run" if label == run else "by the " + label
+        lines.append(f"  computed {who}: {', '.join(PAPER_NAMES.get(d, d) for d in sets)}")
+    not_run = [PAPER_NAMES[d] for d in PAPER_NAMES if d not in set(results["dataset"])]
+    if not_run:
+        lines.append(f"NOTE: the paper's datasets {not_run} are not included")
+    return lines
+
+
+def fit_times(results: pd.DataFrame, n_splits: int) -> pd.DataFrame:
+    """Mean seconds per fit per (dataset, method), in the methods' order, and the seconds of
+    all methods on all ``n_splits`` folds (scaled up from the folds run); the datasets by the
+    paper's names."""
+    times = results.pivot_table(
+        index="dataset", columns="method", values="fit_time", aggfunc="mean"
+    )
+    times = times[[m for m in pd.unique(results["method"])]]
+    per_dataset = results.groupby("dataset")
+    times["all methods, 10 folds (s)"] = per_dataset["fit_time"].sum() * (
+        n_splits / per_dataset["fold"].nunique()
+    )
+    times.index = [PAPER_NAMES.get(d, d) for d in times.index]
+    return times
