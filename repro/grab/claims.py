@@ -24,7 +24,7 @@ from repro.core.verdicts import (
 )
 from repro.grab.timing import REPEAT_BELOW
 
-__all__ = ["liblinear_ratio", "best_degree", "claims", "TIMING_NOISE"]
+__all__ = ["naive_ratio", "liblinear_ratio", "best_degree", "claims", "TIMING_NOISE"]
 
 
 def _verdict(ok: bool) -> str:
@@ -89,6 +89,19 @@ def _accuracy(
 
 def _gaps(comps: Mapping[str, Comparison]) -> str:
     return ", ".join(f"{d}: {c.short(1)}" for d, c in comps.items())
+
+
+def naive_ratio(tto: pd.DataFrame) -> pd.Series:
+    """Naive grafting / GRAB time to the common objective by (C, degree), named
+    "naive / GRAB".
+
+    A naive grafting run that never reached the objective counts as infinitely slow.
+    """
+
+    def seconds(method: str) -> pd.Series:
+        return tto[tto.method == method].set_index(["C", "degree"]).seconds_to_target
+
+    return (seconds("Grafting").fillna(np.inf) / seconds("GRAB")).rename("naive / GRAB")
 
 
 def liblinear_ratio(tto: pd.DataFrame, degree: int) -> float:

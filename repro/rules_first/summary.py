@@ -28,6 +28,8 @@ __all__ = [
     "claims_synthetic",
     "fig2_right_shape",
     "chosen_threshold",
+    "sweep_table",
+    "candidates_per_threshold",
     "about_the_choice",
     "claims_not_run",
     "claims_text",
@@ -173,6 +175,20 @@ def chosen_threshold(sweep: pd.DataFrame, how: str = "evaluation") -> float:
     acc = rows.groupby("threshold")[col].mean()
     best = acc[acc >= acc.max() - 1e-12]
     return float(best.index.max())
+
+
+def sweep_table(sweep: pd.DataFrame) -> pd.DataFrame:
+    """Test accuracy of a threshold sweep, mean over the draws: one row per threshold (the
+    baseline's row named "baseline"), a column per (variant, method)."""
+    tab = mean_se(sweep[sweep["fold"] < 0], ["variant", "method", "threshold"]).round(4)
+    tab["threshold"] = tab["threshold"].astype(object).where(tab["threshold"].notna(), "baseline")
+    return tab.pivot(index="threshold", columns=["variant", "method"], values="accuracy")
+
+
+def candidates_per_threshold(sweep: pd.DataFrame) -> pd.Series:
+    """The candidate rules greedy searched at each threshold, mean over the draws."""
+    test = sweep[sweep["fold"] < 0]
+    return test[test["method"] == "greedy"].groupby("threshold")["n_candidates"].mean()
 
 
 def plot_fig3(sweeps: dict[str, pd.DataFrame], paper_t: float | None = None):

@@ -104,7 +104,7 @@ def test_the_search_parameters_are_checked_before_fit():
 
 
 def test_passes_sklearn_check_estimator_with_a_search():
-    # the contract tests (tests/test_contract.py) run it on one candidate; here it searches
+    # the contract tests (tests/rulelab/test_contract.py) run it on one candidate; here it searches
     model = ColumnGenerationRulesCV(complexity_path=(0.02, 0.005))
     results = check_estimator(model, on_fail=None)
     assert [r["check_name"] for r in results if r["status"] == "failed"] == []

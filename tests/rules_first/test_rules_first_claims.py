@@ -2,8 +2,15 @@
 within one standard error is a tie."""
 
 import pandas as pd
+import pytest
 
-from repro.rules_first.summary import claims_synthetic, claims_text
+from repro.rules_first.claims import claims_boostrule
+from repro.rules_first.summary import (
+    candidates_per_threshold,
+    claims_synthetic,
+    claims_text,
+    sweep_table,
+)
 
 
 def _sweep(greedy, baseline, thresholds=(1.0, 1.5, 3.0)):
@@ -270,3 +277,27 @@ def test_the_chosen_threshold_is_judged_against_every_other_on_the_test_set():
     assert row["verdict"] == "does not hold" and "t=1:" in row["evidence"]
     assert about_the_choice({"claim": f"T: {also}"})
     assert all(r["verdict"] == "not testable" for r in claims_not_run())
+
+
+@pytest.mark.parametrize(
+    "weak, boosted, lemma, theorem",
+    [
+        (0.10, 0.05, "holds", "holds"),  # well under 1/4, and boosting halves it
+        (0.40, 0.45, "does not hold", "does not hold"),
+        (0.25, 0.25, "tie", "tie"),  # on the line, and no change
+    ],
+)
+def test_lemma_1_and_theorem_3_are_judged_with_binomial_errors(weak, boosted, lemma, theorem):
+    fig1 = pd.DataFrame({"model": ["GreedyRule", "BoostRule"], "test error": [weak, boosted]})
+    rows = claims_boostrule(fig1, n_test=2000)
+    assert [r["verdict"] for r in rows] == [lemma, theorem]
+    assert "2000 test rows" in rows[0]["evidence"] and "2000 test rows" in rows[1]["evidence"]
+
+
+def test_the_sweep_table_names_the_baseline_row_and_counts_candidates():
+    sweep = _sweep(greedy=[[0.8, 0.9, 0.8], [0.8, 0.9, 0.8]], baseline=[0.85, 0.85])
+    sweep["n_candidates"] = sweep["threshold"].map({1.0: 30, 1.5: 20, 3.0: 10})
+    table = sweep_table(sweep)
+    assert list(table.index) == [1.0, 1.5, 3.0, "baseline"]
+    assert table.loc[1.5, ("linear", "greedy")] == 0.9
+    assert candidates_per_threshold(sweep).to_dict() == {1.0: 30, 1.5: 20, 3.0: 10}
