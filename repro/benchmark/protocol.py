@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import textwrap
 from collections.abc import Sequence
-from pathlib import Path
 
 import pandas as pd
 
-from repro.core.runner import merge_runs, run_provenance
+from repro.core.runner import keep_earlier, run_label, run_provenance
 from repro.peers import learners as peers
 
 __all__ = [
@@ -101,23 +100,6 @@ def lineup(
         ours = {k: v for k, v in ours.items() if k in only}
         theirs = {k: v for k, v in theirs.items() if k in only}
     return ours, theirs, skipped
-
-
-def run_label() -> str:
-    """This run's label in the ``run`` column: the time it started, to the minute, in UTC."""
-    return pd.Timestamp.now(tz="UTC").strftime("%Y-%m-%d %H:%M UTC")
-
-
-def keep_earlier(
-    results: pd.DataFrame, folds_file: str | Path, run: str, *, keep: bool, quick: bool
-) -> pd.DataFrame:
-    """This run's fold rows labelled ``run``, followed, for a FULL run with ``keep``
-    (``KEEP_EARLIER``), by the earlier run's rows in ``folds_file`` of the (data set, method)
-    pairs this run did not compute (:func:`repro.core.runner.merge_runs`). A QUICK run keeps
-    nothing: its folds are not the FULL protocol's."""
-    if keep and not quick:
-        return merge_runs(results, folds_file, run=run)
-    return results.assign(run=run)
 
 
 def run_mode(results: pd.DataFrame, quick: bool, all_datasets: Sequence[str]) -> str:

@@ -48,6 +48,8 @@ __all__ = [
     "params_key",
     "summarize",
     "merge_runs",
+    "keep_earlier",
+    "run_label",
     "run_provenance",
     "earlier_reads",
     "read_cached",
@@ -372,3 +374,20 @@ def summarize(results: pd.DataFrame, value: str = "error") -> pd.DataFrame:
     return out.drop(columns="std").rename(
         columns={"mean": value, "se": f"{value}_se", "count": "folds"}
     )
+
+
+def run_label() -> str:
+    """This run's label in the ``run`` column: the time it started, to the minute, in UTC."""
+    return pd.Timestamp.now(tz="UTC").strftime("%Y-%m-%d %H:%M UTC")
+
+
+def keep_earlier(
+    results: pd.DataFrame, folds_file: str | Path, run: str, *, keep: bool, quick: bool
+) -> pd.DataFrame:
+    """This run's fold rows labelled ``run``, followed, for a FULL run with ``keep``
+    (``KEEP_EARLIER``), by the earlier run's rows in ``folds_file`` of the (dataset, method)
+    pairs this run did not compute (:func:`repro.core.runner.merge_runs`). A QUICK run keeps
+    nothing: its folds are not the FULL protocol's."""
+    if keep and not quick:
+        return merge_runs(results, folds_file, run=run)
+    return results.assign(run=run)

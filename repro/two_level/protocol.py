@@ -5,11 +5,10 @@ table."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 
 import pandas as pd
 
-from repro.core.runner import cross_validate, merge_runs
+from repro.core.runner import cross_validate, keep_earlier, run_label
 from repro.two_level.experiments import LARGE_DATASETS, PAPER_NAMES, paper2_methods
 
 __all__ = ["fit_times", "keep_earlier", "provenance", "run_folds", "run_label"]
@@ -43,23 +42,6 @@ def run_folds(
         tuned = paper2_methods(theta_grid, max_samples=large_max_samples, **methods)
         parts.append(cross_validate(tuned, large, **cv))
     return pd.concat(parts, ignore_index=True)
-
-
-def run_label() -> str:
-    """This run's label in the ``run`` column: the time it started, to the minute, in UTC."""
-    return pd.Timestamp.now(tz="UTC").strftime("%Y-%m-%d %H:%M UTC")
-
-
-def keep_earlier(
-    results: pd.DataFrame, folds_file: str | Path, run: str, *, keep: bool, quick: bool
-) -> pd.DataFrame:
-    """This run's fold rows labelled ``run``, followed, for a FULL run with ``keep``
-    (``KEEP_EARLIER``), by the earlier run's rows in ``folds_file`` of the (dataset, method)
-    pairs this run did not compute (:func:`repro.core.runner.merge_runs`). A QUICK run keeps
-    nothing: its folds are not the FULL protocol's."""
-    if keep and not quick:
-        return merge_runs(results, folds_file, run=run)
-    return results.assign(run=run)
 
 
 def provenance(results: pd.DataFrame, run: str) -> list[str]:
