@@ -318,6 +318,17 @@ def parse_params(pairs: list[str] | None) -> dict:
     return params
 
 
+def run_notebook(
+    notebook: str, mode: str = "quick", jobs: int = 2, params: dict | None = None
+) -> int:
+    """Run one notebook as ``python -m repro.pipeline --only NN`` does; 0 when it ran, 1
+    when it failed. ``params`` override its parameters (the run then writes under
+    ``runs/``, see :func:`repro.core.runs.start_run`)."""
+    given = dict(params or {})
+    check_request([notebook[:2]], given)  # a ValueError naming a wrong parameter or value
+    return 1 if run(mode, jobs, [notebook[:2]], None, given) else 0
+
+
 def run(
     mode: str = "full",
     jobs: int = 2,

@@ -114,3 +114,24 @@ def test_there_is_no_import_cycle():
 def test_a_cycle_is_seen():
     assert _cycles({"repro.a.x": {"repro.a.y"}, "repro.a.y": {"repro.a.x"}})
     assert not _cycles({"repro.a": {"repro.a.x"}, "repro.a.x": {"repro.a"}})
+
+
+def test_every_paper_package_has_the_same_face():
+    import importlib
+
+    from repro.core.parameters import Parameter
+    from repro.core.runs import notebooks
+
+    for notebook in notebooks():
+        package = importlib.import_module(f"repro.{notebook[3:]}")
+        assert set(package.__all__) == {"FIGURES", "PARAMETERS", "claims", "run"}, notebook
+        assert all(isinstance(p, Parameter) for p in package.PARAMETERS.values()), notebook
+        assert callable(package.claims) and callable(package.run), notebook
+        assert all(spec.notebook == notebook for spec in package.FIGURES.values()), notebook
+
+
+def test_a_papers_run_refuses_a_parameter_its_notebook_does_not_declare():
+    from repro import grab
+
+    with pytest.raises(ValueError, match="NO_SUCH_PARAMETER"):
+        grab.run(NO_SUCH_PARAMETER=1)
