@@ -171,7 +171,9 @@ def notebook_fingerprint(path: Path) -> str:
 
 def _parameters(path: Path) -> list[str]:
     """The declaration of the notebook's parameters, when its package has one."""
-    module = f"repro.{path.stem[3:]}.parameters"
+    from repro.core.runs import package_of
+
+    module = f"{package_of(path.stem)}.parameters"
     try:
         found = importlib.util.find_spec(module) is not None
     except ImportError:  # no package of that name

@@ -34,7 +34,16 @@ from typing import Any
 from repro.core import paths
 from repro.core.parameters import Parameter, coerce
 
-__all__ = ["Run", "declared", "notebooks", "plan_run", "read_parameters", "run_folder", "start_run"]
+__all__ = [
+    "Run",
+    "declared",
+    "notebooks",
+    "package_of",
+    "plan_run",
+    "read_parameters",
+    "run_folder",
+    "start_run",
+]
 
 # Parameters that change how a run goes, not what it computes: they name no folder.
 NOT_IN_FOLDER = ("QUICK", "INTO_COMMITTED", "N_JOBS")
@@ -152,6 +161,12 @@ def notebooks() -> list[str]:
     return sorted(p.stem for p in (paths.ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 
 
+def package_of(notebook: str) -> str:
+    """The package of ``notebook``'s paper: named after the notebook (``05_grab`` ->
+    ``repro.grab``)."""
+    return f"repro.{notebook[3:]}"
+
+
 @functools.cache
 def declared(notebook: str) -> dict[str, Parameter]:
     """``notebook``'s parameters as its paper's package declares them: the package is named
@@ -160,7 +175,7 @@ def declared(notebook: str) -> dict[str, Parameter]:
         raise ValueError(
             f"unknown notebook {notebook!r}; the notebooks are: {', '.join(notebooks())}"
         )
-    return importlib.import_module(f"repro.{notebook[3:]}.parameters").PARAMETERS
+    return importlib.import_module(f"{package_of(notebook)}.parameters").PARAMETERS
 
 
 def _spec(notebook: str) -> dict:
