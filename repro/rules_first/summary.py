@@ -10,6 +10,7 @@ from repro.core.verdicts import (
     all_of,
     compare,
     family_note,
+    no_worse,
     similar,
     tally,
     tolerance_note,
@@ -545,18 +546,22 @@ def claims_text(
                 "evidence": f"t = {t:g}, chosen by {chosen_by} inside the development set" + beside,
             }
         )
-        # "... which corresponds to the highest accuracy in the test set as well": the chosen
-        # t against every other t of the sweep, one family, paired over the draws
+        # "... which corresponds to the highest accuracy in the test set as well": no other t
+        # of the sweep ahead of the chosen one, one family, paired over the draws. "Highest"
+        # is read as no rival ahead beyond the noise (repro.core.verdicts.no_worse), not as
+        # ahead of every rival: neighbouring thresholds often admit the same candidates and
+        # score alike, which no threshold could beat.
         if t in by_seed.columns and len(by_seed.columns) > 1:
             rivals = {x: compare(by_seed[t], by_seed[x]) for x in by_seed.columns if x != t}
             out.append(
                 {
                     "claim": f"{corpus}: the chosen threshold is also the most accurate on the "
                     "test set",
-                    "verdict": all_of(rivals.values()),
+                    "verdict": no_worse(rivals.values()),
                     "evidence": f"greedy l2 test accuracy at t = {t:g} minus at each other t: "
                     + ", ".join(f"t={x:g}: {c.short()}" for x, c in rivals.items())
-                    + f" (SE paired over draws); {family_note(len(rivals))}",
+                    + f" (SE paired over draws); {family_note(len(rivals))}; 'highest' read "
+                    "as no other t ahead (repro.core.verdicts.no_worse)",
                 }
             )
     return out

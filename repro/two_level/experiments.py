@@ -12,6 +12,7 @@ import pandas as pd
 
 from repro.core.verdicts import (
     MANY_FEWER,
+    TIE,
     Comparison,
     all_of,
     at_least,
@@ -350,27 +351,49 @@ def claims(
             None,
             "paper 1's C5.0 column covers none of the datasets run",
         )
-    # paper 1's non-interpretable classifiers (published): "generally quite competitive",
-    # read as within COMPETITIVE of the mean error, against more than half of the four
-    boxes = {}
+    # paper 1's non-interpretable classifiers (published): "generally quite competitive".
+    # Paper 1 says the same words of its own rule sets against these classifiers (its
+    # section 5.3), so the phrase is read through paper 1's use of it: BCD and AM no worse
+    # than paper 1's published RuSC and RuB (repro.core.verdicts.no_worse, one family).
+    # The gaps to the black boxes themselves are reported beside it.
+    rule_sets = {}
     for m in ("BCD", "AM"):
-        for name in ("TrBag", "kNN", "Discr", "SVM"):
+        for name in ("RuSC", "RuB"):
             column = _published(paper1_errors, name)
             on = [d for d in sets if d in column.index]
             if on:
-                boxes[(m, name)] = _within(results, m, column, on, COMPETITIVE)
+                rule_sets[(m, name)] = _within(results, m, column, on, 0.0)
+    gaps = []
+    for name in ("TrBag", "kNN", "Discr", "SVM"):
+        column = _published(paper1_errors, name)
+        on = [d for d in sets if d in column.index]
+        if on:
+            ours = {
+                m: results[(results.method == m) & results.dataset.isin(on)]
+                .groupby("dataset")
+                .error.mean()
+                .mean()
+                for m in ("BCD", "AM")
+            }
+            gaps.append(
+                f"{name} {column[on].mean():.4f} (BCD {ours['BCD'] - column[on].mean():+.4f}, "
+                f"AM {ours['AM'] - column[on].mean():+.4f})"
+            )
     add(
         "black_box",
-        f"BCD's and AM's mean error at most each published classifier's + {COMPETITIVE:g} "
-        "against more than half of them (tolerance ours)",
-        at_least(boxes.values(), len(boxes) // 2 + 1) if boxes else None,
-        "mean error against paper 1's TrBag, kNN, Discr and SVM + "
-        f"{COMPETITIVE:g} (SE of our mean): "
-        + ", ".join(f"{m} vs {name} {c.short()}" for (m, name), c in boxes.items())
-        + f"; {tally(boxes.values())}; tolerance ours: 'generally quite competitive' read "
-        f"as within {COMPETITIVE:g} of more than half"
-        if boxes
-        else "paper 1's columns cover none of the datasets run",
+        "BCD's and AM's mean error no higher than paper 1's RuSC and RuB, which paper 1 "
+        "calls 'generally quite competitive' with the same classifiers (repro.core.verdicts."
+        "no_worse)",
+        no_worse(rule_sets.values()) if rule_sets else None,
+        "mean error against paper 1's published RuSC and RuB (SE of our mean): "
+        + ", ".join(f"{m} vs {name} {c.short()}" for (m, name), c in rule_sets.items())
+        + f"; {family_note(len(rule_sets))}; the black boxes' published mean errors and "
+        "our gaps to them: "
+        + ("; ".join(gaps) if gaps else "none published for these datasets")
+        + "; reading: 'quite competitive' as paper 1 uses it of its rule sets (paper 1, "
+        "Sec. 5.3)"
+        if rule_sets
+        else "paper 1's RuSC and RuB columns cover none of the datasets run",
     )
     # 3. CART as the tree learner we have: BCD >= CART in accuracy everywhere except Musk.
     data = [d for d in sets if d != "musk2"]
@@ -414,26 +437,39 @@ def claims(
         )
     large = [d for d in sets if d in LARGE_DATASETS]
     if large:
-        # "rather large": BCD and AM use many fewer (at most MANY_FEWER of RIPPER's), the
-        # one reading of every "many fewer" claim
-        more = [
-            _paired(results, o, "RIPPER", [d], "n_terms", factor=MANY_FEWER)
+        # "rather large" does not say against what: read against BCD and AM, as "more than
+        # theirs" and as "theirs many fewer" (at most MANY_FEWER of RIPPER's, the reading of
+        # every "many fewer" claim). Each data set is decided only where both readings
+        # agree; where they part (a modest ratio), the claim is undecided (a tie).
+        per = {
+            d: [
+                _paired(results, o, "RIPPER", [d], "n_terms", factor=f)
+                for f in (1.0, MANY_FEWER)
+                for o in ("BCD", "AM")
+            ]
             for d in large
-            for o in ("BCD", "AM")
-        ]
+        }
+        both = {
+            f: all_of(c for d in large for c in per[d][2 * i : 2 * i + 2])
+            for i, f in enumerate((1.0, MANY_FEWER))
+        }
+        verdict = both[1.0] if both[1.0] == both[MANY_FEWER] else TIE
         shown = "; ".join(
             f"{PAPER_NAMES[d]}: RIPPER {terms.loc[d, 'RIPPER']:.1f}, BCD "
-            f"{terms.loc[d, 'BCD']:.1f}, AM {terms.loc[d, 'AM']:.1f}"
+            f"{terms.loc[d, 'BCD']:.1f}, AM {terms.loc[d, 'AM']:.1f} (RIPPER minus BCD, AM: "
+            f"{per[d][0].short(1)}, {per[d][1].short(1)}; {MANY_FEWER:g} x RIPPER minus BCD, AM: "
+            f"{per[d][2].short(1)}, {per[d][3].short(1)})"
             for d in large
         )
         add(
             "ripper_large",
-            f"BCD and AM each use at most {MANY_FEWER:g} of RIPPER's features on each",
-            all_of(more),
-            f"features used: {shown} (SE paired over folds); {family_note(len(more))}; "
-            + tolerance_note(
-                f"'rather large' read as BCD and AM using at most {MANY_FEWER:g} of it"
-            ),
+            "RIPPER uses more features than BCD and AM on each, read both as 'more than' "
+            f"and as 'at least 1/{MANY_FEWER:g} of'; undecided (tie) where the two readings "
+            "part",
+            verdict,
+            f"features used: {shown} (SE paired over folds); {family_note(2 * len(large))}; "
+            f"'more than' {both[1.0]}, 'at least 1/{MANY_FEWER:g} of' {both[MANY_FEWER]}; "
+            "reading ours: the paper does not say against what the number is large",
         )
     else:
         add(

@@ -275,6 +275,14 @@ def test_the_chosen_threshold_is_judged_against_every_other_on_the_test_set():
     )
     row = _by_claim(claims_text(worst_at_chosen, "T", how="cv"))[also]
     assert row["verdict"] == "does not hold" and "t=1:" in row["evidence"]
+    # a neighbour that scores the same on every draw (the same candidates) is no rival
+    # ahead: "highest" holds, as no threshold could lead its twin
+    twin_at_chosen = _sweep(
+        greedy=[[0.80, 0.85, 0.85], [0.79, 0.86, 0.86], [0.81, 0.84, 0.84]],
+        baseline=[0.82, 0.83, 0.81],
+    )
+    row = _by_claim(claims_text(twin_at_chosen, "T", how="cv"))[also]
+    assert row["verdict"] == "holds", row["evidence"]
     assert about_the_choice({"claim": f"T: {also}"})
     assert all(r["verdict"] == "not testable" for r in claims_not_run())
 

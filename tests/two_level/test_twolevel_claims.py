@@ -133,32 +133,42 @@ def test_a_shortfall_within_the_family_bound_is_a_tie_not_a_failure():
     assert "read as one family of 6" in row["evidence"]
 
 
-def _with_black_boxes(error: float):
+def _with_black_boxes(rule_sets: float, black_boxes: float = 0.15):
     errors, rules = _paper1()
-    boxes = pd.DataFrame(
+    published = pd.DataFrame(
         [
-            {"dataset": d, "method": m, "error": error}
+            {"dataset": d, "method": m, "error": rule_sets if m in ("RuSC", "RuB") else black_boxes}
             for d in ("pima", "wdbc", "sonar")
-            for m in ("TrBag", "kNN", "Discr", "SVM")
+            for m in ("RuSC", "RuB", "TrBag", "kNN", "Discr", "SVM")
         ]
     )
-    return pd.concat([errors, boxes], ignore_index=True), rules
+    return pd.concat([errors, published], ignore_index=True), rules
 
 
-def test_quite_competitive_with_the_black_boxes_holds_within_the_margin_and_fails_beyond():
-    # BCD and AM err 0.20 on average: against black boxes at 0.19 they are within 0.02
-    close = claims(_folds(), *_with_black_boxes(0.19)).set_index("key")
+def test_quite_competitive_with_the_black_boxes_is_read_through_paper_1s_rule_sets():
+    # paper 1 calls its RuSC and RuB "generally quite competitive" with the black boxes:
+    # BCD and AM (0.20 on average) no worse than those rule sets is the claim
+    close = claims(_folds(), *_with_black_boxes(0.21)).set_index("key")
     assert close.loc["black_box", "verdict"] == "holds", close.loc["black_box", "evidence"]
-    far = claims(_folds(), *_with_black_boxes(0.10)).set_index("key")
-    assert far.loc["black_box", "verdict"] == "does not hold"
+    assert "TrBag 0.1500" in close.loc["black_box", "evidence"]  # the gaps, reported
+    level = claims(_folds(), *_with_black_boxes(0.20)).set_index("key")
+    assert level.loc["black_box", "verdict"] == "holds"  # equal is no worse
+    far = claims(_folds(), *_with_black_boxes(0.12)).set_index("key")
+    assert far.loc["black_box", "verdict"] == "does not hold", far.loc["black_box", "evidence"]
     assert claims(_folds()).set_index("key").loc["black_box", "verdict"] == "not testable"
 
 
-def test_rather_large_ripper_rules_mean_bcd_and_am_use_many_fewer_features():
+def test_rather_large_ripper_rules_are_decided_only_where_both_readings_agree():
     frame = _folds().assign(dataset=lambda f: f.dataset.replace({"sonar": "musk2"}))
-    large = claims(frame).set_index("key").loc["ripper_large"]
-    assert large["verdict"] == "holds", large["evidence"]  # 5 features against RIPPER's 50
-    close = frame.assign(
-        n_terms=np.where(frame.method == "RIPPER", 6.0, frame.n_terms)
-    )  # 5 of 6: more than 0.6 of RIPPER's, on every fold
-    assert claims(close).set_index("key").loc["ripper_large", "verdict"] == "does not hold"
+
+    def verdict(ripper_terms):
+        terms = np.where(frame.method == "RIPPER", ripper_terms, frame.n_terms)
+        return claims(frame.assign(n_terms=terms)).set_index("key").loc["ripper_large"]
+
+    large = verdict(50.0)  # 5 features against RIPPER's 50: large under either reading
+    assert large["verdict"] == "holds", large["evidence"]
+    # 5 against 6: more than BCD's and AM's, but not 1/0.6 of them: the readings part
+    modest = verdict(6.0)
+    assert modest["verdict"] == "tie", modest["evidence"]
+    assert "'more than' holds" in modest["evidence"]
+    assert verdict(4.0)["verdict"] == "does not hold"  # fewer than BCD's and AM's
