@@ -561,7 +561,20 @@ def claims_text(
                     "evidence": f"greedy l2 test accuracy at t = {t:g} minus at each other t: "
                     + ", ".join(f"t={x:g}: {c.short()}" for x, c in rivals.items())
                     + f" (SE paired over draws); {family_note(len(rivals))}; 'highest' read "
-                    "as no other t ahead (repro.core.verdicts.no_worse)",
+                    "as no other t ahead (repro.core.verdicts.no_worse)" + beside,
+                }
+            )
+    else:  # no rows to choose t by (a sweep without them): said, not left out
+        for claim in (
+            f"{corpus}: cross-validation on the evaluation data chooses t = {paper_t:g}",
+            f"{corpus}: the chosen threshold is also the most accurate on the test set",
+        ):
+            out.append(
+                {
+                    "claim": claim,
+                    "verdict": NOT_TESTABLE,
+                    "evidence": f"no threshold could be chosen by {chosen_by}: the sweep has "
+                    "no rows to choose it by",
                 }
             )
     return out

@@ -132,17 +132,27 @@ def _splits(
     n_dev: int | None = None,
     n_test: int | None = None,
     pos_per_neg: float | None = None,
+    held_out_seed: int | None = None,
 ):
+    """The draw ``seed`` of ``corpus``; with ``held_out_seed``, its test rows lie outside
+    the development rows of that draw (where the threshold was chosen)."""
     cfg = CORPORA[corpus]
-    return text_splits(
-        corpus,
-        n_dev or cfg["n_dev"],
-        n_test or cfg["n_test"],
-        seed=seed,
-        pool_split=cfg["pool_split"],
-        label_names=LABELS,
-        pos_per_neg=pos_per_neg,
-    )
+
+    def draw(seed, held_out=None):
+        return text_splits(
+            corpus,
+            n_dev or cfg["n_dev"],
+            n_test or cfg["n_test"],
+            seed=seed,
+            pool_split=cfg["pool_split"],
+            label_names=LABELS,
+            pos_per_neg=pos_per_neg,
+            held_out=held_out,
+        )
+
+    if held_out_seed is None or held_out_seed == seed:
+        return draw(seed)
+    return draw(seed, draw(held_out_seed).dev_rows)
 
 
 def _text_unit(
@@ -161,8 +171,9 @@ def _text_unit(
     reading: str = "filters",
     search: str = "exact",
     baseline: bool = True,
+    held_out_seed: int | None = None,
 ) -> list[dict]:
-    s = _splits(corpus, seed, n_dev, n_test, pos_per_neg)
+    s = _splits(corpus, seed, n_dev, n_test, pos_per_neg, held_out_seed)
     if fold < 0:  # the real run: development set -> held-out test set
         tr_text, tr_y, te_text, te_y = s.dev_text, s.dev_y, s.test_text, s.test_y
     else:  # cross-validation inside the development set, to choose t
@@ -242,7 +253,9 @@ def threshold_sweep(
     Rows with fold = -1 are test accuracies (model fitted on the development set), and
     for greedy the accuracy on its own evaluation quarter (``eval_accuracy``, by which the
     paper chose t); rows with fold >= 0 are ``cv_folds``-fold cross-validation inside the
-    development set of the first draw (linear variant), another way to choose t.
+    development set of the first draw (linear variant), another way to choose t. With
+    cross-validation, every other draw's test rows lie outside the first draw's
+    development set, so that no test accuracy judges the choice on rows it saw.
     ``n_dev`` / ``n_test`` override the corpus sizes of :data:`CORPORA` (QUICK runs);
     ``pos_per_neg`` draws at that class balance (None: the pool's); ``base_rows``,
     ``reading`` and ``search`` (``nn_search`` for the MLP variant) are passed to every
@@ -276,6 +289,9 @@ def threshold_sweep(
             "reading": reading,
             "search": search if v == "linear" else nn_search,
         }
+        # the threshold is chosen by cross-validation inside the first draw's development
+        # set: no draw's test rows may come from it (the first draw's never do)
+        | ({"held_out_seed": int(seeds[0])} if cv_folds and s != seeds[0] else {})
         for s, v, f, t, first in runs
     ]
     cost = [

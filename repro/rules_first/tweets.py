@@ -81,6 +81,9 @@ class TextSplits:
     test_text: pd.Series
     test_y: np.ndarray
     description: str
+    dev_rows: np.ndarray | None = None
+    """The development rows' positions in the dataset (to keep them out of other draws'
+    test samples)."""
 
 
 def text_splits(
@@ -92,6 +95,7 @@ def text_splits(
     label_names=("negative", "positive"),
     pos_per_neg: float | None = None,
     loader=None,
+    held_out: np.ndarray | None = None,
 ) -> TextSplits:
     """Disjoint random development and test samples of a text dataset.
 
@@ -112,6 +116,12 @@ def text_splits(
         Draw each sample with this many label-1 rows per label-0 row (Cohen et al. 2019,
         §7.2: "four times more positive than negative training examples"); None draws
         at the pool's own balance.
+    held_out : array of int, optional
+        Rows the test sample never holds: the development rows of the draw on which a
+        choice was made (a threshold by cross-validation), so that no draw judges that
+        choice on rows it saw. The development sample is drawn as without it, and the
+        test sample from the rest in the same random order, skipping these rows; a draw's
+        own development rows change nothing.
     """
     if loader is None:
         from rulelab.data import load_dataset as loader
@@ -122,11 +132,15 @@ def text_splits(
     if n_dev + n_test > len(pool):
         raise ValueError(f"{name} has {len(pool)} rows to draw from; asked for {n_dev} + {n_test}")
     rng = np.random.default_rng(seed)
+    keep = None if held_out is None else np.asarray(held_out)
     if pos_per_neg is None:
         draw = rng.permutation(pool)
-        dev, test = draw[:n_dev], draw[n_dev : n_dev + n_test]
+        dev, rest = draw[:n_dev], draw[n_dev:]
+        test = _first(rest, n_test, keep, name)
     else:
-        dev, test = _balanced_draw(pool, y.to_numpy()[pool], n_dev, n_test, pos_per_neg, rng, name)
+        dev, test = _balanced_draw(
+            pool, y.to_numpy()[pool], n_dev, n_test, pos_per_neg, rng, name, keep
+        )
     names = np.asarray(label_names, dtype=object)
     text = X["text"].astype(str)
     return TextSplits(
@@ -137,12 +151,33 @@ def text_splits(
         f"{name}: {n_dev} development + {n_test} test rows drawn with seed {seed} "
         f"from {len(pool)} rows"
         + (f" (split == {pool_split!r})" if pool_split and "split" in meta else "")
-        + (f", {pos_per_neg:g} label-1 rows per label-0 row" if pos_per_neg else ""),
+        + (f", {pos_per_neg:g} label-1 rows per label-0 row" if pos_per_neg else "")
+        + (", test rows outside the held-out development rows" if keep is not None else ""),
+        dev,
     )
 
 
+def _first(rows: np.ndarray, n: int, held_out: np.ndarray | None, name: str) -> np.ndarray:
+    """The first ``n`` of ``rows`` (in their random order) not among ``held_out``."""
+    if held_out is not None:
+        rows = rows[~np.isin(rows, held_out)]
+    if len(rows) < n:
+        raise ValueError(
+            f"{name} has {len(rows)} rows left for a test sample of {n} outside the "
+            "development rows and the held-out rows: draw fewer rows"
+        )
+    return rows[:n]
+
+
 def _balanced_draw(
-    pool: np.ndarray, labels: np.ndarray, n_dev: int, n_test: int, ratio: float, rng, name: str
+    pool: np.ndarray,
+    labels: np.ndarray,
+    n_dev: int,
+    n_test: int,
+    ratio: float,
+    rng,
+    name: str,
+    held_out: np.ndarray | None = None,
 ):
     """Development and test rows, each with ``ratio`` label-1 rows per label-0 row."""
     if not ratio > 0:
@@ -158,5 +193,12 @@ def _balanced_draw(
             f"{sum(n0)}: draw fewer rows or lower pos_per_neg"
         )
     dev = rng.permutation(np.concatenate([ones[: n1[0]], zeros[: n0[0]]]))
-    test = rng.permutation(np.concatenate([ones[n1[0] : sum(n1)], zeros[n0[0] : sum(n0)]]))
+    test = rng.permutation(
+        np.concatenate(
+            [
+                _first(ones[n1[0] :], n1[1], held_out, name),
+                _first(zeros[n0[0] :], n0[1], held_out, name),
+            ]
+        )
+    )
     return dev, test

@@ -469,7 +469,8 @@ def claims(
             verdict,
             f"features used: {shown} (SE paired over folds); {family_note(2 * len(large))}; "
             f"'more than' {both[1.0]}, 'at least 1/{MANY_FEWER:g} of' {both[MANY_FEWER]}; "
-            "reading ours: the paper does not say against what the number is large",
+            "reading ours: the paper does not say against what the number is large; "
+            + tolerance_note(f"the second reading's factor {MANY_FEWER:g}"),
         )
     else:
         add(

@@ -309,3 +309,16 @@ def test_the_sweep_table_names_the_baseline_row_and_counts_candidates():
     assert list(table.index) == [1.0, 1.5, 3.0, "baseline"]
     assert table.loc[1.5, ("linear", "greedy")] == 0.9
     assert candidates_per_threshold(sweep).to_dict() == {1.0: 30, 1.5: 20, 3.0: 10}
+
+
+def test_without_rows_to_choose_the_threshold_by_the_choice_claims_are_not_testable():
+    sweep = _sweep(
+        greedy=[[0.80, 0.85, 0.81], [0.79, 0.86, 0.80], [0.81, 0.84, 0.79]],
+        baseline=[0.82, 0.83, 0.81],
+    )
+    rows = _by_claim(claims_text(sweep[sweep["fold"] < 0], "T", how="cv"))
+    also = rows["the chosen threshold is also the most accurate on the test set"]
+    assert also["verdict"] == "not testable" and "no rows to choose it by" in also["evidence"]
+    assert rows["cross-validation on the evaluation data chooses t = 1.7"]["verdict"] == (
+        "not testable"
+    )
