@@ -563,6 +563,7 @@ def test_a_column_of_another_kind_at_predict_is_refused_by_name(name, column, ch
     "column, same",
     [
         ("flag", KINDS.flag.astype("boolean")),
+        ("flag", KINDS.flag.astype(object)),  # after a concat or fillna: Python's True, False
         ("flag", KINDS.flag.astype(int)),
         ("n", KINDS.n.astype(float)),
         ("n", KINDS.n.astype("Int64")),
@@ -571,6 +572,7 @@ def test_a_column_of_another_kind_at_predict_is_refused_by_name(name, column, ch
     ],
     ids=[
         "bool as boolean",
+        "bool as object",
         "bool as 0/1",
         "int as float",
         "int as Int64",
