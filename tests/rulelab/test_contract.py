@@ -180,8 +180,9 @@ def test_categorical_columns_are_taken_as_they_come(name):
         (pd.DataFrame(X.to_numpy(), columns=["a", "a", "b"]), "duplicated column names"),
         (X.iloc[:0], "no rows|0 sample|empty"),
         (X.assign(tags=[[i % 3] for i in range(N)]), "column 'tags' holds lists .*explode"),
+        (X.assign(tags=[(i % 3, 1) for i in range(N)]), "column 'tags' holds tuples .*explode"),
     ],
-    ids=["datetime", "duplicated names", "empty", "lists"],
+    ids=["datetime", "duplicated names", "empty", "lists", "tuples"],
 )
 def test_unusable_tables_are_refused_by_name(name, frame, message):
     with pytest.raises(ValueError, match=message):
