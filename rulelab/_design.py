@@ -25,6 +25,7 @@ from ._validation import (
     category_values,
     check_frame,
     check_not_dates,
+    column_kind,
     integers_beyond_float,
     is_binary_frame,
 )
@@ -188,7 +189,9 @@ def _numeric_features(estimator, X: pd.DataFrame, spec, reset: bool):
                 f"{bad[:5]} are not: binarizer='auto' one-hot encodes them"
             )
     X = _encode_categories(estimator, X, reset)
-    bad = [c for c in X.columns if not _is_numeric(X[c])]
+    # a column numeric in fit may come as Python booleans in an object column (after a
+    # concat or a fillna): True and False are 1 and 0 to it, as to every other learner
+    bad = [c for c in X.columns if not _is_numeric(X[c]) and column_kind(X[c]) != "boolean"]
     if bad:
         raise ValueError(
             f"X has non-numeric columns {bad[:5]}: rules-first learners need "

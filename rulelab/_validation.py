@@ -113,12 +113,14 @@ def check_frame(X) -> pd.DataFrame:
     return frame
 
 
-_CONTAINERS = (list, dict, set, np.ndarray)
+# a tuple is hashable, so it passed as a category, but it is no more one value than a list:
+# its SQL is the text '(1, 2)', and the rules-first encoding compared it item by item
+_CONTAINERS = (list, tuple, dict, set, frozenset, np.ndarray)
 
 
 def _check_no_containers(col, s: pd.Series) -> None:
-    """Refuse a column whose cells hold lists, dicts, sets or arrays, naming it: a term
-    compares one value per row, and such cells cannot even be told apart as categories."""
+    """Refuse a column whose cells hold lists, tuples, dicts, sets or arrays, naming it: a
+    term compares one value per row, and such cells cannot even be told apart as categories."""
     if pd.api.types.infer_dtype(s, skipna=True) not in ("mixed", "mixed-integer", "unknown-array"):
         return  # text, numbers, booleans, dates: no container in the column
     hit = s.map(lambda v: isinstance(v, _CONTAINERS)).to_numpy(dtype=bool)

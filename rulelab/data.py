@@ -294,11 +294,13 @@ def load_csv(
         valid text in it is refused naming the file.
     decimal : str, default="."
         The decimal mark of numbers, ``","`` for ``3,14`` (usually with ``sep=";"``). A
-        column whose every value reads as a number with a decimal comma warns, since it
-        would otherwise become a category silently.
+        column whose every value reads as a number with the other mark (``3,14`` read with
+        ``"."``, ``3.14`` with ``","``) warns, since it would otherwise become a category
+        silently.
 
     A row with fewer fields than the header names is refused with its line number (pandas
-    would fill it with missing values, and blame the label when it is the last column).
+    would fill it with missing values, and blame the label when it is the last column),
+    whatever the separator; so is a line with NUL characters, UTF-16 text read as one-byte.
 
     Returns
     -------
@@ -320,6 +322,10 @@ def load_csv(
         index_col=False,
         encoding=encoding,
         decimal=decimal,
+        # a longer separator is a regular expression, which only the python engine reads;
+        # chosen here, since the C engine's ParserWarning about falling back to it would
+        # be taken below for a row with too many fields
+        engine="python" if len(sep) > 1 and sep != r"\s+" else "c",
     )
     try:
         # pandas renames a repeated header to "a.1"; read the header as written to refuse it
@@ -329,10 +335,11 @@ def load_csv(
         raise ValueError(
             f"{path.name} is empty: it needs a header row naming the columns"
         ) from None
-    except UnicodeError as err:
+    except UnicodeError as err:  # the UTF-16 codec's missing BOM has no reason or byte
+        where = f"{err.reason} at byte {err.start}" if hasattr(err, "start") else str(err)
         raise ValueError(
-            f"{path} is not {encoding} text ({err.reason} at byte {err.start}): pass its "
-            "encoding, e.g. load_csv(..., encoding='latin-1') or encoding='utf-16'"
+            f"{path} is not {encoding} text ({where}): pass the encoding it was written in, "
+            "e.g. load_csv(..., encoding='latin-1') or encoding='utf-16'"
         ) from None
     repeated = sorted({str(h) for h in header if header.count(h) > 1})
     if repeated:
@@ -371,34 +378,42 @@ def load_csv(
     y = pd.Series(hit.astype(np.int8), name=label)
     check_binary_labels(y)
     X = frame.drop(columns=[label])
-    if decimal != ",":
-        _warn_decimal_commas(path, X, forced)
+    _warn_numbers_as_text(path, X, forced, decimal)
     for col in X.columns:
         if col in forced or not pd.api.types.is_numeric_dtype(X[col]):
             X[col] = X[col].astype("category")
     return X, y
 
 
-_DECIMAL_COMMA = r"[-+]?(\d+|\d{1,3}(\.\d{3})+),\d+"
+# a number written with a decimal comma (3,14; 1.234,5; -0,5e3) and with a decimal point
+_WITH_MARK = {
+    ",": r"[-+]?(\d+|\d{1,3}(\.\d{3})+),\d+([eE][-+]?\d+)?",
+    ".": r"[-+]?\d*\.\d+([eE][-+]?\d+)?",
+}
+_WHOLE = r"[-+]?\d+([eE][-+]?\d+)?"
 
 
-def _warn_decimal_commas(path: Path, X: pd.DataFrame, forced) -> None:
-    """Warn about text columns that read as numbers with a decimal comma (``3,14``): they
+def _warn_numbers_as_text(path: Path, X: pd.DataFrame, forced, decimal: str) -> None:
+    """Warn about text columns whose every value is a number written with the other decimal
+    mark than ``decimal`` (``3,14`` read with ``"."``, ``3.14`` read with ``","``): they
     would become categories, one per value, without a word."""
+    other = "," if decimal != "," else "."
     looks = []
     for col in X.columns:
         s = X[col]
         if col in forced or pd.api.types.is_numeric_dtype(s):
             continue
         text = s.dropna().astype(str).str.strip()
-        if len(text) and text.str.fullmatch(_DECIMAL_COMMA + r"|[-+]?\d+").all():
-            if text.str.contains(",").any():
+        if len(text) and text.str.fullmatch(_WITH_MARK[other] + "|" + _WHOLE).all():
+            if text.str.contains(other, regex=False).any():
                 looks.append(col)
     if looks:
+        written = "3,14" if other == "," else "3.14"
         warnings.warn(
-            f"{path.name}: column(s) {looks[:5]} hold numbers written with a decimal comma "
-            "(3,14), read as text and so as categories: pass decimal=',' to read them as "
-            "numbers (or categorical=[...] to keep them as categories and silence this)",
+            f"{path.name}: column(s) {looks[:5]} hold numbers written with a decimal "
+            f"{'comma' if other == ',' else 'point'} ({written}), read as text and so as "
+            f"categories: pass decimal={other!r} to read them as numbers (or "
+            "categorical=[...] to keep them as categories and silence this)",
             UserWarning,
             stacklevel=3,
         )
@@ -406,20 +421,39 @@ def _warn_decimal_commas(path: Path, X: pd.DataFrame, forced) -> None:
 
 def _check_no_short_rows(path: Path, n_names: int, sep: str, encoding: str) -> None:
     """Refuse a row with fewer fields than the header names, by line number: pandas fills
-    it with missing values, which then read as data (or as a missing label)."""
+    it with missing values, which then read as data (or as a missing label). A NUL
+    character is refused too: it is how UTF-16 text without a byte-order mark reads in
+    a one-byte encoding, whose lines would otherwise be blamed for their fields."""
     import csv
     import gzip
+    import re
+
+    def lines(fh):
+        for number, line in enumerate(fh, start=1):
+            if "\x00" in line:
+                raise ValueError(
+                    f"line {number} of {path.name} holds NUL characters, as UTF-16 text "
+                    f"read as {encoding} does: pass its encoding, e.g. load_csv(..., "
+                    "encoding='utf-16'), or 'utf-16-le' for a file without a byte-order mark"
+                )
+            yield line
 
     opener = gzip.open if path.suffix == ".gz" else open
     with opener(path, "rt", encoding=encoding, newline="") as fh:
-        rows = csv.reader(fh, delimiter=sep) if len(sep) == 1 else None
-        if rows is None:  # a regular-expression separator: no field count to compare
-            return
-        next(rows, None)
-        for fields in rows:
+        if len(sep) == 1:
+            rows = csv.reader(lines(fh), delimiter=sep)
+            numbered = ((rows.line_num, fields) for fields in rows)
+        else:  # a regular expression, which pandas splits each stripped line by
+            pattern = re.compile(sep)
+            numbered = (
+                (number, pattern.split(line.strip()) if line.strip() else [])
+                for number, line in enumerate(lines(fh), start=1)
+            )
+        next(numbered, None)
+        for line_num, fields in numbered:
             if fields and len(fields) < n_names:
                 raise ValueError(
-                    f"line {rows.line_num} of {path.name} has {len(fields)} field(s) but the "
+                    f"line {line_num} of {path.name} has {len(fields)} field(s) but the "
                     f"header names {n_names}: add the missing fields (empty ones are "
                     f"missing values), or check the separator (sep={sep!r})"
                 )

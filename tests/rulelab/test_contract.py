@@ -180,8 +180,9 @@ def test_categorical_columns_are_taken_as_they_come(name):
         (pd.DataFrame(X.to_numpy(), columns=["a", "a", "b"]), "duplicated column names"),
         (X.iloc[:0], "no rows|0 sample|empty"),
         (X.assign(tags=[[i % 3] for i in range(N)]), "column 'tags' holds lists .*explode"),
+        (X.assign(tags=[(i % 3, 1) for i in range(N)]), "column 'tags' holds tuples .*explode"),
     ],
-    ids=["datetime", "duplicated names", "empty", "lists"],
+    ids=["datetime", "duplicated names", "empty", "lists", "tuples"],
 )
 def test_unusable_tables_are_refused_by_name(name, frame, message):
     with pytest.raises(ValueError, match=message):
@@ -563,6 +564,7 @@ def test_a_column_of_another_kind_at_predict_is_refused_by_name(name, column, ch
     "column, same",
     [
         ("flag", KINDS.flag.astype("boolean")),
+        ("flag", KINDS.flag.astype(object)),  # after a concat or fillna: Python's True, False
         ("flag", KINDS.flag.astype(int)),
         ("n", KINDS.n.astype(float)),
         ("n", KINDS.n.astype("Int64")),
@@ -571,6 +573,7 @@ def test_a_column_of_another_kind_at_predict_is_refused_by_name(name, column, ch
     ],
     ids=[
         "bool as boolean",
+        "bool as object",
         "bool as 0/1",
         "int as float",
         "int as Int64",

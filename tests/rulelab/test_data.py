@@ -379,6 +379,23 @@ def test_load_csv_refuses_a_short_row_by_its_line_number(tmp_path):
         rulelab.load_csv(path, label="outcome", positive="yes")
 
 
+@pytest.mark.parametrize("sep", ["\t", r"\s+", "::", "[|;]"])
+def test_load_csv_reads_any_separator_and_refuses_a_short_row_by_its_line(tmp_path, sep):
+    """A separator longer than one character is a regular expression: the short row went
+    unchecked (whitespace: the label blamed) or every file was refused as having too many
+    fields (pandas' note that it falls back to its python engine, taken for that error)."""
+    glue = {r"\s+": "  ", "[|;]": "|"}.get(sep, sep)
+    rows = [["a", "b", "outcome"], ["1", "x", "yes"], ["2", "z", "no"], ["3", "w", "yes"]]
+    path = tmp_path / "table.txt"
+    path.write_text("".join(glue.join(r) + "\n" for r in rows))
+    X, y = rulelab.load_csv(path, label="outcome", positive="yes", sep=sep)
+    assert X["a"].tolist() == [1, 2, 3] and y.tolist() == [1, 0, 1]
+    rows[2] = ["2", "no"]
+    path.write_text("".join(glue.join(r) + "\n" for r in rows))
+    with pytest.raises(ValueError, match=r"line 3 of table\.txt has 2 field\(s\) but the header"):
+        rulelab.load_csv(path, label="outcome", positive="yes", sep=sep)
+
+
 @pytest.mark.parametrize("encoding", ["latin-1", "utf-16"])
 def test_load_csv_names_the_file_and_the_fix_when_the_encoding_is_wrong(tmp_path, encoding):
     path = tmp_path / "café.csv"
@@ -387,6 +404,25 @@ def test_load_csv_names_the_file_and_the_fix_when_the_encoding_is_wrong(tmp_path
         rulelab.load_csv(path, label="outcome", positive="yes")
     X, y = rulelab.load_csv(path, label="outcome", positive="yes", encoding=encoding)
     assert X["city"].tolist() == ["São Paulo", "Zürich"] and y.tolist() == [1, 0]
+
+
+@pytest.mark.parametrize(
+    "written, told, message",
+    [
+        ("utf-16-le", "utf-8", r"line 1 of t\.csv holds NUL characters.*encoding='utf-16'"),
+        ("utf-8", "utf-16", r"t\.csv is not utf-16 text \(UTF-16 stream does not start"),
+    ],
+    ids=["UTF-16 without a byte-order mark", "UTF-8 read as UTF-16"],
+)
+def test_load_csv_names_the_encoding_when_the_text_only_half_decodes(
+    tmp_path, written, told, message
+):
+    """UTF-16 without a byte-order mark is valid UTF-8 (every other byte NUL): its lines were
+    refused as short rows; the UTF-16 codec's own error has no byte and raised AttributeError."""
+    path = tmp_path / "t.csv"
+    path.write_text("city,outcome\nLima,yes\nOslo,no\n", encoding=written)
+    with pytest.raises(ValueError, match=message):
+        rulelab.load_csv(path, label="outcome", positive="yes", encoding=told)
 
 
 def test_load_csv_reads_decimal_commas_when_told_and_warns_when_not(tmp_path):
@@ -399,3 +435,13 @@ def test_load_csv_reads_decimal_commas_when_told_and_warns_when_not(tmp_path):
     ):
         X, _ = rulelab.load_csv(path, label="outcome", positive="ja", sep=";")
     assert isinstance(X["dose"].dtype, pd.CategoricalDtype)
+
+
+def test_load_csv_warns_when_decimal_points_are_read_with_a_decimal_comma(tmp_path):
+    """decimal=',' leaves 1.5 as text, which became a category as silently as 1,5 did."""
+    path = tmp_path / "punkt.csv"
+    path.write_text("dose;outcome\n1.5;ja\n2.25;nein\n3;ja\n")
+    with pytest.warns(UserWarning, match=r"\['dose'\] hold numbers written with a decimal point"):
+        rulelab.load_csv(path, label="outcome", positive="ja", sep=";", decimal=",")
+    X, _ = rulelab.load_csv(path, label="outcome", positive="ja", sep=";")
+    assert X["dose"].tolist() == [1.5, 2.25, 3.0]
