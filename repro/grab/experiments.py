@@ -436,11 +436,13 @@ class PolySVC(ClassifierMixin, BaseEstimator):
     fit take about a minute (``benchmarks/repro/bench_polysvc.py`` measures both). On 0/1 cells the
     dot products are exact integers either way, so the kernel values are libsvm's. Above
     ``gram_max_rows`` (ijcnn1's 40,000 rows would need a 12 GB matrix), and below
-    ``gram_min_columns`` cells (where libsvm's own dot products are cheap and the dense
-    matrix costs more than it saves: phishing's fits were slower precomputed), libsvm
-    computes the kernel itself, from a sparse matrix: one-hot cells leave at most one
-    non-zero per feature in a row (ijcnn1: 13 of 590 cells on average), and libsvm's sparse
-    dot products visit only those, with the same exact integer results.
+    ``gram_min_columns`` cells (where libsvm's own dot products are cheap and one fit's
+    dense matrix costs more than it saves: phishing's single fits were slower
+    precomputed), libsvm computes the kernel itself, from a sparse matrix: one-hot cells
+    leave at most one non-zero per feature in a row (ijcnn1: 13 of 590 cells on average),
+    and libsvm's sparse dot products visit only those, with the same exact integer
+    results. A grid of fits on one fold shares one matrix of dot products whatever the
+    cells (:meth:`shares_dots`, :func:`_svc_fit_scores`).
 
     ``cache_size`` (MB) is libsvm's cache of kernel rows, which changes the time and never
     the model: a row is the same whether kept or computed again. Its default, 2,000, holds
@@ -476,8 +478,28 @@ class PolySVC(ClassifierMixin, BaseEstimator):
         return self.kernel_from_dots((S @ self.X_fit_.T).toarray().astype(np.float64))
 
     def kernel_from_dots(self, dots: np.ndarray) -> np.ndarray:
-        """The kernel from the dot products of the rows (counts of common cells, float64)."""
-        return (self.gamma * dots + (1.0 - self.gamma)) ** self.degree
+        """The kernel from the dot products of the rows (counts of common cells, float64).
+
+        The same float64 operations as libsvm's own polynomial kernel, power by repeated
+        squaring included (its ``powi``; ``**`` calls ``pow``, which may round the last bit
+        differently), so a kernel made here is libsvm's bit for bit.
+        """
+        base = self.gamma * dots + (1.0 - self.gamma)
+        out = None
+        t = int(self.degree)
+        while t > 0:
+            if t % 2:
+                out = base.copy() if out is None else out * base
+            t //= 2
+            if t:
+                base = base * base
+        return np.ones_like(dots) if out is None else out
+
+    def shares_dots(self, rows: int) -> bool:
+        """Whether a grid of fits on ``rows`` training rows makes every kernel from dot
+        products computed once: wherever the dense matrix fits in memory, whatever the
+        number of cells, since the products are then paid once for all combinations."""
+        return rows <= self.gram_max_rows
 
     def precomputes(self, rows: int, columns: int) -> bool:
         """Whether a fit on ``rows`` x ``columns`` cells gives libsvm the kernel precomputed."""
@@ -1121,12 +1143,14 @@ def _svc_fit_scores(est, combos, B, y, train, test, time_limit) -> dict:
     """:func:`_fit_score` for PolySVC at every combination of ``combos`` on one fold, the
     rows' dot products computed once.
 
-    Where PolySVC gives libsvm its kernel precomputed (:meth:`PolySVC.precomputes`), the
-    kernel is an elementwise function of the dot products of the 0/1 rows, whatever the
-    degree, gamma and C: the products are computed once per fold and each combination's
-    kernel made from them as PolySVC makes it, the same float64 matrices, libsvm models
-    and scores as separate fits. The time limit applies as to separate fits, the products
-    included (:func:`_shared_fit_scores`). Elsewhere every combination is fitted on its own.
+    The kernel is an elementwise function of the dot products of the 0/1 rows, whatever
+    the degree, gamma and C: where the dense products fit in memory
+    (:meth:`PolySVC.shares_dots`), they are computed once per fold and each combination's
+    kernel made from them as libsvm makes it (:meth:`PolySVC.kernel_from_dots`), the same
+    float64 kernel, libsvm models and scores as separate fits, whether a separate fit
+    precomputes its kernel or lets libsvm compute it from the sparse cells. The time limit
+    applies as to separate fits, the products included (:func:`_shared_fit_scores`).
+    Elsewhere every combination is fitted on its own.
     """
     combos = [dict(c) for c in combos]
     model = clone(est)
@@ -1134,7 +1158,7 @@ def _svc_fit_scores(est, combos, B, y, train, test, time_limit) -> dict:
     def alone(i):
         return _fit_score(est, combos[i], B, y, train, test, time_limit)
 
-    if not model.precomputes(len(train), B.shape[1]):
+    if not model.shares_dots(len(train)):
         return {"records": [alone(i) for i in range(len(combos))]}
     records = _shared_fit_scores(
         lambda start: _svc_steps(model, combos[start:], B, y, train, test),
@@ -1156,7 +1180,7 @@ def _uses_shared_gram(est, grid: dict, rows: int, columns: int) -> bool:
     on training folds of ``rows`` rows and ``columns`` cells (the dot products are then
     computed once per fold)."""
     combos = np.prod([len(v) for v in grid.values()]) if grid else 1
-    return isinstance(est, PolySVC) and combos > 1 and est.precomputes(rows, columns)
+    return isinstance(est, PolySVC) and combos > 1 and est.shares_dots(rows)
 
 
 def _lrfim_task(

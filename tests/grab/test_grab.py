@@ -891,10 +891,14 @@ def test_lrfim_mined_once_keeps_the_time_limit_of_separate_fits(monkeypatch):
 
 
 @pytest.mark.parametrize("time_limit", [None, 60.0])
-def test_svc_kernels_from_dot_products_once_per_fold_equal_svcs_fitted_alone(time_limit):
-    """Where PolySVC precomputes its kernel, Table 1 computes the rows' dot products once
-    per fold and makes every (degree, gamma, C) kernel from them: each score is the score
-    of that PolySVC fitted on its own (in a child process under a time limit as well)."""
+@pytest.mark.parametrize("gram_min_columns", [1, 10**9])
+def test_svc_kernels_from_dot_products_once_per_fold_equal_svcs_fitted_alone(
+    time_limit, gram_min_columns
+):
+    """Table 1 computes the rows' dot products once per fold and makes every (degree,
+    gamma, C) kernel from them: each score is the score of that PolySVC fitted on its own
+    (in a child process under a time limit as well), whether the fit alone precomputes its
+    kernel or libsvm computes it from the sparse cells."""
     from sklearn.model_selection import ParameterGrid
     from sklearn.svm import SVC
 
@@ -905,7 +909,7 @@ def test_svc_kernels_from_dot_products_once_per_fold_equal_svcs_fitted_alone(tim
     B.columns = [f"c{j}" for j in range(40)]
     y = pd.Series((B.c0 + B.c1 + B.c2 * B.c3 > 1).astype(int) ^ (rng.random(150) < 0.1))
     train, test = np.arange(100), np.arange(100, 150)
-    est = ex.PolySVC(max_iter=100_000, gram_min_columns=1)
+    est = ex.PolySVC(max_iter=100_000, gram_min_columns=gram_min_columns)
     grid = {"degree": [1, 3], "gamma": [0.1, 1.0], "C": [0.01, 1.0, 100.0]}
     combos = list(ParameterGrid(grid))
     shared = ex._svc_fit_scores(est, combos, B, y, train, test, time_limit)["records"]
@@ -915,16 +919,54 @@ def test_svc_kernels_from_dot_products_once_per_fold_equal_svcs_fitted_alone(tim
     assert not any(r["timed_out"] or r["error"] for r in shared)
     assert [set(r) for r in shared] == [set(r) for r in alone]
     assert ex._uses_shared_gram(est, grid, len(train), B.shape[1])
-    assert not ex._uses_shared_gram(ex.PolySVC(), grid, len(train), B.shape[1])
+    assert not ex._uses_shared_gram(ex.PolySVC(gram_max_rows=99), grid, len(train), 40)
     # the libsvm model itself: the same support vectors and coefficients, bit for bit
     S = ex.sparse_cells(B.iloc[train])
     dots = (S @ S.T).toarray().astype(np.float64)
-    model = ex.PolySVC(degree=3, gamma=0.1, C=100.0, max_iter=100_000, gram_min_columns=1)
+    model = ex.PolySVC(
+        degree=3, gamma=0.1, C=100.0, max_iter=100_000, gram_min_columns=gram_min_columns
+    )
     model.fit(B.iloc[train], y.iloc[train])
     svc = SVC(kernel="precomputed", C=100.0, max_iter=100_000)
     svc.fit(model.kernel_from_dots(dots), y.iloc[train])
     assert np.array_equal(svc.support_, model.svc_.support_)
-    assert np.array_equal(svc.dual_coef_, model.svc_.dual_coef_)
+    assert np.array_equal(
+        np.asarray(svc.dual_coef_),
+        model.svc_.dual_coef_.toarray()
+        if hasattr(model.svc_.dual_coef_, "toarray")
+        else model.svc_.dual_coef_,
+    )
+
+
+@pytest.mark.parametrize("degree", [1, 2, 3, 5])
+def test_polysvc_kernel_from_dots_is_libsvms_own_kernel_bit_for_bit(degree):
+    """The kernel made from dot products is the one libsvm computes itself (its power by
+    repeated squaring, not ``pow``): fitted on it, libsvm takes the same steps and gives
+    the same decision values to the last bit as on the sparse cells."""
+    from sklearn.svm import SVC
+
+    from repro.grab import experiments as ex
+
+    rng = np.random.default_rng(degree)
+    B = pd.DataFrame((rng.random((160, 30)) < 0.35).astype(np.uint8))
+    y = pd.Series((B[0] + B[1] + B[2] * B[3] > 1).astype(int) ^ (rng.random(160) < 0.1))
+    train, test = np.arange(120), np.arange(120, 160)
+    own = ex.PolySVC(degree=degree, gamma=0.7, C=10.0, max_iter=100_000, gram_min_columns=10**9)
+    own.fit(B.iloc[train], y.iloc[train])
+    assert own.X_fit_ is None  # libsvm computed the kernel itself
+    S, S_test = ex.sparse_cells(B.iloc[train]), ex.sparse_cells(B.iloc[test])
+    dots = (S @ S.T).toarray().astype(np.float64)
+    dots_test = (S_test @ S.T).toarray().astype(np.float64)
+    pre = SVC(kernel="precomputed", C=10.0, max_iter=100_000).fit(
+        own.kernel_from_dots(dots), y.iloc[train]
+    )
+    assert pre.n_iter_.tolist() == own.svc_.n_iter_.tolist()
+    assert np.array_equal(
+        pre.decision_function(own.kernel_from_dots(dots_test)),
+        own.decision_function(B.iloc[test]),
+    )
+    expected = np.ones_like(dots) if degree == 0 else (0.7 * dots + 0.3) ** degree
+    np.testing.assert_allclose(own.kernel_from_dots(dots), expected, rtol=1e-12)
 
 
 @pytest.mark.parametrize("time_limit", [None, 60.0])
