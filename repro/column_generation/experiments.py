@@ -10,6 +10,7 @@ reads the committed fits instead of fitting again.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from functools import lru_cache
 
 import numpy as np
@@ -17,6 +18,7 @@ import pandas as pd
 from sklearn.model_selection import StratifiedKFold, train_test_split
 
 from repro.core.cache import cached
+from repro.core.runner import side_by_side
 from repro.core.verdicts import TIMING_NOISE, compare_ratio
 from rulelab.binarize import FeatureBinarizer
 from rulelab.colgen.estimator import ColumnGenerationRules
@@ -196,7 +198,7 @@ so that the variants differ only in their pricing."""
 
 
 def pricing_ablation(
-    dataset: str,
+    datasets: str | Sequence[str],
     *,
     complexity: float = 0.001,
     max_terms: int = 3,
@@ -205,8 +207,9 @@ def pricing_ablation(
     max_rows: int | None = None,
     seed: int = 0,
     cache: bool = True,
+    n_jobs: int = 1,
 ) -> pd.DataFrame:
-    """Every pricing variant on the first fold of ``dataset``, side by side.
+    """Every pricing variant on the first fold of each of ``datasets``, side by side.
 
     One row per variant: total and pricing seconds, rounds, the last LP value, the lower
     bound (when pricing proved it, or the best Lagrangian bound of the exact rounds), the
@@ -216,30 +219,33 @@ def pricing_ablation(
     ``exact_budget`` (seconds of search counted in work,
     :data:`rulelab.colgen.solver.EXACT_WORK_PER_SECOND`), after which the rounds go on
     by beam search; the rounds are limited by ``max_rounds``' default and the integer
-    solve by :data:`INTEGER_LIMITS`.
+    solve by :data:`INTEGER_LIMITS`. Since no limit is a clock, the ``n_jobs`` units that
+    run side by side (one per core, :func:`repro.core.runner.side_by_side`) change only
+    the seconds. One row per (dataset, variant), in that order.
     """
-    rows = []
-    for name, options in (variants or ABLATION_VARIANTS).items():
-        key = dict(
-            dataset=dataset,
-            variant=name,
-            options=options,
-            complexity=complexity,
-            max_terms=max_terms,
-            exact_budget=exact_budget,
-            max_rows=max_rows,
-            seed=seed,
-        )
-        rows.append(
-            cached(
-                "colgen/ablation",
-                key,
-                lambda key=key: _ablation_row(**key),
-                code=_ablation_row,
-                cache=cache,
+    units = []
+    for dataset in [datasets] if isinstance(datasets, str) else datasets:
+        for name, options in (variants or ABLATION_VARIANTS).items():
+            key = dict(
+                dataset=dataset,
+                variant=name,
+                options=options,
+                complexity=complexity,
+                max_terms=max_terms,
+                exact_budget=exact_budget,
+                max_rows=max_rows,
+                seed=seed,
             )
-        )
-    return pd.DataFrame(rows)
+            units.append(
+                lambda key=key: cached(
+                    "colgen/ablation",
+                    key,
+                    lambda: _ablation_row(**key),
+                    code=_ablation_row,
+                    cache=cache,
+                )
+            )
+    return pd.DataFrame(side_by_side(units, n_jobs, desc="pricing ablation"))
 
 
 def _ablation_row(
@@ -295,7 +301,7 @@ MILP_OVER_SEARCH = 2.0
 
 
 def milp_pricing_times(
-    dataset: str,
+    datasets: str | Sequence[str],
     *,
     complexity: float = 0.001,
     max_terms: int = 3,
@@ -304,9 +310,10 @@ def milp_pricing_times(
     max_rows: int | None = None,
     seed: int = 0,
     cache: bool = True,
+    n_jobs: int = 1,
 ) -> pd.DataFrame:
     """The first ``rounds`` pricing problems of column generation on the first fold of
-    ``dataset``, each solved twice: by the exact itemset search and by a MILP (HiGHS, the
+    each of ``datasets``, each solved twice: by the exact itemset search and by a MILP (HiGHS, the
     way BRCG prices), on the same duals.
 
     The run goes on with the itemset search's columns, so the problems are the same on
@@ -318,18 +325,27 @@ def milp_pricing_times(
     number of branch-and-bound nodes it explored (0: stopped at the root), ``milp_proved``
     says whether it proved its column optimal in that time, and then ``milp_best`` must
     equal the search's ``best`` (the lowest reduced cost).
+    A data set's problems are one unit; ``n_jobs`` units run side by side, one per core
+    (:func:`repro.core.runner.side_by_side`), so the search and the MILP it is timed
+    against run in the same process, one after the other.
     """
-    key = dict(
-        dataset=dataset,
-        complexity=complexity,
-        max_terms=max_terms,
-        rounds=rounds,
-        milp_time_limit=milp_time_limit,
-        max_rows=max_rows,
-        seed=seed,
-    )
-    rows = cached("colgen/milp", key, lambda: _milp_rows(**key), code=_milp_rows, cache=cache)
-    return pd.DataFrame(rows)
+    units = []
+    for dataset in [datasets] if isinstance(datasets, str) else datasets:
+        key = dict(
+            dataset=dataset,
+            complexity=complexity,
+            max_terms=max_terms,
+            rounds=rounds,
+            milp_time_limit=milp_time_limit,
+            max_rows=max_rows,
+            seed=seed,
+        )
+        units.append(
+            lambda key=key: cached(
+                "colgen/milp", key, lambda: _milp_rows(**key), code=_milp_rows, cache=cache
+            )
+        )
+    return pd.DataFrame([row for rows in side_by_side(units, n_jobs) for row in rows])
 
 
 def _milp_rows(

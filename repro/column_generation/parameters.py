@@ -8,6 +8,7 @@ PARAMETERS: dict[str, Parameter] = {
     "QUICK": Parameter("bool", False),
     "INTO_COMMITTED": Parameter("bool", False),
     "SEED": Parameter("int", 0),
+    "N_JOBS": Parameter("int", 2),
     "RECOVERY_CLAUSES": Parameter("Optional[list[int]]", None, quick=[2, 4], full=[2, 4, 6, 8]),
     "RECOVERY_SAMPLES": Parameter(
         "Optional[list[int]]", None, quick=[250, 1000], full=[125, 250, 500, 1000, 2000, 4000]

@@ -9,6 +9,8 @@ ratios are far from 1.
 
 Each (C, method) series over the degrees is one unit of the result cache: the timings a
 FULL run measured are its results, read back by any rerun whose code computes them alike.
+Series may run side by side, one per core, each single-threaded
+(:func:`repro.core.runner.side_by_side`, which says what that costs a unit's seconds).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import numpy as np
 import pandas as pd
 
 from repro.core.cache import cached, digest
+from repro.core.runner import side_by_side
 from repro.grab.experiments import time_methods
 
 __all__ = ["time_methods_repeated", "REPEAT_BELOW"]
@@ -32,6 +35,7 @@ def time_methods_repeated(
     repeats: int = 3,
     repeat_below: float = REPEAT_BELOW,
     cache: bool = True,
+    n_jobs: int = 1,
     **options,
 ) -> pd.DataFrame:
     """:func:`repro.grab.experiments.time_methods`, each finished run shorter than ``repeat_below``
@@ -51,6 +55,9 @@ def time_methods_repeated(
     cache : bool, default=True
         Keep and reuse each (C, method) series as a unit of the result cache, keyed by the
         data's bytes, the options and the code.
+    n_jobs : int, default=1
+        Series timed side by side, one per core, each single-threaded
+        (:func:`repro.core.runner.side_by_side`); a series' runs stay one after another.
 
     Returns
     -------
@@ -64,25 +71,26 @@ def time_methods_repeated(
     data = digest(X, y)
     Cs = options.pop("Cs", (0.1, 1.0))
     methods = options.pop("methods", ("GRAB", "Grafting", "LIBLINEAR"))
-    parts = []
+    units, cost = [], []
     for C in Cs:
         for method in methods:
             series = dict(options, Cs=(C,), methods=(method,))
             key = dict(data=data, repeats=repeats, repeat_below=repeat_below, **series)
-            records = cached(
-                "grab/fig2",
-                key,
-                lambda series=series: _series(X, y, repeats, repeat_below, series).to_dict(
-                    "records"
-                ),
-                code=_series,
-                cache=cache,
+            units.append(
+                lambda key=key, series=series: cached(
+                    "grab/fig2",
+                    key,
+                    lambda: _series(X, y, repeats, repeat_below, series).to_dict("records"),
+                    code=_series,
+                    cache=cache,
+                )
             )
-            part = pd.DataFrame(records)
-            if progress:
-                for _, row in part.iterrows():
-                    progress(row)
-            parts.append(part)
+            cost.append(C)  # a larger C runs longer, for every method
+    parts = [pd.DataFrame(records) for records in side_by_side(units, n_jobs, cost=cost)]
+    if progress:
+        for part in parts:
+            for _, row in part.iterrows():
+                progress(row)
     return pd.concat(parts, ignore_index=True)
 
 

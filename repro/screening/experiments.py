@@ -7,19 +7,21 @@ Morgan, i.e. the OR-clause LP on ``1 - A`` and ``1 - y`` (paper 3, eq. 3-4), wit
 
 Every finished unit is a small JSON file of the one cached runner (:func:`repro.core.cache.cached`),
 so an interrupted FULL run resumes where it stopped; units run through joblib with a tqdm
-bar. Timings are never run in parallel with each other (they would share the CPU).
+bar. Timed units run side by side only one per core, each single-threaded
+(:func:`repro.core.runner.side_by_side`), so that none shares a core with another.
 """
 
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping
 
 import numpy as np
 import pandas as pd
-from joblib import Parallel, delayed
 from tqdm.auto import tqdm
 
 from repro.core.cache import cached
+from repro.core.runner import side_by_side
 from rulelab.data import load_dataset
 from rulelab.lp import learn_clause
 from rulelab.screening import screen, threshold_design
@@ -228,11 +230,6 @@ def timing_row(
     return out
 
 
-def _run(units, n_jobs: int, desc: str) -> list[dict]:
-    jobs = Parallel(n_jobs=n_jobs, return_as="generator")(delayed(f)() for f in units)
-    return list(tqdm(jobs, total=len(units), desc=desc))
-
-
 def screening_counts(
     datasets,
     thresholds,
@@ -263,7 +260,7 @@ def screening_counts(
                     use_cache,
                 )
             )
-    return pd.DataFrame(_run(units, n_jobs, f"screening counts ({level})"))
+    return pd.DataFrame(side_by_side(units, n_jobs, desc=f"screening counts ({level})"))
 
 
 def screening_timings(
@@ -274,12 +271,17 @@ def screening_timings(
     rows=None,
     seed: int = 0,
     use_cache: bool = True,
+    n_jobs: int = 1,
 ) -> pd.DataFrame:
-    """Table 3 (and the growth with the number of rows) as a DataFrame; one unit at a time."""
-    units = []
+    """Table 3 (and the growth with the number of rows) as a DataFrame.
+
+    ``rows``: the rows sampled, a list (every dataset at each count; None: every row) or
+    a mapping from dataset to its count. ``n_jobs`` timed units run side by side, one per
+    core (:func:`repro.core.runner.side_by_side`), the most thresholds first."""
+    units, cost = [], []
     for ds in datasets:
         for T in thresholds:
-            for m in rows or [None]:
+            for m in [rows[ds]] if isinstance(rows, Mapping) else rows or [None]:
                 key = {
                     "dataset": ds,
                     "thresholds": T,
@@ -288,6 +290,7 @@ def screening_timings(
                     "rows_requested": m,
                     "seed": seed,
                 }
+                cost.append(T)  # the columns grow with the thresholds, and the time faster
                 units.append(
                     lambda key=key: _cached(
                         "time",
@@ -303,7 +306,7 @@ def screening_timings(
                         use_cache,
                     )
                 )
-    return pd.DataFrame(_run(units, 1, "screening timings"))
+    return pd.DataFrame(side_by_side(units, n_jobs, cost=cost, desc="screening timings"))
 
 
 # ------------------------------------------------------------------ tables and figures

@@ -90,13 +90,11 @@ def timings(
     lam: float,
     time_limit: float | None,
     seed: int,
+    n_jobs: int = 1,
 ) -> pd.DataFrame:
     """Table 3's timings (:func:`screening_timings`) of each dataset of ``rows`` on that many
-    sampled rows (None: every row), at each threshold count, one dataset after another."""
-    return pd.concat(
-        [
-            screening_timings([ds], thresholds, lam, time_limit, rows=[m], seed=seed)
-            for ds, m in rows.items()
-        ],
-        ignore_index=True,
+    sampled rows (None: every row), at each threshold count, ``n_jobs`` units side by side
+    (one per core); the rows in the order of ``rows``, then of ``thresholds``."""
+    return screening_timings(
+        list(rows), thresholds, lam, time_limit, rows=dict(rows), seed=seed, n_jobs=n_jobs
     )

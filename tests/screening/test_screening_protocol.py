@@ -74,17 +74,23 @@ def test_the_readings_say_whether_the_default_or_any_placement_gives_the_paper_s
     assert "the paper's total is above all 3 placements" in ionosphere
 
 
-def test_timings_run_each_dataset_on_its_own_rows(monkeypatch):
-    calls = []
+def test_timings_run_each_dataset_on_its_own_rows(monkeypatch, tmp_path):
+    """Each dataset is timed on its own row count, at every threshold count, and the rows
+    come back in the order of the datasets and thresholds (whatever order they ran in)."""
+    from repro.screening import experiments
 
-    def fake(datasets, thresholds, lam, time_limit, rows, seed):
-        calls.append((datasets, thresholds, lam, time_limit, rows, seed))
-        return pd.DataFrame({"dataset": datasets, "rows": rows})
+    monkeypatch.setenv("RULELAB_CACHE", str(tmp_path))
 
-    monkeypatch.setattr(protocol, "screening_timings", fake)
-    out = protocol.timings({"gas_drift_partial": 1000, "magic": None}, [10], 1000.0, 60.0, seed=0)
-    assert calls == [
-        (["gas_drift_partial"], [10], 1000.0, 60.0, [1000], 0),
-        (["magic"], [10], 1000.0, 60.0, [None], 0),
+    def fake(dataset, thresholds, lam, time_limit, rows, seed):
+        return {"columns": 2 * thresholds, "rows": 1000 if rows is None else rows}
+
+    monkeypatch.setattr(experiments, "timing_row", fake)
+    rows = {"gas_drift_partial": 1000, "magic": None}
+    out = protocol.timings(rows, [10, 20], 1000.0, 60.0, seed=0, n_jobs=1)
+    assert list(zip(out.dataset, out.thresholds, out.rows_requested.fillna(-1))) == [
+        ("gas_drift_partial", 10, 1000),
+        ("gas_drift_partial", 20, 1000),
+        ("magic", 10, -1),
+        ("magic", 20, -1),
     ]
-    assert list(out.index) == [0, 1]
+    assert list(out["columns"]) == [20, 40, 20, 40]
