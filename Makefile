@@ -50,8 +50,11 @@ verify: setup
 quick: setup
 	$(PY) -m repro.pipeline --mode quick --jobs $(JOBS)
 
+# The notebooks first: each runs whole on one worker (loadfile), and the longest started
+# last left one worker running it alone at the end; the slowest tests are listed.
 test: setup
-	RULELAB_QUICK=1 RULELAB_HEADLESS=1 $(PY) -m pytest -n $(JOBS) --nbval-lax --dist loadfile tests notebooks
+	RULELAB_QUICK=1 RULELAB_HEADLESS=1 $(PY) -m pytest -n $(JOBS) --nbval-lax --dist loadfile \
+		--durations=15 notebooks tests
 
 unit: setup
 	$(PY) -m pytest -n $(JOBS) tests

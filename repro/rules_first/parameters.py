@@ -28,4 +28,5 @@ PARAMETERS: dict[str, Parameter] = {
     "THRESHOLD_READINGS": Parameter("list[str]", ["filters", "score"]),
     "NN_SEARCH": Parameter("str", "fast"),
     "TEXT_SIZES": Parameter("dict[str, int]", {}, quick={"n_dev": 2000, "n_test": 2000}),
+    "SLS_SIZES": Parameter("dict[str, int]", {}, quick={"n_dev": 1000, "n_test": 1000}),
 }
