@@ -417,7 +417,8 @@ def accuracy_vs_size(
                 "top_k": top_k,
                 "max_test": max_test,
             }
-            rows.append(_cached(key, run, cache))
+            # the test rows' count beside the record, for the binomial SE of its accuracy
+            rows.append({**_cached(key, run, cache), "n_test": len(yt)})
     return pd.DataFrame(rows)
 
 

@@ -53,6 +53,7 @@ def _inputs(grab_accuracy):
             "m": [100, 100, 1000, 1000],
             "degree": [1, 2, 1, 2],
             "accuracy": [80, 70, 80, 90],
+            "n_test": [2000] * 4,
         }
     )
     wide = pd.DataFrame(
@@ -316,3 +317,24 @@ def test_the_better_grab_variant_is_chosen_on_the_training_rows_not_on_the_judge
         "x"
     ]
     assert chosen.verdict == "does not hold"
+
+
+@pytest.mark.parametrize(
+    "accuracy, n_test, verdict",
+    [
+        ([80, 70, 80, 90], 2000, "holds"),  # k = 2 loses 10 points at m = 100, gains 10 at 1000
+        ([80, 90, 80, 70], 2000, "does not hold"),  # the gain falls as m grows
+        ([80, 80.5, 80, 81], 500, "tie"),  # a rise of half a point, inside the noise
+    ],
+)
+def test_fig3_judges_the_rise_of_the_largest_degrees_gain_against_its_noise(
+    accuracy, n_test, verdict
+):
+    inputs = _inputs([90.0, 90.0])
+    inputs["curves"] = inputs["curves"].assign(accuracy=accuracy, n_test=n_test)
+    row = {r["claim"]: r for r in claims(TEXTS, **inputs)}["fig3"]
+    assert row["verdict"] == verdict, row["evidence"]
+    # without the test-row counts the accuracies have no SE: not judged
+    old = inputs["curves"].drop(columns="n_test")
+    row = {r["claim"]: r for r in claims(TEXTS, **{**inputs, "curves": old})}["fig3"]
+    assert row["verdict"] == "not testable"
