@@ -135,11 +135,12 @@ def _lp_candidates(Xa, y, rows, cost, lp_options) -> tuple[list[np.ndarray], int
     of LPs solved. They depend on the subproblem (``rows``) only, not on the current
     clause, so BCD and AM solve each distinct subproblem once per fit.
 
-    Each LP is built and solved from scratch, not re-solved from a previous basis: these
+    Each LP is solved from the slack basis, not re-solved from a previous basis: these
     LPs often have many optimal points, both roundings depend on which one the solver
     returns, and a warm start returns another one, so it would change the rules
     (``benchmarks/library/bench_clause_lp_reuse.py``: on Musk the previous LP's basis changed the
-    rounded clauses of most LPs, with the same optimum values)."""
+    rounded clauses of most LPs, with the same optimum values). Only the model is reused,
+    when ``lp_options`` carries a ``kept`` model (see :func:`bcd`)."""
     A, yy = Xa[rows], np.asarray(y)[rows].astype(bool)
     found, w = _rounded(A, yy, cost, lp_options)
     n_lp = 1
