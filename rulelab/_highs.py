@@ -16,7 +16,7 @@ import os
 import sys
 import threading
 
-__all__ = ["absorb_banner", "quiet_highs"]
+__all__ = ["KeptModel", "absorb_banner", "quiet_highs"]
 
 _lock = threading.Lock()
 _absorbed = False
@@ -78,3 +78,37 @@ def quiet_highs(verbose: bool = False):
     h = highspy.Highs()
     h.setOptionValue("output_flag", bool(verbose))
     return h
+
+
+class KeptModel:
+    """The last LP model HiGHS held, kept so that the next LP with the same matrix and
+    bounds is only re-costed instead of passed again.
+
+    A sequence of clause LPs (one two-level fit) often repeats the matrix with other
+    column costs; passing a matrix of millions of non-zeros costs HiGHS about a sixth of
+    the solve. A kept model gets the new costs and a cleared solver, so the dual simplex
+    starts from the slack basis, on the same matrix, bounds, scaling and options, as a
+    new model does: the same iterations and the same solution (checked by
+    ``benchmarks/library/bench_twolevel_kept.py``). Each thread keeps its own model.
+    """
+
+    def __init__(self):
+        self._local = threading.local()
+
+    def model(self, structure: tuple):
+        """The kept ``highspy.Highs`` if its LP had exactly these arrays (matrix pattern
+        and bounds, every cost aside), else None."""
+        held = getattr(self._local, "held", None)
+        if held is None or len(held[0]) != len(structure):
+            return None
+        import numpy as np
+
+        same = all(
+            a.shape == b.shape and a.dtype == b.dtype and np.array_equal(a, b)
+            for a, b in zip(held[0], structure)
+        )
+        return held[1] if same else None
+
+    def keep(self, structure: tuple, h) -> None:
+        """Keep ``h``, holding the LP of ``structure``, in place of this thread's last model."""
+        self._local.held = (structure, h)

@@ -47,7 +47,7 @@ import numpy as np
 import scipy.sparse as sp
 from numba import njit
 
-from ._highs import absorb_banner, quiet_highs
+from ._highs import KeptModel, absorb_banner, quiet_highs
 from ._validation import check_binary_labels, check_binary_matrix
 from .screening import _screen
 
@@ -238,8 +238,56 @@ def _build(A, y, lam, d, c, formulation):
 
 
 def _solve_highs(
-    cost, M, row_lo, row_hi, col_lo, col_hi, integer_cols, time_limit, presolve: bool = False
+    cost,
+    M,
+    row_lo,
+    row_hi,
+    col_lo,
+    col_hi,
+    integer_cols,
+    time_limit,
+    presolve: bool = False,
+    kept: KeptModel | None = None,
 ):
+    import highspy
+
+    cost = np.ascontiguousarray(cost, dtype=np.float64)
+    # Everything HiGHS is given but the costs; an LP is re-costed on a kept model only if
+    # all of it is equal (a MILP or a presolved LP always gets a new model).
+    structure = (
+        np.ascontiguousarray(col_lo, dtype=np.float64),
+        np.ascontiguousarray(np.minimum(col_hi, highspy.kHighsInf), dtype=np.float64),
+        np.ascontiguousarray(row_lo, dtype=np.float64),
+        np.ascontiguousarray(np.minimum(row_hi, highspy.kHighsInf), dtype=np.float64),
+        M.indptr.astype(np.int32, copy=False),
+        M.indices.astype(np.int32, copy=False),
+        M.data.astype(np.float64, copy=False),
+        np.array([np.inf if time_limit is None else float(time_limit)]),
+    )
+    reuse = kept is not None and not (integer_cols or presolve)
+    h = kept.model(structure) if reuse else None
+    if h is not None:
+        h.changeColsCost(cost.size, np.arange(cost.size, dtype=np.int32), cost)
+        h.clearSolver()  # the slack basis again, as on a new model: the same simplex path
+    else:
+        h = _new_highs(cost, M, structure, integer_cols, time_limit, presolve)
+        if reuse:
+            kept.keep(structure, h)
+    start = time.perf_counter()
+    h.run()
+    elapsed = time.perf_counter() - start
+    status = h.modelStatusToString(h.getModelStatus()).lower()
+    x = np.asarray(h.getSolution().col_value, dtype=float)
+    value = h.getInfo().objective_function_value
+    if "infeasible" in status:
+        status = "infeasible"
+    elif "time limit" in status:
+        status = "time_limit"
+    return x, float(value), status, elapsed
+
+
+def _new_highs(cost, M, structure, integer_cols, time_limit, presolve):
+    """A new HiGHS model holding the LP (``structure`` as :func:`_solve_highs` makes it)."""
     import highspy
 
     h = quiet_highs()
@@ -253,6 +301,7 @@ def _solve_highs(
     n_col, n_row = M.shape[1], M.shape[0]
     integrality = np.zeros(n_col, dtype=np.int32)  # 0 = continuous
     integrality[:integer_cols] = int(highspy.HighsVarType.kInteger.value)
+    col_lo, col_hi, row_lo, row_hi, indptr, indices, data, _ = structure
     # The array form of passModel hands numpy buffers to HiGHS without Python-level copies.
     h.passModel(
         n_col,
@@ -261,27 +310,17 @@ def _solve_highs(
         int(highspy.MatrixFormat.kColwise.value),
         int(highspy.ObjSense.kMinimize.value),
         0.0,
-        np.ascontiguousarray(cost, dtype=np.float64),
-        np.ascontiguousarray(col_lo, dtype=np.float64),
-        np.ascontiguousarray(np.minimum(col_hi, highspy.kHighsInf), dtype=np.float64),
-        np.ascontiguousarray(row_lo, dtype=np.float64),
-        np.ascontiguousarray(np.minimum(row_hi, highspy.kHighsInf), dtype=np.float64),
-        M.indptr.astype(np.int32, copy=False),
-        M.indices.astype(np.int32, copy=False),
-        M.data.astype(np.float64, copy=False),
+        cost,
+        col_lo,
+        col_hi,
+        row_lo,
+        row_hi,
+        indptr,
+        indices,
+        data,
         integrality,
     )
-    start = time.perf_counter()
-    h.run()
-    elapsed = time.perf_counter() - start
-    status = h.modelStatusToString(h.getModelStatus()).lower()
-    x = np.asarray(h.getSolution().col_value, dtype=float)
-    value = h.getInfo().objective_function_value
-    if "infeasible" in status:
-        status = "infeasible"
-    elif "time limit" in status:
-        status = "time_limit"
-    return x, float(value), status, elapsed
+    return h
 
 
 def _solve_cvxpy(cost, M, row_lo, row_hi, col_lo, col_hi, integer_cols, solver, time_limit):
@@ -354,6 +393,7 @@ def solve_or_lp(
     random_state=None,
     screening: str | None = None,
     screening_groups="auto",
+    kept: KeptModel | None = None,
 ) -> ClauseLP:
     """Learn an OR-clause ``y ~ OR_{j in S} A[:, j]`` with the Boolean compressed-sensing LP.
 
@@ -404,6 +444,10 @@ def solve_or_lp(
     screening_groups : "auto", list or None, default="auto"
         The nested threshold columns for the pairwise test (see
         :func:`rulelab.screening.screen`); ``"auto"`` detects them.
+    kept : rulelab._highs.KeptModel, optional
+        Solve on the HiGHS model of the previous LP when this one has the same matrix and
+        bounds (only the costs are changed): the same solution, without passing the matrix
+        again. For a sequence of related LPs, such as one two-level fit's clause LPs.
 
     Returns
     -------
@@ -452,12 +496,13 @@ def solve_or_lp(
             time_limit=time_limit,
             n_trials=n_trials,
             random_state=random_state,
+            kept=kept,
         )
     cost, M, row_lo, row_hi, col_lo, col_hi, n_w = _build(A, y, lam, d, c, formulation)
     integer_cols = n_w if exact else 0
     if solver.lower() == "highs":
         x, value, status, elapsed = _solve_highs(
-            cost, M, row_lo, row_hi, col_lo, col_hi, integer_cols, time_limit
+            cost, M, row_lo, row_hi, col_lo, col_hi, integer_cols, time_limit, kept=kept
         )
     else:
         x, value, status, elapsed = _solve_cvxpy(

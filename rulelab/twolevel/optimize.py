@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 import numpy as np
 from joblib import Parallel, delayed
 
+from .._highs import KeptModel
 from ..lp import learn_clause, solve_or_lp
 from .objective import clause_subobjective, clause_sums, hamming_objective
 
@@ -134,11 +135,12 @@ def _lp_candidates(Xa, y, rows, cost, lp_options) -> tuple[list[np.ndarray], int
     of LPs solved. They depend on the subproblem (``rows``) only, not on the current
     clause, so BCD and AM solve each distinct subproblem once per fit.
 
-    Each LP is built and solved from scratch, not re-solved from a previous basis: these
+    Each LP is solved from the slack basis, not re-solved from a previous basis: these
     LPs often have many optimal points, both roundings depend on which one the solver
     returns, and a warm start returns another one, so it would change the rules
     (``benchmarks/library/bench_clause_lp_reuse.py``: on Musk the previous LP's basis changed the
-    rounded clauses of most LPs, with the same optimum values)."""
+    rounded clauses of most LPs, with the same optimum values). Only the model is reused,
+    when ``lp_options`` carries a ``kept`` model (see :func:`bcd`)."""
     A, yy = Xa[rows], np.asarray(y)[rows].astype(bool)
     found, w = _rounded(A, yy, cost, lp_options)
     n_lp = 1
@@ -262,6 +264,14 @@ def _objective_with(Xa, y, W, S, r, w, cost) -> float:
     return hamming_objective(Xa, y, trial_W, cost, trial_S)
 
 
+def _keeping(lp_options: dict, keep_model: bool) -> dict:
+    """``lp_options`` with a :class:`~rulelab._highs.KeptModel` for this fit's clause LPs
+    (HiGHS only: another solver has no model to keep)."""
+    if not keep_model or lp_options.get("solver", "highs").lower() != "highs":
+        return lp_options
+    return {**lp_options, "kept": KeptModel()}
+
+
 def _parallel(n_jobs):
     # Threads: HiGHS releases the GIL while it solves, and threads share the design matrix.
     return Parallel(n_jobs=n_jobs, prefer="threads")
@@ -279,6 +289,7 @@ def bcd(
     rng=None,
     n_jobs=None,
     reuse_lps: bool = True,
+    keep_model: bool = True,
 ) -> TwoLevelResult:
     """Block coordinate descent (section 3.1): update one clause at a time, others fixed.
 
@@ -296,10 +307,17 @@ def bcd(
     offered again with the clause's new current weights. ``reuse_lps=False`` re-solves
     them whenever the clause or its subproblem changed (the reference path: same
     candidates, more LPs).
+
+    Every subproblem keeps all the positives, so consecutive clause LPs often have the
+    same matrix (merged positive rows, screened columns) and other costs; with
+    ``keep_model`` (default) such an LP is re-costed on the HiGHS model of the previous one
+    instead of passed anew (:class:`rulelab._highs.KeptModel`): the same solutions, so
+    the same rules. ``keep_model=False`` passes every LP to a new model.
     """
     if update not in ("greedy", "cyclic", "random"):
         raise ValueError(f"update must be 'greedy', 'cyclic' or 'random', not {update!r}")
     rng = np.random.default_rng(rng)
+    lp_options = _keeping(lp_options, keep_model)
     pos = np.asarray(y).astype(bool)
     W = np.asarray(W0, dtype=bool).copy()
     R = W.shape[0]
@@ -388,13 +406,24 @@ def assign_negatives(S_neg: np.ndarray, X_neg: np.ndarray) -> np.ndarray:
 
 
 def am(
-    Xa, y, W0, cost, *, max_iter: int = 20, lp_options: dict, n_jobs=None, reuse_lps: bool = True
+    Xa,
+    y,
+    W0,
+    cost,
+    *,
+    max_iter: int = 20,
+    lp_options: dict,
+    n_jobs=None,
+    reuse_lps: bool = True,
+    keep_model: bool = True,
 ) -> TwoLevelResult:
     """Alternating minimisation (section 3.2): (a) with W fixed, set the ideal outputs
     (positives 1 everywhere; each negative 0 on its clause from :func:`assign_negatives`,
     don't-care elsewhere); (b) with them fixed, refit all R clauses independently, in
     parallel. Stops when an iteration does not lower F(W). ``reuse_lps`` as in
-    :func:`bcd`: a subproblem met again (same clause rows) reuses its LP candidates."""
+    :func:`bcd`: a subproblem met again (same clause rows) reuses its LP candidates;
+    ``keep_model`` as in :func:`bcd`."""
+    lp_options = _keeping(lp_options, keep_model)
     pos = np.asarray(y).astype(bool)
     W = np.asarray(W0, dtype=bool).copy()
     R = W.shape[0]

@@ -10,6 +10,8 @@ import pandas as pd
 import pytest
 
 from rulelab import TwoLevelRules
+from rulelab._highs import KeptModel
+from rulelab.lp import solve_or_lp
 from rulelab.rules import DNF, Clause, Term
 from rulelab.twolevel import format_rule
 from rulelab.twolevel.objective import augment, clause_costs, clause_sums, hamming_objective
@@ -151,6 +153,41 @@ def test_reused_clause_lps_give_the_reference_path_rules(method, form, init, see
     assert fast.objective_path == reference.objective_path
     assert (fast.n_iter, fast.converged) == (reference.n_iter, reference.converged)
     assert fast.n_lp <= reference.n_lp
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_lps_recosted_on_a_kept_model_have_the_new_models_solutions(seed):
+    """An LP with the matrix of the previous one is only re-costed on its HiGHS model, and
+    its solution is the one a new model returns, to the last bit."""
+    rng = np.random.default_rng(seed)
+    A = rng.integers(0, 2, size=(120, 15)).astype(np.uint8)
+    y = (A[:, 0] | A[:, 3] | (rng.random(120) < 0.2)).astype(np.uint8)
+    kept, models = KeptModel(), []
+    for _ in range(6):
+        c = rng.uniform(0.05, 3.0, size=15)
+        again = solve_or_lp(A, y, 1.0, column_cost=c, kept=kept)
+        anew = solve_or_lp(A, y, 1.0, column_cost=c)
+        models.append(kept._local.held[1])
+        assert np.array_equal(again.w, anew.w) and again.lp_value == anew.lp_value
+    assert all(m is models[0] for m in models)  # one model, re-costed five times
+
+
+@pytest.mark.parametrize("method", ["bcd", "am"])
+@pytest.mark.parametrize("theta", [0.05, 0.5])
+@pytest.mark.parametrize("seed", range(3))
+def test_kept_model_fit_equals_a_fit_passing_every_lp_anew(method, theta, seed):
+    """BCD and AM with the clause LPs re-costed on a kept model where the matrix repeats
+    (the default) learn the clauses, objective path and LP count of the former path."""
+    rng = np.random.default_rng(seed)
+    X = 1 - with_negations(rng.integers(0, 2, size=(300, 8))).to_numpy()
+    y = 1 - (((X[:, 0] & X[:, 1]) | X[:, 12]) ^ (rng.random(300) < 0.15)).astype(np.uint8)
+    Xa, cost, opts = augment(X), clause_costs(X.shape[1], theta), lp_kwargs()
+    W0, _ = init_weights(Xa, y, 4, cost, "setcover", opts, np.random.default_rng(seed))
+    fit = bcd if method == "bcd" else am
+    kept = fit(Xa, y, W0, cost, max_iter=10, lp_options=opts, keep_model=True)
+    anew = fit(Xa, y, W0, cost, max_iter=10, lp_options=opts, keep_model=False)
+    assert np.array_equal(kept.W, anew.W) and kept.objective_path == anew.objective_path
+    assert (kept.n_iter, kept.n_lp) == (anew.n_iter, anew.n_lp)
 
 
 @pytest.mark.parametrize("method", ["bcd", "am"])
