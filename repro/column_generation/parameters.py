@@ -17,7 +17,7 @@ PARAMETERS: dict[str, Parameter] = {
     "ABLATION_SETS": Parameter("list[str]", ["magic", "musk2"]),
     "ABLATION_ROWS": Parameter("Optional[int]", None, quick=600, full=None),
     "ABLATION_BUDGET": Parameter("Optional[float]", None, quick=4, full=120),
-    "MILP_ROUNDS": Parameter("Optional[int]", None, quick=2, full=3),
+    "MILP_ROUNDS": Parameter("Optional[int]", None, quick=1, full=3),
     "MILP_TIME": Parameter("Optional[float]", None, quick=2, full=30),
     "COMPLEXITY": Parameter("float", 0.001),
     "PATH_SETS": Parameter("Optional[list[str]]", None, quick=["pima"], full=["pima", "sonar"]),
