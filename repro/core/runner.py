@@ -263,12 +263,13 @@ def side_by_side(
     """Run single-core timed units (callables without arguments, each usually a
     :func:`cached` call) ``n_jobs`` at a time; return their results in the given order.
 
-    A timing experiment runs one unit per core: each unit is one process on one core,
-    its solvers single-threaded, so two units side by side on two cores time as they do
-    alone, apart from the shared memory bus (``benchmarks/repro/bench_side_by_side.py``
-    measures each unit's seconds both ways). ``cost`` (one estimate per unit) starts the
-    costliest first, so that a long unit does not start last; it changes only the order
-    in which units run.
+    Each unit is one process on one core, its solvers single-threaded. Beside another
+    unit a long unit's seconds move by a few per cent (the shared cache and memory bus),
+    a sub-second one's by up to 1.8x (``benchmarks/repro/bench_side_by_side.py``
+    measures each unit's seconds both ways): use it where the times that decide a
+    verdict are long, or where the limits are counts of work. ``cost`` (one estimate per
+    unit) starts the costliest first, so that a long unit does not start last; it changes
+    only the order in which units run.
     """
     order = list(range(len(units)))
     if cost is not None:  # stable: equal estimates keep the given order

@@ -7,8 +7,9 @@ Morgan, i.e. the OR-clause LP on ``1 - A`` and ``1 - y`` (paper 3, eq. 3-4), wit
 
 Every finished unit is a small JSON file of the one cached runner (:func:`repro.core.cache.cached`),
 so an interrupted FULL run resumes where it stopped; units run through joblib with a tqdm
-bar. Timed units run side by side only one per core, each single-threaded
-(:func:`repro.core.runner.side_by_side`), so that none shares a core with another.
+bar. Table 3's timings run one at a time: beside another unit on the other core, its
+long times moved by 2-9 % but its sub-second screening times by up to 1.8x
+(``benchmarks/repro/bench_side_by_side.py``), and those enter the verdicts.
 """
 
 from __future__ import annotations
