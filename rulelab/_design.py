@@ -124,6 +124,14 @@ def numeric_design(X, estimator, *, reset: bool = False):
     if reset:
         estimator.binarizer_ = None
         estimator.categories_ = {}  # an array has none; a table's are found below
+        # a table's boolean columns: their rules read ``flag == True`` (numbers to the
+        # model), which every SQL dialect can compare, where ``flag > 0`` is refused by
+        # PostgreSQL (boolean against integer)
+        estimator.boolean_columns_ = (
+            [str(c) for c in X.columns if column_kind(X[c]) == "boolean"]
+            if isinstance(X, pd.DataFrame)
+            else []
+        )
     if isinstance(X, pd.DataFrame):
         X, names = _numeric_features(estimator, X, spec, reset)
     _check_magnitude(X, names)
@@ -238,8 +246,8 @@ def _encode_categories(estimator, X: pd.DataFrame, reset: bool) -> pd.DataFrame:
 
 def numeric_terms(estimator, names) -> list[Term]:
     """The test each feature column stands for on the caller's data: ``x > 0`` (a rule's
-    feature covers a sample where it is positive), or ``colour == red`` for a category that
-    :func:`numeric_design` one-hot encoded."""
+    feature covers a sample where it is positive), ``flag == True`` for a boolean column, or
+    ``colour == red`` for a category that :func:`numeric_design` one-hot encoded."""
     if getattr(estimator, "binarizer_", None) is not None:
         return list(estimator.binarizer_.terms_)
     categories = getattr(estimator, "categories_", None) or {}
@@ -248,4 +256,7 @@ def numeric_terms(estimator, names) -> list[Term]:
         for col, values in categories.items()
         for v in values
     }
+    encoded.update(
+        {col: Term(col, "==", True) for col in getattr(estimator, "boolean_columns_", [])}
+    )
     return [encoded.get(name, Term(name, ">", 0)) for name in names]

@@ -699,3 +699,24 @@ def test_a_refit_within_the_steps_rows_is_the_refit_on_its_own_rows_bit_for_bit(
         assert np.array_equal(w, plain.refit(column, rows)) and w[column] == 0.0
     outside = ~step  # rows beyond the step's: the refit slices them itself
     assert np.array_equal(shared.refit(3, outside | step), plain.refit(3, outside | step))
+
+
+@pytest.mark.parametrize("name", ["RulesFirstClassifier", "GreedyRule", "BoostRule"])
+def test_a_boolean_column_reads_flag_is_true_in_print_and_in_every_sql_dialect(name):
+    """A rule on a boolean column is ``flag == True``: the same rows as ``flag > 0``, and
+    PostgreSQL, which refuses a boolean compared with an integer, reads it too."""
+    import pandas as pd
+
+    import rulelab
+
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"flag": rng.random(300) < 0.3, "x": rng.random(300)})
+    y = (X.flag | (X.x > 0.9)).astype(int)
+    model = getattr(rulelab, name)().fit(X, y)
+    numbers = getattr(rulelab, name)().fit(X.astype({"flag": float}), y)
+    assert np.array_equal(model.predict(X), numbers.predict(X.astype({"flag": float})))
+    text = str(model.rules_)
+    assert "flag == True" in text and "flag > 0" not in text
+    lists = model.rules_.members if name == "BoostRule" else [model.rules_]  # a vote: each round
+    sql = " ".join(rules.to_sql(dialect="postgresql") for rules in lists)
+    assert '"flag" = TRUE' in sql and '"flag" > 0' not in sql
