@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -239,16 +240,13 @@ def run_units(
         else:
             todo.append((i, task, u))
     if todo:
-        if cost is not None:  # stable: equal estimates keep the task order
-            todo.sort(key=lambda unit: -cost[unit[0]])
-        stream = Parallel(n_jobs=n_jobs, return_as="generator")(
-            delayed(_run_unit)(func, task, path) for _, task, path in todo
+        done = side_by_side(
+            [partial(_run_unit, func, task, path) for _, task, path in todo],
+            n_jobs,
+            cost=None if cost is None else [cost[i] for i, _, _ in todo],
+            desc=kind if progress else None,
         )
-        if progress:
-            from tqdm.auto import tqdm
-
-            stream = tqdm(stream, total=len(todo), desc=kind, leave=False)
-        for (i, _, _), records in zip(todo, stream):
+        for (i, _, _), records in zip(todo, done):
             results[i] = records
     return [r for recs in results for r in recs]
 
