@@ -21,7 +21,10 @@ __all__ = ["SQL_DIALECTS"]
 #: is doubled) and names are quoted with backticks; a server set to read backslashes
 #: literally (``NO_BACKSLASH_ESCAPES``) and double quotes as names (``ANSI_QUOTES``) takes
 #: ``"standard"``. Neither MySQL nor standard SQL has an infinity: a comparison that needs
-#: one is refused there. A boolean is never a bare ``TRUE``, which SQLite reads as a column
+#: one is refused there. MySQL's default collations compare text without case and without
+#: trailing blanks (``'a' = 'A '`` holds), so ``"mysql"`` compares text as its UTF-8 bytes.
+#: A date is an ISO ``TIMESTAMP`` literal in standard SQL (SQLite cannot read it and stops
+#: at it: use ``"sqlite"``, which compares instants) and an ISO string elsewhere. A boolean is never a bare ``TRUE``, which SQLite reads as a column
 #: named ``true`` when the table has one: ``1``/``0`` in SQLite, ``TRUE``/``FALSE`` where
 #: they are reserved words (PostgreSQL, MySQL), ``(1 = 1)``/``(1 = 0)`` in standard SQL.
 SQL_DIALECTS = ("standard", "sqlite", "postgresql", "mysql")
@@ -90,6 +93,30 @@ def _sql_value(value, dialect: str = "standard", what: str = "value") -> str:
     if dialect == "mysql":  # a backslash escapes in MySQL's strings
         text = text.replace("\\", "\\\\")
     return "'" + text.replace("'", "''") + "'"
+
+
+def _mysql_text_comparison(name: str, op: str, value: str) -> str:
+    """A text comparison MySQL makes as ``predict()`` does: on the exact characters.
+
+    MySQL's and MariaDB's default collations ignore case and trailing blanks, so ``= 'a'``
+    also selected ``'A'`` and ``'a '``. Both sides are compared as the bytes of their UTF-8
+    text, whatever the column's character set: equal exactly when the strings are.
+    """
+    literal = "_utf8mb4" + _sql_value(value, "mysql")
+    return f"CAST(CONVERT({name} USING utf8mb4) AS BINARY) {op} CAST({literal} AS BINARY)"
+
+
+def _standard_date_literal(value) -> str:
+    """ISO SQL's literal for an instant: ``TIMESTAMP '...'``, with its offset when it has one.
+
+    A bare string compared with a date column is read as a date by PostgreSQL and MySQL
+    but compared as text by SQLite, where it selected nothing; the typed literal is read
+    as a date where there are dates, and refused by SQLite, never misread.
+    """
+    stamp = pd.Timestamp(value)
+    if stamp.tzinfo is None:
+        return f"TIMESTAMP '{stamp.isoformat(sep=' ')}'"
+    return f"TIMESTAMP WITH TIME ZONE '{stamp.isoformat(sep=' ')}'"
 
 
 def _sqlite_date_comparison(name: str, op: str, value, term: str) -> str:

@@ -16,7 +16,14 @@ import pandas as pd
 
 from ._values import _is_datetime, _nonfinite, _py
 from .query import _query_name, _query_value
-from .sql import _check_dialect, _sql_name, _sql_value, _sqlite_date_comparison
+from .sql import (
+    _check_dialect,
+    _mysql_text_comparison,
+    _sql_name,
+    _sql_value,
+    _sqlite_date_comparison,
+    _standard_date_literal,
+)
 
 __all__ = ["Term", "format_value", "evaluate_terms"]
 
@@ -283,6 +290,10 @@ class Term:
         op = "<>" if self.op == "!=" else ("=" if self.op == "==" else self.op)
         if dialect == "sqlite" and _is_datetime(self.value):
             return _sqlite_date_comparison(name, op, self.value, str(self))
+        if dialect == "standard" and _is_datetime(self.value):
+            return f"{name} {op} {_standard_date_literal(self.value)}"
+        if dialect == "mysql" and isinstance(self.value, str):
+            return _mysql_text_comparison(name, op, self.value)
         return f"{name} {op} {_sql_value(self.value, dialect, f'the threshold of {self}')}"
 
     def to_query(self) -> str:

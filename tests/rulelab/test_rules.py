@@ -257,7 +257,8 @@ def _sqlite_rows(frame: pd.DataFrame, where: str) -> list[int]:
 def test_every_export_selects_the_rows_the_term_holds_on(term):
     holds = np.flatnonzero(term.evaluate(AWKWARD))
     assert list(AWKWARD.query(term.to_query(), engine="python").index) == list(holds)
-    assert _sqlite_rows(AWKWARD, term.to_sql()) == list(holds)
+    # SQLite's own dialect: standard SQL's date literal is refused there (see below)
+    assert _sqlite_rows(AWKWARD, term.to_sql(dialect="sqlite")) == list(holds)
     again = rule_from_dict(Clause((term,)).to_json()).terms[0]
     assert again == term and str(again) == str(term)
 
@@ -436,7 +437,11 @@ def test_an_unknown_sql_dialect_is_refused_listing_the_known_ones():
 def test_string_values_and_names_are_escaped_per_dialect():
     term = Term('s`"', "==", "a\\b'c")
     assert term.to_sql() == "\"s`\"\"\" = 'a\\b''c'"
-    assert term.to_sql(dialect="mysql") == "`s``\"` = 'a\\\\b''c'"
+    # MySQL compares text as UTF-8 bytes: its default collations ignore case and trailing
+    # blanks (test_sql_servers runs it on a server)
+    assert term.to_sql(dialect="mysql") == (
+        "CAST(CONVERT(`s``\"` USING utf8mb4) AS BINARY) = CAST(_utf8mb4'a\\\\b''c' AS BINARY)"
+    )
     # SQLite reads the standard literal back as the very string
     frame = EXTREME.rename(columns={"s": 's`"'})
     rule = Clause((term,))
@@ -603,6 +608,16 @@ def test_date_terms_in_sqlite_select_the_rows_they_hold_on_however_dates_are_sto
     assert _sqlite_select(DATES, term.to_sql(dialect="sqlite")) == holds
     iso = DATES.assign(when=DATES.when.map(lambda t: None if pd.isna(t) else t.isoformat()))
     assert _sqlite_select(iso, term.to_sql(dialect="sqlite")) == holds
+
+
+@pytest.mark.parametrize("term", DATE_TERMS[:3], ids=str)
+def test_a_standard_date_literal_is_refused_by_sqlite_never_misread(term):
+    """Standard SQL writes a date as ``TIMESTAMP '...'``: PostgreSQL and MySQL read it (see
+    test_sql_servers), SQLite stops at it. As a bare string it selected nothing there."""
+    sql = term.to_sql(dialect="standard")
+    assert "TIMESTAMP '" in sql
+    with pytest.raises(sqlite3.OperationalError, match="syntax error"):
+        _sqlite_select(DATES, sql)
 
 
 def test_a_date_finer_than_sqlite_keeps_is_refused_in_sqlite():
