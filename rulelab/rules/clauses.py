@@ -12,7 +12,7 @@ import pandas as pd
 
 from .query import _QUERY_FALSE, _QUERY_TRUE
 from .sql import _check_dialect
-from .terms import Term, _distinct_texts, _term, evaluate_terms
+from .terms import Term, _distinct_texts, _term, clashing_features, evaluate_terms
 
 __all__ = ["Clause", "simplify_clause", "simplify_rules"]
 
@@ -46,9 +46,14 @@ class Clause:
         return len(self.terms)
 
     def __str__(self) -> str:
+        return self.describe()
+
+    def describe(self, exact_features: frozenset = frozenset()) -> str:
+        """The clause in words; the thresholds of the features in ``exact_features`` (a
+        rule's other clauses cut them so close that they would print alike) in full."""
         if not self.terms:
             return "TRUE" if self.op == "and" else "FALSE"
-        return f" {self.op.upper()} ".join(_distinct_texts(self.terms))
+        return f" {self.op.upper()} ".join(_distinct_texts(self.terms, exact_features))
 
     def to_dict(self) -> dict:
         return {"type": "clause", "op": self.op, "terms": [t.to_dict() for t in self.terms]}
@@ -129,6 +134,16 @@ class _ClauseCollection:
     def n_rules(self) -> int:
         """Number of clauses (rules)."""
         return len(self.clauses)
+
+    def exact_features(self) -> frozenset:
+        """The features whose thresholds the printout gives in full: distinct cuts on them,
+        in one clause or in two, would otherwise print alike."""
+        return clashing_features([t for c in self.clauses for t in c.terms])
+
+    def clause_texts(self) -> list[str]:
+        """Each clause in words, distinct cuts across the whole rule printed apart."""
+        exact = self.exact_features()
+        return [c.describe(exact) for c in self.clauses]
 
     def to_json(self, **kwargs) -> str:
         """The rule as strict JSON (no NaN or infinity literals); ``kwargs`` go to

@@ -220,14 +220,14 @@ class DecisionList(_ClauseCollection):
     def __hash__(self) -> int:
         return hash((type(self).__name__, self.clauses, self.labels, self.default))
 
-    def _condition(self, i: int) -> str:
-        """Rule ``i``'s condition in words."""
-        return str(self.clauses[i])
+    def _conditions(self) -> list[str]:
+        """Each rule's condition in words, distinct cuts across the list printed apart."""
+        return self.clause_texts()
 
     def __str__(self) -> str:
         lines = [
-            f"{'IF' if i == 0 else 'ELSE IF'} {self._condition(i)} THEN {label}"
-            for i, label in enumerate(self.labels)
+            f"{'IF' if i == 0 else 'ELSE IF'} {text} THEN {label}"
+            for i, (text, label) in enumerate(zip(self._conditions(), self.labels))
         ]
         if self.default is not None:
             return "\n".join(
@@ -295,7 +295,8 @@ class DecisionList(_ClauseCollection):
             if self.default is None
             else f"no rule fires: default {self.default}"
         )
+        texts = self._conditions()
         return [
-            f"rule {i + 1}: IF {self.clauses[i]} THEN {self.labels[i]}" if i >= 0 else rest
+            f"rule {i + 1}: IF {texts[i]} THEN {self.labels[i]}" if i >= 0 else rest
             for i in first
         ]

@@ -7,6 +7,7 @@ import numpy as np
 import pandas as pd
 
 from .clauses import Clause, _ClauseCollection
+from .terms import clashing_features
 from .query import _QUERY_FALSE, _QUERY_TRUE
 from .sql import _check_dialect
 
@@ -56,9 +57,10 @@ class _TwoLevel(_ClauseCollection):
         """The rule's condition in words, each clause in parentheses when there are several."""
         if not self.clauses:
             return "TRUE" if self.outer == "and" else "FALSE"
+        texts = self.clause_texts()
         if len(self.clauses) == 1:
-            return str(self.clauses[0])
-        parts = [f"({c})" if c.n_terms > 1 else str(c) for c in self.clauses]
+            return texts[0]
+        parts = [f"({t})" if c.n_terms > 1 else t for c, t in zip(self.clauses, texts)]
         return parts[0] + "".join(f"\n   {self.outer.upper()} {p}" for p in parts[1:])
 
     def __str__(self) -> str:
@@ -87,11 +89,13 @@ class _TwoLevel(_ClauseCollection):
             return f"IF {'TRUE' if self.outer == 'and' else 'FALSE'}\nTHEN {conclusion}"
         inner, outer = self.inner.upper(), self.outer.upper()
         width = len(str(len(clauses)))
+        exact = self.exact_features()
         lines = []
         for k, clause in enumerate(clauses, start=1):
             lead = "IF " if k == 1 else f" {outer}" if len(outer) == 2 else outer
             number = f"{k}.".ljust(width + 1)
-            terms = [_term_text(t, names) for t in clause.terms] or [
+            clash = exact | clashing_features(clause.terms)
+            terms = [_term_text(t, names, t.feature in clash) for t in clause.terms] or [
                 "TRUE" if clause.op == "and" else "FALSE"
             ]
             pad = " " * (len(lead) + 1 + len(number) + 1)
@@ -134,15 +138,16 @@ class _TwoLevel(_ClauseCollection):
         if not self.clauses:
             return ["empty rule: " + self.condition()] * len(X)
         fired = np.column_stack([c.evaluate(X) for c in self.clauses])
+        texts = self.clause_texts()
         out = []
         for row in fired:
             if self.outer == "or":
-                hits = [str(c) for c, f in zip(self.clauses, row) if f]
+                hits = [t for t, f in zip(texts, row) if f]
                 out.append(
                     "fired: " + " | ".join(f"({h})" for h in hits) if hits else "no clause fired"
                 )
             else:
-                misses = [str(c) for c, f in zip(self.clauses, row) if not f]
+                misses = [t for t, f in zip(texts, row) if not f]
                 out.append(
                     "failed: " + " | ".join(f"({m})" for m in misses)
                     if misses
@@ -170,8 +175,8 @@ class CNF(_TwoLevel):
     outer, inner = "and", "or"
 
 
-def _term_text(term, names: dict) -> str:
+def _term_text(term, names: dict, exact: bool = False) -> str:
     name = names.get(term.feature)
-    if name is None:
-        return str(term)
-    return str(type(term)(name, term.op, term.value))
+    if name is not None:
+        term = type(term)(name, term.op, term.value)
+    return term.describe(exact=exact)

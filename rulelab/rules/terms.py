@@ -327,16 +327,22 @@ class Term:
         return f"({present} & ({name} {self.op} {value}))"
 
 
-def _distinct_texts(terms) -> list[str]:
-    """Each term in words; a feature whose distinct float cuts would print alike
-    (``x <= 1.70 AND x > 1.70`` for 1.7001 and 1.7002) has its thresholds printed in full."""
+def clashing_features(terms) -> frozenset:
+    """The features among ``terms`` whose distinct float cuts would print alike
+    (``x <= 1.70`` for both 1.7001 and 1.7002): a rule prints their thresholds in full."""
     shown: dict[str, dict[str, set]] = {}  # feature -> printed cut -> the cuts printed so
     for t in terms:
         if t.op in ("<=", ">", "==", "!=", "in", "not in") and not _is_datetime(t.value):
             for v in t.value if t.op in ("in", "not in") else (t.value,):
                 if isinstance(v, (float, np.floating)):
                     shown.setdefault(t.feature, {}).setdefault(format_value(v), set()).add(v)
-    clash = {f for f, cuts in shown.items() if any(len(v) > 1 for v in cuts.values())}
+    return frozenset(f for f, cuts in shown.items() if any(len(v) > 1 for v in cuts.values()))
+
+
+def _distinct_texts(terms, exact_features: frozenset = frozenset()) -> list[str]:
+    """Each term in words; a feature in ``exact_features`` (its cuts elsewhere in the rule
+    print alike) or whose cuts within ``terms`` print alike has its thresholds in full."""
+    clash = clashing_features(terms) | exact_features
     return [t.describe(exact=True) if t.feature in clash else str(t) for t in terms]
 
 

@@ -116,8 +116,8 @@ class WeightedRuleSet(_VoteLink, _ClauseCollection):
         if not self.clauses:
             return f"IF FALSE\nTHEN {self.then}"
         lines = [
-            f"  {w:+.3f} * ({c})" if c.n_terms > 1 else f"  {w:+.3f} * {c}"
-            for c, w in zip(self.clauses, self.weights)
+            f"  {w:+.3f} * ({t})" if c.n_terms > 1 else f"  {w:+.3f} * {t}"
+            for c, t, w in zip(self.clauses, self.clause_texts(), self.weights)
         ]
         return "IF score > 0 THEN " + self.then + ", where score =\n" + "\n".join(lines)
 
@@ -173,9 +173,10 @@ class WeightedRuleSet(_VoteLink, _ClauseCollection):
         if not self.clauses:
             return ["no clauses: score 0"] * len(X)
         fired = np.column_stack([c.evaluate(X) for c in self.clauses])
+        texts = self.clause_texts()
         out = []
         for row in fired:
-            parts = [f"{w:+.3f} ({c})" for c, w, f in zip(self.clauses, self.weights, row) if f]
+            parts = [f"{w:+.3f} ({t})" for t, w, f in zip(texts, self.weights, row) if f]
             score = sum(w for w, f in zip(self.weights, row) if f)
             out.append(
                 f"score {score:+.3f} = " + (" ".join(parts) if parts else "0 (no clause fired)")

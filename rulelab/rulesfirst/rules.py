@@ -105,11 +105,11 @@ class RuleList(DecisionList):
             return RuleList(self.rules[item], self.condition, self.otherwise)
         return self.rules[item]
 
-    def _condition(self, i: int) -> str:
+    def _conditions(self) -> list[str]:
         # a custom template prints the rule's feature in it ('"disappoint" in tweet')
         if self.condition == DEFAULT_CONDITION:
-            return super()._condition(i)
-        return self.condition.format(feature=self.rules[i].name)
+            return super()._conditions()
+        return [self.condition.format(feature=r.name) for r in self.rules]
 
     def __repr__(self) -> str:
         return f"RuleList({len(self.rules)} rules)"

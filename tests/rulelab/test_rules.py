@@ -645,3 +645,32 @@ def test_printed_thresholds_tell_distinct_cuts_apart_in_few_characters(low, high
     assert float(hi_text.split()[-1]) == high and float(lo_text.split()[-1]) == low
     assert all(len(t.split()[-1]) <= width for t in (lo_text, hi_text))
     assert str(Term("x", "<=", 1.7)) == "x <= 1.70"  # ordinary cuts read as before
+
+
+def _cross_clause_rules():
+    low, high = Clause((Term("x", "<=", 1.7001),)), Clause((Term("x", ">", 1.7002), Y_TERM))
+    return [
+        DNF([low, high]),
+        CNF([Clause(low.terms, "or"), Clause(high.terms, "or")]),
+        DecisionList([low, high], ["a", "b"], default="c"),
+        WeightedRuleSet([low, high], [1.0, -0.5]),
+    ]
+
+
+Y_TERM = Term("y", "<=", 2.0)
+
+
+@pytest.mark.parametrize("rule", _cross_clause_rules(), ids=lambda r: type(r).__name__)
+def test_close_cuts_in_different_clauses_print_apart_in_every_rule_type(rule):
+    """``x <= 1.70`` in one clause and ``x > 1.70`` in another read as if they met; the
+    cuts are 1.7001 and 1.7002. Printout, numbered text and explanations tell them apart;
+    a feature whose cuts do not clash keeps its short form."""
+    frame = pd.DataFrame({"x": [1.0, 3.0], "y": [1.0, 1.0]})
+    texts = [str(rule), "\n".join(rule.explain(frame))]
+    if hasattr(rule, "numbered_text"):
+        texts.append(rule.numbered_text())
+    for text in texts:
+        assert "1.7001" in text and not re.search(r"1\.70(?![0-9])", text), text
+    assert "y <= 2" in str(rule)
+    alone = DNF([Clause((Term("x", "<=", 1.7001),)), Clause((Term("z", ">", 5.0),))])
+    assert str(alone) == "IF x <= 1.70\n   OR z > 5\nTHEN 1"
