@@ -297,6 +297,5 @@ class DecisionList(_ClauseCollection):
         )
         texts = self._conditions()
         return [
-            f"rule {i + 1}: IF {texts[i]} THEN {self.labels[i]}" if i >= 0 else rest
-            for i in first
+            f"rule {i + 1}: IF {texts[i]} THEN {self.labels[i]}" if i >= 0 else rest for i in first
         ]

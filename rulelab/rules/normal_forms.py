@@ -7,9 +7,9 @@ import numpy as np
 import pandas as pd
 
 from .clauses import Clause, _ClauseCollection
-from .terms import clashing_features
 from .query import _QUERY_FALSE, _QUERY_TRUE
 from .sql import _check_dialect
+from .terms import clashing_features
 
 __all__ = ["DNF", "CNF"]
 
