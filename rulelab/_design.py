@@ -65,7 +65,10 @@ def binarize_frame(estimator, frame: pd.DataFrame, default):
     (None when the input is used as it is) and return (0/1 matrix, one Term per column)."""
     spec = resolve_binarizer(estimator, default)
     binary = is_binary_frame(frame)
-    if spec == "passthrough" or (spec == "auto" and binary):
+    # a learner that reads a 0/1 column both ways under "auto" (x == 1 and x == 0) gets
+    # the default binariser for binary input too
+    both_ways = getattr(estimator, "_binary_columns_both_ways", False)
+    if spec == "passthrough" or (spec == "auto" and binary and not both_ways):
         if not binary:
             raise ValueError(
                 "binarizer='passthrough' needs a 0/1 matrix without NaN: pass "

@@ -103,6 +103,12 @@ class _ColumnGenerationBase(_RuleSetBase):
     """
 
     _multiclass = True  # an ordered list of per-class rule sets (see ColumnGenerationRules)
+    # A clause is a conjunction of items, so on 0/1 columns taken as they are it can say
+    # "x is 1" but never "x is 0": ten digits of seven noisy segments got IF TRUE THEN one
+    # class. Under binarizer="auto" a 0/1 column gives both terms (BRCG reads a binary
+    # feature and its negation alike); binarizer="passthrough" still takes the items as
+    # they are.
+    _binary_columns_both_ways = True
 
     def _candidates(self) -> tuple[tuple, list]:
         """(forms, clause costs from the largest to the smallest) to choose among."""
@@ -403,8 +409,9 @@ class ColumnGenerationRules(_ColumnGenerationBase):
     n_thresholds : int, default=10
         Quantile thresholds per numeric feature, both directions.
     binarizer : {"auto", "passthrough"} or binariser, default="auto"
-        ``"auto"``: a 0/1 matrix is used as it is, anything else goes through
-        ``FeatureBinarizer(n_thresholds)``; ``"passthrough"``: 0/1 input used as it is; or
+        ``"auto"``: ``FeatureBinarizer(n_thresholds)``, which gives a 0/1 column both
+        terms (``x == 1`` and ``x == 0``: a clause must be able to say either);
+        ``"passthrough"``: 0/1 input used as it is, each column an item; or
         an unfitted binariser with ``terms_`` (``FeatureBinarizer(...)``,
         ``CellBinarizer(...)``), fitted on the training data.
     random_state : int, optional
