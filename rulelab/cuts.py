@@ -178,7 +178,27 @@ def _readable_cut(lo: float, hi: float, integer: bool) -> float:
     return mid
 
 
-def _best_cut(op, current, feature: _Feature, delta, tol):
+def _central_cut(g_now, cost, valid, now, tol, U, integer, m):
+    """The readable central cut of the run of gaps around ``g_now`` whose cost is
+    ``now`` (None when ``g_now`` is not a valid gap)."""
+    good = np.zeros(cost.size, dtype=bool)
+    good[valid] = cost[valid] <= now + tol
+    if not good[g_now]:
+        return None
+    g1 = g_now
+    while g1 - 1 >= 0 and good[g1 - 1]:
+        g1 -= 1
+    g2 = g_now
+    while g2 + 1 < good.size and good[g2 + 1]:
+        g2 += 1
+    if g1 == g2:
+        return None  # no training value to pass at no cost: the cut (maybe a given one) stays
+    if g2 == m:
+        return float(U[-1]) if g1 == m else _readable_cut(U[g1 - 1], U[-1], integer)
+    return _readable_cut(U[g1 - 1], U[g2], integer)
+
+
+def _best_cut(op, current, feature: _Feature, delta, tol, keep_ties: bool = False):
     """The cost (relative to covering none of the rows) of the current cut and of the best
     one, and the best one's threshold (None: keep the current one).
 
@@ -203,7 +223,14 @@ def _best_cut(op, current, feature: _Feature, delta, tol):
         return now, now, None
     best = float(cost[valid].min())
     if best >= now - tol:
-        return now, now, None
+        if keep_ties:
+            return now, now, None
+        # already optimal: a cut that could pass training values at no cost moves to the
+        # middle of that run of equally good gaps, the widest margin to the rows on either
+        # side (a grid cut may sit at one end of a wide empty stretch, where dropping another
+        # term cannot pay until it moves); a cut between its two fixed neighbours stays
+        t = _central_cut(g_now, cost, valid, now, tol, U, feature.integer, m)
+        return now, now, (None if t is None or t == current else t)
     # every optimal gap, in runs of neighbours; each run's cut is readable and central, and
     # of several runs the one nearest the current cut wins
     good = valid[cost[valid] <= best + tol]
@@ -231,6 +258,7 @@ def refine_cuts(
     term_cost: float = 0.0,
     negative_weight: float = 1.0,
     max_rounds: int = 10,
+    given: dict | None = None,
 ) -> DNF | CNF:
     """The rule set with every numeric threshold moved to its best cut on ``(X, y)``.
 
@@ -250,6 +278,9 @@ def refine_cuts(
         Cost of a false positive relative to a false negative.
     max_rounds : int, default=10
         Most passes over all the terms (each pass that moves nothing ends the search).
+    given : dict, optional
+        Column -> thresholds a user chose (``FeatureBinarizer(thresholds=...)``): a term on
+        one of them moves only to a strictly better cut, never to re-centre a tie.
 
     Returns
     -------
@@ -301,8 +332,9 @@ def refine_cuts(
                 if _refinable(term, X):
                     if term.feature not in features:
                         features[term.feature] = _Feature(X[term.feature])
+                    chosen = float(term.value) in (given or {}).get(term.feature, ())
                     _, best, t = _best_cut(
-                        term.op, float(term.value), features[term.feature], delta, tol
+                        term.op, float(term.value), features[term.feature], delta, tol, chosen
                     )
                     if t is not None:
                         new_term = Term(term.feature, term.op, t)

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 from sklearn.base import clone
 
-from ..rules import Clause, DecisionList
+from ..rules import DNF, Clause, DecisionList
 
 __all__ = ["class_order", "fit_ordered_rule_sets"]
 
@@ -104,6 +104,36 @@ def _fit_one_class(
     )
 
 
+def _fires(A: np.ndarray, clause: Clause, terms: list) -> np.ndarray:
+    """Where a grid clause (its terms columns of ``A``) holds."""
+    columns = [terms.index(t) for t in clause.terms]
+    return A[:, columns].all(axis=1) if columns else np.ones(A.shape[0], dtype=bool)
+
+
+def _refined(template, clauses: list, frame: pd.DataFrame, target, weight, complexity, given_cuts):
+    """A class's clauses with each threshold moved to its best cut on the class's rows, under
+    the class's own objective at its chosen complexity (:func:`rulelab.cuts.refine_cuts`, as
+    the two-class fit does): the grid of quantile cuts may hold no cut where the classes
+    part (setosa's petal length lies below 1.9 and the next class's above 3.0, the grid
+    cut at 3.52)."""
+    from ..cuts import refine_cuts
+
+    if not clauses:
+        return clauses
+    clause_cost = float(complexity) * float(weight.sum())
+    refined = refine_cuts(
+        DNF(clauses),
+        frame,
+        target.astype(np.int8),
+        weight,
+        clause_cost=clause_cost,
+        term_cost=clause_cost * float(template.term_cost),
+        negative_weight=float(template.negative_weight),
+        given=given_cuts,
+    )
+    return list(refined.clauses)
+
+
 def fit_ordered_rule_sets(
     template,
     A: np.ndarray,
@@ -113,6 +143,8 @@ def fit_ordered_rule_sets(
     terms: list,
     fallback_complexity: float,
     time_limit=None,
+    frame: pd.DataFrame | None = None,
+    given_cuts: dict | None = None,
 ):
     """RIPPER's ordered rule sets learned by column generation.
 
@@ -136,6 +168,13 @@ def fit_ordered_rule_sets(
         validation rows).
     time_limit : float, optional
         Seconds for all the classes together.
+    frame : DataFrame, optional
+        The training table ``A`` binarises: given, each class's thresholds are moved to
+        their best cuts on its rows (``refine_cuts``), and the rows its rules cover are
+        read from the refined rules.
+    given_cuts : dict, optional
+        Column -> thresholds the user chose, left where they are unless a strictly better
+        cut exists (``refine_cuts``' ``given``).
 
     Returns
     -------
@@ -171,12 +210,25 @@ def fit_ordered_rule_sets(
             fallback_complexity,
             cv if splits is None else _splits_on(rows_k, splits, y_index.size),
         )
-        for itemset in fit.itemsets:
-            clauses.append(Clause(tuple(terms[j] for j in itemset), "and"))
+        mine = [Clause(tuple(terms[j] for j in itemset), "and") for itemset in fit.itemsets]
+        if frame is not None and mine and "complexity" in fit.summary:
+            rows_frame = frame.iloc[rows_k].reset_index(drop=True)
+            mine = _refined(
+                template,
+                mine,
+                rows_frame,
+                y_index[rows_k] == k,
+                weight[rows_k],
+                fit.summary["complexity"],
+                given_cuts,
+            )
+        for clause in mine:
+            clauses.append(clause)
             labels.append(classes[k])
-            fires = A[:, list(itemset)].all(axis=1) if itemset else np.ones(left.size)
-            left &= ~fires.astype(bool)
-        rows.append({"class": classes[k], "n_rules": len(fit.itemsets), **fit.summary})
+            # the rows the (refined) rule covers, read from the table where there is one
+            fires = clause.evaluate(frame) if frame is not None else _fires(A, clause, terms)
+            left &= ~np.asarray(fires, dtype=bool)
+        rows.append({"class": classes[k], "n_rules": len(mine), **fit.summary})
         if not left.any():
             break
     rows.append(

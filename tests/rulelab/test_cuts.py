@@ -195,3 +195,45 @@ def test_the_estimator_refines_under_its_own_objective(form):
     assert model.refined_objective_ <= model.objective_ + 1e-9
     plain = ColumnGenerationRules(form=form, complexity=0.005, refine_cuts=False).fit(X, y)
     assert str(plain.rules_) == str(model.grid_rules_) and plain.refined_objective_ is None
+
+
+def test_a_cut_at_the_end_of_a_free_stretch_moves_to_its_middle_and_frees_a_term():
+    """Setosa's rule on the grid read ``sepal width > 2.80 AND petal length <= 3.52``: no
+    grid cut lies between setosa's petals (below 1.9) and the next class's (from 3.0), and
+    at 3.52 the sepal-width term keeps out versicolor, so moving the cut alone gained
+    nothing. Centred in its stretch, the cut lets the other term go: one term, no error."""
+    from sklearn.datasets import load_iris
+
+    X, y = load_iris(return_X_y=True, as_frame=True)
+    setosa = (y == 0).astype(int)
+    grid = DNF(
+        [Clause((Term("sepal width (cm)", ">", 2.8), Term("petal length (cm)", "<=", 3.52)))]
+    )
+    refined = refine_cuts(grid, X, setosa, clause_cost=1.0, term_cost=1.0)
+    (clause,) = refined.clauses
+    (term,) = clause.terms
+    assert term.feature == "petal length (cm)" and 1.9 < term.value < 3.0
+    assert np.array_equal(refined.evaluate(X), setosa.to_numpy(bool))
+    assert rule_objective(refined, X, setosa, clause_cost=1.0, term_cost=1.0) < rule_objective(
+        grid, X, setosa, clause_cost=1.0, term_cost=1.0
+    )
+    # a threshold the user gave moves only to a strictly better cut, never for a tie
+    kept = refine_cuts(
+        grid, X, setosa, clause_cost=1.0, term_cost=1.0, given={"petal length (cm)": [3.52]}
+    )
+    assert "petal length (cm) <= 3.52" in str(kept)
+
+
+def test_the_ordered_list_refines_each_classs_cuts():
+    """The multiclass list skipped the refinement (refine_cuts=True and False gave the same
+    list); setosa's rule is now one term that separates it exactly."""
+    from sklearn.datasets import load_iris
+
+    X, y = load_iris(return_X_y=True, as_frame=True)
+    refined = ColumnGenerationRules(random_state=0).fit(X, y)
+    grid = ColumnGenerationRules(random_state=0, refine_cuts=False).fit(X, y)
+    first = refined.rules_.clauses[0]
+    assert refined.rules_.labels[0] == 0 and len(first.terms) == 1
+    assert np.array_equal(first.evaluate(X), (y == 0).to_numpy())
+    assert str(refined.rules_) != str(grid.rules_)
+    assert refined.score(X, y) >= grid.score(X, y)
