@@ -146,18 +146,25 @@ def _fig3_verdict(curves: pd.DataFrame) -> dict:
         four = [acc[hi, kk], acc[hi, k1], acc[lo, kk], acc[lo, k1]]
         gain_hi, gain_lo = four[0] - four[1], four[2] - four[3]
         se = float(np.sqrt(sum(p * (1 - p) / n for p in four)))
-        per[d] = compare_to_number(gain_hi - gain_lo, 0.0, se=se)
+        se_hi = float(np.sqrt(sum(p * (1 - p) / n for p in four[:2])))
+        rise = compare_to_number(gain_hi - gain_lo, 0.0, se=se)
+        # the paper's evidence is a crossover: the largest degree best at the largest m
+        ahead = compare_to_number(gain_hi, 0.0, se=se_hi)
+        per[d] = all_of([rise, ahead])
         shown.append(
             f"{d}: k={kk} minus k={k1} {100 * gain_lo:+.2f} points at m={lo}, "
-            f"{100 * gain_hi:+.2f} at m={hi}; the rise {per[d].short(4)} ({int(n)} test rows)"
+            f"{100 * gain_hi:+.2f} at m={hi} (ahead {ahead.short(4)}); the rise "
+            f"{rise.short(4)} ({int(n)} test rows): {per[d]}"
         )
     return {
         "verdict": at_least(per.values(), len(per) // 2 + 1),
-        "evidence": "covtype.binary and SUSY are not available; on the stand-in sets, "
+        "evidence": "covtype.binary and SUSY are not available, and the SUSY half (degrees "
+        "alike) is not tested; on the stand-in sets, "
         + "; ".join(shown)
-        + f"; the rise holds on {sum(c.verdict == HOLDS for c in per.values())} of {len(per)} "
-        "(binomial SE of the four accuracies as if independent; reading ours: 'more useful "
-        "as the data grow' as the largest degree's gain rising with m on most sets)",
+        + f"; holds on {sum(v == HOLDS for v in per.values())} of {len(per)} "
+        "(binomial SE of the accuracies as if independent; reading ours: 'more useful as "
+        "the data grow' as the largest degree ahead of k = 1 at the largest m and its gain "
+        "rising with m, on a strict majority of the stand-in sets)",
     }
 
 
@@ -387,11 +394,13 @@ def claims(
             + ("" if testable else " (QUICK: 2,000 rows, k <= 3)"),
         }
     )
-    # Fig. 3: larger degrees pay off as m grows (stand-in data sets). Per set, the gain of
-    # the largest degree over k = 1 at the largest m minus that gain at the smallest m (no
-    # degree chosen by its test accuracy), against the binomial SE of the four accuracies
+    # Fig. 3: larger degrees pay off as m grows (stand-in data sets). Per set, the largest
+    # degree must be ahead of k = 1 at the largest m (the paper's crossover: k = 1 best at
+    # small m, k = 4 at large m) and its gain over k = 1 must rise from the smallest m (no
+    # degree chosen by its test accuracy), each against the binomial SE of the accuracies
     # taken as independent (they share one test set, so the paired SE is smaller: this
-    # errs towards a tie); "helps" read as holding on most sets.
+    # errs towards a tie); "helps" read as holding on most sets (ours: the paper shows it
+    # on one set and says the degrees differ little on another).
     rows.append(
         {
             "claim": texts["fig3"],

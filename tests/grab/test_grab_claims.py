@@ -325,6 +325,8 @@ def test_the_better_grab_variant_is_chosen_on_the_training_rows_not_on_the_judge
         ([80, 70, 80, 90], 2000, "holds"),  # k = 2 loses 10 points at m = 100, gains 10 at 1000
         ([80, 90, 80, 70], 2000, "does not hold"),  # the gain falls as m grows
         ([80, 80.5, 80, 81], 500, "tie"),  # a rise of half a point, inside the noise
+        # the gain rises by 15 points but k = 2 is still 5 behind at m = 1000: no crossover
+        ([80, 60, 80, 75], 2000, "does not hold"),
     ],
 )
 def test_fig3_judges_the_rise_of_the_largest_degrees_gain_against_its_noise(
