@@ -9,7 +9,10 @@ learns ordered rule lists for any number of classes itself), CART and a random f
 the same stratified folds through the one cached runner (:func:`repro.core.runner.cross_validate`).
 
 The data: iris, wine and the handwritten digits ship with scikit-learn; the gas sensor
-drift data (six gases, the batches our copy holds) comes from rulelab's registry.
+drift data (six gases, the batches our copy holds) comes from rulelab's registry; two
+generated sets have a known structure: Breiman's LED display (``led``: ten digits as seven
+segments, each flipped with probability 0.1, Breiman et al. 1984) and a planted rule list
+(``planted``: four classes of rules over twelve fair bits, 5 % of the labels redrawn).
 """
 
 from __future__ import annotations
@@ -31,6 +34,9 @@ from repro.peers.jrip import make_ripper, weka_missing
 __all__ = [
     "MULTICLASS_SETS",
     "GASES",
+    "GENERATED_ROWS",
+    "led_digits",
+    "planted_list",
     "load_multiclass",
     "OneVsRestRules",
     "multiclass_methods",
@@ -42,9 +48,47 @@ __all__ = [
     "claim_against",
 ]
 
-MULTICLASS_SETS = ("iris", "wine", "digits", "gas")
+MULTICLASS_SETS = ("iris", "wine", "digits", "gas", "led", "planted")
 """The multiclass sets :func:`load_multiclass` reads: three bundled with scikit-learn, one
-from the registry."""
+from the registry, two generated with a known structure."""
+
+GENERATED_ROWS = 3000
+"""Rows drawn of each generated set (seeded, so every run draws the same)."""
+
+# the seven segments of each digit 0-9 (top, upper left, upper right, middle, lower left,
+# lower right, bottom)
+_SEGMENTS = np.array(
+    [[1, 1, 1, 0, 1, 1, 1], [0, 0, 1, 0, 0, 1, 0], [1, 0, 1, 1, 1, 0, 1], [1, 0, 1, 1, 0, 1, 1],
+     [0, 1, 1, 1, 0, 1, 0], [1, 1, 0, 1, 0, 1, 1], [1, 1, 0, 1, 1, 1, 1], [1, 0, 1, 0, 0, 1, 0],
+     [1, 1, 1, 1, 1, 1, 1], [1, 1, 1, 1, 0, 1, 1]]
+)  # fmt: skip
+
+
+def led_digits(n: int, seed: int = 0, noise: float = 0.1) -> tuple[pd.DataFrame, pd.Series]:
+    """Breiman's LED data: a digit drawn uniformly, its seven segments as 0/1 columns, each
+    flipped with probability ``noise`` (the Bayes error is about 0.26 at 0.1)."""
+    rng = np.random.default_rng(seed)
+    digit = rng.integers(0, 10, n)
+    lit = _SEGMENTS[digit] ^ (rng.random((n, 7)) < noise)
+    X = pd.DataFrame(lit.astype(np.int64), columns=[f"segment_{j + 1}" for j in range(7)])
+    return X, pd.Series(digit.astype(str), name="digit")
+
+
+def planted_list(n: int, seed: int = 0, noise: float = 0.05) -> tuple[pd.DataFrame, pd.Series]:
+    """Four classes over twelve fair bits, as the rule list ``IF b0 AND b1 AND b2 THEN A
+    ELSE IF b3 AND b4 THEN B ELSE IF (b5 AND b6) OR (b7 AND b8) THEN C ELSE D`` gives them,
+    then ``noise`` of the labels redrawn uniformly (the Bayes error is ``0.75 * noise``)."""
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame(rng.integers(0, 2, size=(n, 12)), columns=[f"b{i}" for i in range(12)])
+    b = X.to_numpy(bool)
+    y = np.full(n, "D", dtype=object)
+    y[(b[:, 5] & b[:, 6]) | (b[:, 7] & b[:, 8])] = "C"
+    y[b[:, 3] & b[:, 4]] = "B"
+    y[b[:, 0] & b[:, 1] & b[:, 2]] = "A"
+    redraw = rng.random(n) < noise
+    y[redraw] = rng.choice(np.array(["A", "B", "C", "D"], dtype=object), int(redraw.sum()))
+    return X, pd.Series(y, name="class")
+
 
 GASES = ("Ethanol", "Ethylene", "Ammonia", "Acetaldehyde", "Acetone", "Toluene")
 """The gas drift data's classes 1..6 (the registry's note on ``gas_drift_partial``)."""
@@ -98,6 +142,10 @@ def load_multiclass(
     """
     if name == "gas":
         X, y = _gas()
+    elif name == "led":
+        X, y = led_digits(GENERATED_ROWS)
+    elif name == "planted":
+        X, y = planted_list(GENERATED_ROWS)
     elif name in MULTICLASS_SETS:
         X, y = _bundled(name)
     else:

@@ -46,7 +46,7 @@ PARAMETERS: dict[str, Parameter] = {
     ),
     "CUT_DATASETS": Parameter("Optional[list[str]]", None),
     "PLANTED_ROWS": Parameter("Optional[list[int]]", None, quick=[10_000], full=[10_000, 100_000]),
-    "MULTICLASS_SETS": Parameter("list[str]", ["iris", "wine", "digits", "gas"]),
+    "MULTICLASS_SETS": Parameter("list[str]", ["iris", "wine", "digits", "gas", "led", "planted"]),
     "MULTICLASS_QUICK_SETS": Parameter("list[str]", ["iris", "wine"]),
     "MULTICLASS_MAX_ROWS": Parameter("dict[str, int]", {}),
     "MULTICLASS_CART_DEPTH": Parameter("int", 5),

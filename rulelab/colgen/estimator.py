@@ -438,8 +438,9 @@ class ColumnGenerationRules(_ColumnGenerationBase):
         with no more terms (``benchmarks/library/bench_cuts.py`` prints both). ``False`` keeps the
         binariser's cut points; domain cuts given as ``FeatureBinarizer(thresholds=...)``
         move only where a strictly better cut exists. A cut already optimal but free to pass
-        training values at no cost moves to the middle of that stretch, the widest margin
-        (on the grid, setosa's petal-length cut sat at 3.52, next to the next class). On
+        training values at no cost is tried in the middle of that stretch, and kept there
+        where that then lets a term or clause go (on the grid, setosa's petal-length cut sat
+        at 3.52, next to the next class, with a sepal-width term to keep that class out). On
         more than two classes each class's rules are refined on its own problem (its rows
         left, against the classes after it) before the next class is learned, which then
         starts from the rows the refined rules leave.

@@ -60,6 +60,20 @@ def test_an_unknown_set_is_named_with_the_choices():
         load_multiclass("glass")
 
 
+def test_the_generated_sets_hold_their_stated_structure():
+    from repro.benchmark.multiclass import GENERATED_ROWS
+
+    X, y = load_multiclass("led")
+    assert X.shape == (GENERATED_ROWS, 7) and set(y) == {str(d) for d in range(10)}
+    # an 8 lights every segment: with each flipped with probability 0.1, about 90 % are on
+    assert abs(X[y == "8"].to_numpy().mean() - 0.9) < 0.03
+    X, y = load_multiclass("planted")
+    rule_a = (X.b0 == 1) & (X.b1 == 1) & (X.b2 == 1)
+    # the rule's class on all but the redrawn labels (5 %, a quarter of them to A again)
+    assert 0.93 < (y[rule_a] == "A").mean() < 0.99
+    assert load_multiclass("planted")[1].equals(y)  # seeded: every run draws the same
+
+
 def test_gas_labels_are_the_six_gases_with_the_registry_counts():
     load_or_skip("gas")
     _, y = load_multiclass("gas")
