@@ -38,11 +38,9 @@ METHODS = {
 def _rules(model) -> float:
     if hasattr(model, "get_n_leaves"):
         return float(model.get_n_leaves())
-    if hasattr(model, "rules_"):
-        return float(len(model.rules_.clauses))
-    if hasattr(model, "complexity_"):
+    if hasattr(model, "complexity_"):  # JRip: its rules, the default not counted
         return float(model.complexity_()[0])
-    return np.nan
+    return float(len(model.rules_.clauses))
 
 
 def run(datasets, folds: int) -> pd.DataFrame:
