@@ -17,6 +17,7 @@ import numpy as np
 import pandas as pd
 from sklearn.base import clone
 
+from ..cuts import refine_cuts
 from ..rules import DNF, Clause, DecisionList
 
 __all__ = ["class_order", "fit_ordered_rule_sets"]
@@ -104,20 +105,12 @@ def _fit_one_class(
     )
 
 
-def _fires(A: np.ndarray, clause: Clause, terms: list) -> np.ndarray:
-    """Where a grid clause (its terms columns of ``A``) holds."""
-    columns = [terms.index(t) for t in clause.terms]
-    return A[:, columns].all(axis=1) if columns else np.ones(A.shape[0], dtype=bool)
-
-
 def _refined(template, clauses: list, frame: pd.DataFrame, target, weight, complexity, given_cuts):
     """A class's clauses with each threshold moved to its best cut on the class's rows, under
     the class's own objective at its chosen complexity (:func:`rulelab.cuts.refine_cuts`, as
     the two-class fit does): the grid of quantile cuts may hold no cut where the classes
     part (setosa's petal length lies below 1.9 and the next class's above 3.0, the grid
     cut at 3.52)."""
-    from ..cuts import refine_cuts
-
     if not clauses:
         return clauses
     clause_cost = float(complexity) * float(weight.sum())
@@ -222,11 +215,14 @@ def fit_ordered_rule_sets(
                 fit.summary["complexity"],
                 given_cuts,
             )
-        for clause in mine:
+        # the rows each rule covers: the refined rules read the table, the grid's their items
+        if frame is None:
+            covers = [A[:, list(s)].all(axis=1) if s else np.ones(left.size) for s in fit.itemsets]
+        else:
+            covers = [clause.evaluate(frame) for clause in mine]
+        for clause, fires in zip(mine, covers):
             clauses.append(clause)
             labels.append(classes[k])
-            # the rows the (refined) rule covers, read from the table where there is one
-            fires = clause.evaluate(frame) if frame is not None else _fires(A, clause, terms)
             left &= ~np.asarray(fires, dtype=bool)
         rows.append({"class": classes[k], "n_rules": len(mine), **fit.summary})
         if not left.any():
