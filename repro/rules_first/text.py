@@ -103,7 +103,10 @@ def make_greedy(
 
     ``base_rows`` and ``search`` are :class:`rulelab.RulesFirstClassifier`'s; ``reading``
     is how t combines with the support floors (:data:`READINGS`). The base classifier is
-    trained at every step (§7), for the MLP as for the logistic regression.
+    trained again after every accepted rule (§7), the MLP as the logistic regression; how
+    candidates are scored between refits is ``search``'s (``"fast"``: with the current
+    base on the rows each newly covers, the notebook's choice for the MLP; ``"exact"``: one
+    refit per candidate).
     """
     if reading not in READINGS:
         raise ValueError(f"reading must be one of {READINGS}, got {reading!r}")
