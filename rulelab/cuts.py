@@ -105,17 +105,8 @@ def rule_objective(
     """
     y, w = _check(rule, X, y, sample_weight)
     clauses, target, pos_w, neg_v = _dual(rule, y, w, negative_weight)
-    covered = np.zeros(len(X), dtype=bool)
-    total = 0.0
-    for terms in clauses:
-        fires = (
-            np.logical_and.reduce(evaluate_terms(terms, X))
-            if terms
-            else np.ones(len(X), dtype=bool)
-        )
-        covered |= fires
-        total += clause_cost + term_cost * len(terms) + float(neg_v[fires & ~target].sum())
-    return total + float(pos_w[target & ~covered].sum())
+    costs = dict(clause_cost=clause_cost, term_cost=term_cost)
+    return _objective(clauses, target, pos_w, neg_v, X, costs)
 
 
 class _Feature:
@@ -325,7 +316,8 @@ def refine_cuts(
 
 
 def _objective(clauses, target, pos_w, neg_v, X, costs) -> float:
-    """The objective of DNF-form ``clauses`` (term lists) on the dual problem."""
+    """The objective of DNF-form ``clauses`` (term lists) on the dual problem (see
+    :func:`rule_objective`)."""
     covered = np.zeros(len(X), dtype=bool)
     total = 0.0
     for terms in clauses:

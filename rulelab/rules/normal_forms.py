@@ -9,7 +9,6 @@ import pandas as pd
 from .clauses import Clause, _ClauseCollection
 from .query import _QUERY_FALSE, _QUERY_TRUE
 from .sql import _check_dialect
-from .terms import clashing_features
 
 __all__ = ["DNF", "CNF"]
 
@@ -89,13 +88,12 @@ class _TwoLevel(_ClauseCollection):
             return f"IF {'TRUE' if self.outer == 'and' else 'FALSE'}\nTHEN {conclusion}"
         inner, outer = self.inner.upper(), self.outer.upper()
         width = len(str(len(clauses)))
-        exact = self.exact_features()
+        exact = self.exact_features()  # over every clause: close cuts within one clause too
         lines = []
         for k, clause in enumerate(clauses, start=1):
             lead = "IF " if k == 1 else f" {outer}" if len(outer) == 2 else outer
             number = f"{k}.".ljust(width + 1)
-            clash = exact | clashing_features(clause.terms)
-            terms = [_term_text(t, names, t.feature in clash) for t in clause.terms] or [
+            terms = [_term_text(t, names, t.feature in exact) for t in clause.terms] or [
                 "TRUE" if clause.op == "and" else "FALSE"
             ]
             pad = " " * (len(lead) + 1 + len(number) + 1)

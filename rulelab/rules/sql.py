@@ -24,7 +24,8 @@ __all__ = ["SQL_DIALECTS"]
 #: one is refused there. MySQL's default collations compare text without case and without
 #: trailing blanks (``'a' = 'A '`` holds), so ``"mysql"`` compares text as its UTF-8 bytes.
 #: A date is an ISO ``TIMESTAMP`` literal in standard SQL (SQLite cannot read it and stops
-#: at it: use ``"sqlite"``, which compares instants) and an ISO string elsewhere. A boolean is never a bare ``TRUE``, which SQLite reads as a column
+#: at it: use ``"sqlite"``, which compares instants) and an ISO string elsewhere. A boolean
+#: is never a bare ``TRUE``, which SQLite reads as a column
 #: named ``true`` when the table has one: ``1``/``0`` in SQLite, ``TRUE``/``FALSE`` where
 #: they are reserved words (PostgreSQL, MySQL), ``(1 = 1)``/``(1 = 0)`` in standard SQL.
 SQL_DIALECTS = ("standard", "sqlite", "postgresql", "mysql")
