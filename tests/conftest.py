@@ -93,3 +93,21 @@ def edit_sources(monkeypatch, tmp_path):
     yield edit
     monkeypatch.undo()
     codekey.clear_caches()
+
+
+# Small settings for each learner in rulelab.ESTIMATORS, so that a battery run against every
+# learner takes seconds; the learners' defaults are exercised by their own tests.
+FAST_SETTINGS = {
+    "TwoLevelRules": dict(max_rules=2, max_iter=3),
+    "ColumnGenerationRules": dict(complexity=0.01, form="dnf"),
+    "ColumnGenerationRulesCV": dict(complexity_path=(0.01,), form="dnf"),
+    "CBMClassifier": dict(max_iter=20),
+    "RulesFirstClassifier": dict(random_state=0),
+}
+
+
+def make_learner(name: str):
+    """An unfitted ``rulelab.ESTIMATORS[name]`` at its :data:`FAST_SETTINGS`."""
+    from rulelab import ESTIMATORS
+
+    return ESTIMATORS[name](**FAST_SETTINGS.get(name, {}))

@@ -12,16 +12,7 @@ from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from rulelab import ESTIMATORS
 from rulelab._base import LearnerBase
-
-# Small settings, so that every check runs in seconds; the learners' defaults are
-# exercised by their own tests.
-FAST = {
-    "TwoLevelRules": dict(max_rules=2, max_iter=3),
-    "ColumnGenerationRules": dict(complexity=0.01, form="dnf"),
-    "ColumnGenerationRulesCV": dict(complexity_path=(0.01,), form="dnf"),
-    "CBMClassifier": dict(max_iter=20),
-    "RulesFirstClassifier": dict(random_state=0),
-}
+from tests.conftest import make_learner as make
 
 # scikit-learn checks a learner fails on purpose, with the reason.
 EXPECTED_FAILURES = {
@@ -35,10 +26,6 @@ EXPECTED_FAILURES = {
         "check_sample_weight_equivalence_on_sparse_data": "as on dense data",
     },
 }
-
-
-def make(name):
-    return ESTIMATORS[name](**FAST.get(name, {}))
 
 
 def test_every_learner_has_the_one_base():

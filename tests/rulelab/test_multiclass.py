@@ -94,27 +94,15 @@ def test_classes_go_from_the_rarest_to_the_default_the_most_frequent():
     assert model.class_fits_.iloc[1]["rows"] < len(y)
 
 
-def seven_segments(n: int, seed: int, noise: float = 0.1):
-    """Breiman's LED display: the ten digits as seven 0/1 segments, each flipped with
-    probability ``noise`` (Bayes error about 0.26 at 0.1)."""
-    lit = np.array(
-        [[1, 1, 1, 0, 1, 1, 1], [0, 0, 1, 0, 0, 1, 0], [1, 0, 1, 1, 1, 0, 1], [1, 0, 1, 1, 0, 1, 1],
-         [0, 1, 1, 1, 0, 1, 0], [1, 1, 0, 1, 0, 1, 1], [1, 1, 0, 1, 1, 1, 1], [1, 0, 1, 0, 0, 1, 0],
-         [1, 1, 1, 1, 1, 1, 1], [1, 1, 1, 1, 0, 1, 1]]
-    )  # fmt: skip
-    rng = np.random.default_rng(seed)
-    digit = rng.integers(0, 10, n)
-    segments = lit[digit] ^ (rng.random((n, 7)) < noise)
-    return pd.DataFrame(segments, columns=[f"s{j}" for j in range(7)]), pd.Series(digit)
-
-
 def test_ten_digits_of_noisy_segments_get_a_rule_list_not_if_true():
     """0/1 columns taken as items could only say "segment on": the list was IF TRUE THEN
     one digit (error 0.90) where CART reached 0.27. Each 0/1 column now gives both terms."""
     from sklearn.tree import DecisionTreeClassifier
 
-    X, y = seven_segments(1000, seed=0)
-    X_te, y_te = seven_segments(2000, seed=1)
+    from repro.benchmark.multiclass import led_digits
+
+    X, y = led_digits(1000, seed=0)
+    X_te, y_te = led_digits(2000, seed=1)
     model = fit(X, y)
     tree = DecisionTreeClassifier(min_samples_leaf=5, random_state=0).fit(X, y)
     assert model.rules_.n_rules >= 9

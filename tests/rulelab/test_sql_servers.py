@@ -24,14 +24,7 @@ import pytest
 
 from rulelab import ESTIMATORS
 from rulelab.rules import Clause, Term
-
-FAST = {
-    "TwoLevelRules": dict(max_rules=2, max_iter=3),
-    "ColumnGenerationRules": dict(complexity=0.01, form="dnf"),
-    "ColumnGenerationRulesCV": dict(complexity_path=(0.01,), form="dnf"),
-    "CBMClassifier": dict(max_iter=20),
-    "RulesFirstClassifier": dict(random_state=0),
-}
+from tests.conftest import make_learner
 
 REQUIRED = bool(os.environ.get("RULELAB_REQUIRE_SQL_SERVERS"))
 
@@ -189,11 +182,11 @@ def _fitted(name: str):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         try:
-            return ESTIMATORS[name](**FAST.get(name, {})).fit(TABLE, TARGET), TABLE
+            return make_learner(name).fit(TABLE, TARGET), TABLE
         except ValueError as error:
             assert "'big'" in str(error) and "2**53" in str(error), str(error)
             table = TABLE.drop(columns="big")
-            return ESTIMATORS[name](**FAST.get(name, {})).fit(table, TARGET), table
+            return make_learner(name).fit(table, TARGET), table
 
 
 def _disagreements(model, table: pd.DataFrame, server: Server, dialect: str) -> list[int]:
