@@ -92,10 +92,11 @@ class L1LogisticRefit:
         ok = _newglmnet(A, s, self.C, w, column, self.tol, MAX_OUTER)
         return w if ok else None
 
-    def proba(self, A: np.ndarray, w: np.ndarray, n_classes: int) -> np.ndarray:
+    def proba(self, A: np.ndarray, w: np.ndarray, n_classes: int, rows=None) -> np.ndarray:
         """Class probabilities, spread onto ``n_classes`` class indices, of the refitted
-        base on the rows of ``A`` (:meth:`design`), as ``predict_proba`` gives them."""
-        p = expit(A @ w)
+        base on the rows of ``A`` (:meth:`design`), or on its rows ``rows`` (boolean), as
+        ``predict_proba`` gives them."""
+        p = expit((A if rows is None else A[rows]) @ w)
         out = np.zeros((len(p), n_classes))
         out[:, self.classes[0]] = 1 - p
         out[:, self.classes[1]] = p

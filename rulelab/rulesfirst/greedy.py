@@ -426,6 +426,9 @@ class RulesFirstClassifier(RulesFirstBase):
         feature share one refit. With ``warm_start`` a logistic-regression base starts
         from the current coefficients: only the newly covered samples leave its training
         set, so it converges in fewer iterations to the same optimum.
+
+        A candidate that cannot be chosen (its evaluation change, rounded, above another's)
+        gets the training change ``inf``: that change only breaks ties of the least one.
         """
         tr, ev = split["tr"], split["ev"]
         d = tr.X.shape[1]
@@ -479,14 +482,25 @@ class RulesFirstClassifier(RulesFirstBase):
             if w is None:
                 init = _warm_init(current, keep_now, keep) if self.warm_start else None
                 base = fit_warm(template, tr.X[rows][:, keep], tr.y[rows], self._default_, init)
-            for name, st in split.items():
+            # The evaluation split first: the training split's change only breaks ties
+            # between candidates of equal (rounded) evaluation change, the least one.
+            for name, out in (("ev", d_ev), ("tr", d_tr)):
+                st = split[name]
+                if name == "tr":
+                    best = min(best, d_ev[members].min())
+                    if np.round(d_ev[members].min(), 9) > np.round(best, 9):
+                        # Above a candidate already evaluated, so above the least change
+                        # the search ends with: the lexsort never reaches the training
+                        # change of these members, which is not computed.
+                        d_tr[members] = np.inf
+                        break
                 # Samples left to the base: the refitted base's loss; samples the rule
                 # newly covers: the rule's loss (per label below).
                 free = ~(st.covered | hit[name])
                 after = st.loss.copy()
                 if free.any():
                     if w is not None:
-                        proba = lean.proba(design[name][free], w, k)
+                        proba = lean.proba(design[name], w, k, rows=free)
                     else:
                         proba = base_proba(base, st.X[free][:, keep], k)
                     p_true = proba[np.arange(len(proba)), st.y[free]]
@@ -500,9 +514,7 @@ class RulesFirstClassifier(RulesFirstBase):
                 for i in members:
                     c = int(cand.label[i])
                     total = rest + _rule_loss(y_hit == c, q[i], k, log).sum()
-                    out = d_ev if name == "ev" else d_tr
                     out[i] = total - st.loss.sum()
-            best = min(best, d_ev[members].min())
         return d_ev, d_tr, new
 
 

@@ -701,6 +701,72 @@ def test_a_refit_within_the_steps_rows_is_the_refit_on_its_own_rows_bit_for_bit(
     assert np.array_equal(shared.refit(3, outside | step), plain.refit(3, outside | step))
 
 
+def _choice(cand, alive, d_ev, d_tr, new):
+    """The candidate the greedy step takes (its lexsort of rounded changes)."""
+    idx = np.flatnonzero(alive & (new > 0))
+    r_ev, r_tr = np.round(d_ev, 9), np.round(d_tr, 9)
+    order = np.lexsort((idx, -cand.score[idx], -cand.purity[idx], r_tr[idx], r_ev[idx]))
+    return idx[order[0]]
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize(("penalty", "sparse"), [("l2", True), ("l2", False), ("l1", False)])
+def test_each_step_takes_the_candidate_an_evaluation_of_every_candidate_takes(
+    monkeypatch, penalty, sparse, seed
+):
+    """The exact step skips work for candidates that cannot be chosen (no refit above the
+    best bound, no training change above the best evaluation change); at every step its
+    choice is the one every candidate evaluated in full gives: each feature evaluated
+    alone, from the same start, so that nothing is skipped."""
+    X, y, _ = make_rules_first(300, d=30, k=4, p=0.08, random_state=seed)
+    X = sp.csr_matrix(X) if sparse else X
+    plain = RulesFirstClassifier._exact_deltas
+    steps = []
+
+    def checked(self, cand, q, alive, split, chosen, template, log, current):
+        d_ev, d_tr, new = plain(self, cand, q, alive, split, chosen, template, log, current)
+        full_ev, full_tr, full_new = np.zeros(len(cand)), np.zeros(len(cand)), new.copy()
+        for j in np.unique(cand.feature[alive]):
+            one = alive & (cand.feature == j)
+            e, t, n = plain(self, cand, q, one, split, chosen, template, log, current)
+            full_ev[one], full_tr[one], full_new[one] = e[one], t[one], n[one]
+        assert np.array_equal(new, full_new)
+        if (alive & (new > 0)).any():
+            steps.append(_choice(cand, alive, d_ev, d_tr, new))
+            assert steps[-1] == _choice(cand, alive, full_ev, full_tr, full_new)
+            assert d_ev[steps[-1]] == full_ev[steps[-1]]
+            assert d_tr[steps[-1]] == full_tr[steps[-1]]
+        return d_ev, d_tr, new
+
+    monkeypatch.setattr(RulesFirstClassifier, "_exact_deltas", checked)
+    kw = {"min_purity": 0.0, "max_rules": 4, "early_stopping": False, "random_state": seed}
+    RulesFirstClassifier(penalty=penalty, **kw).fit(X, y)
+    assert len(steps) == 4
+
+
+def test_a_sparse_refits_products_are_scipys_bit_for_bit():
+    """The lean refit multiplies a CSR design by scipy's own kernel, called directly, and
+    reads a slice of rows' margins from all the rows': both are ``A[rows] @ w``, bit for
+    bit."""
+    from sklearn.linear_model import LogisticRegression
+
+    from rulelab.rulesfirst._refit import _CSR, LogisticRefit
+
+    rng = np.random.default_rng(7)
+    A = sp.csr_matrix((rng.random((200, 40)) < 0.15) * rng.normal(size=(200, 40)))
+    w = rng.normal(size=40)
+    assert isinstance(_CSR.of(A), _CSR)
+    assert np.array_equal(_CSR.of(A) @ w, A @ w)
+    r = rng.normal(size=200)
+    assert np.array_equal(_CSR.of(A.T.tocsr()) @ r, A.T @ r)
+    X, y = sp.csr_matrix((rng.random((200, 12)) < 0.3).astype(float)), rng.integers(0, 2, 200)
+    keep = np.arange(1, 12)
+    lean = LogisticRefit(X, y, keep, LogisticRegression().fit(X[:, keep], y))
+    rows, coef = rng.random(200) < 0.6, rng.normal(size=12)
+    D = lean.design(X)
+    assert np.array_equal(lean.proba(D, coef, 2, rows=rows), lean.proba(D[rows], coef, 2))
+
+
 @pytest.mark.parametrize("name", ["RulesFirstClassifier", "GreedyRule", "BoostRule"])
 def test_a_boolean_column_reads_flag_is_true_in_print_and_in_every_sql_dialect(name):
     """A rule on a boolean column is ``flag == True``: the same rows as ``flag > 0``, and
