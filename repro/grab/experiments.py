@@ -31,7 +31,7 @@ from repro.grab.baselines import LIBLINEAR_DEFAULT_TOL, ExpansionLinear, expansi
 from rulelab.data import load_dataset
 from rulelab.grab.binarize import CellBinarizer
 from rulelab.grab.classifier import CBMClassifier
-from rulelab.grab.grafting import graft
+from rulelab.grab.grafting import SharedFirstSearch, graft
 from rulelab.grab.naive import phi_size
 from rulelab.grab.wfim import count_itemsets, csr_from_dense
 
@@ -659,14 +659,14 @@ def _fit_score(est, params: dict, B, y, train, test, time_limit, probe=None) -> 
     return record
 
 
-def _fit_and_score(model, B, y, train, test, probe=None) -> dict:
-    """Fit ``model`` on rows ``train`` and score it on rows ``test``; a failure is recorded
-    as an error (the combination is then excluded)."""
+def _fit_and_score(model, B, y, train, test, probe=None, fit_params=None) -> dict:
+    """Fit ``model`` on rows ``train`` (with ``fit_params``) and score it on rows ``test``;
+    a failure is recorded as an error (the combination is then excluded)."""
     t0 = time.perf_counter()
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", ConvergenceWarning)
-            model.fit(B.iloc[train], y.iloc[train])
+            model.fit(B.iloc[train], y.iloc[train], **(fit_params or {}))
         score = float(model.score(B.iloc[test], y.iloc[test]))
         error = ""
     except Exception as err:  # noqa: BLE001 - recorded; the combination is excluded
@@ -782,6 +782,52 @@ def _path_task(
     # the path is cached as one unit: its fits depend on each other through the warm start
     return _cached_records(
         key, lambda: _path_fit_scores(est, params, Cs, B, y, train, test, time_limit), cache
+    )
+
+
+def _grab_fit_scores(est, params: dict, ks, B, y, train, test, time_limit) -> dict:
+    """:func:`_fit_score` for GRAB at every ``max_terms`` of ``ks`` on one fold, their first
+    itemset search shared.
+
+    At w = 0 the transaction weights do not depend on ``max_terms``, so the fits of one
+    (C, fold) begin with searches of the same weights; one
+    :class:`rulelab.grab.grafting.SharedFirstSearch` serves them all where that is exact
+    (C >= 1 on Table 1's grid), and each fit is otherwise its own: the same models and
+    scores as separate fits. The fits run one after another, each under ``time_limit`` as
+    a separate fit is (GRAB stops itself); the first fit's seconds carry the shared search.
+    Returns ``{"records": [one _fit_score record per max_terms]}``.
+    """
+    shared = SharedFirstSearch(ks)
+    records = []
+    for k in ks:
+        model = clone(est).set_params(**params, max_terms=k)
+        if time_limit is not None:
+            model.set_params(time_limit=time_limit)
+        record = _fit_and_score(model, B, y, train, test, fit_params={"first_search": shared})
+        record["timed_out"] = (
+            record.pop("killed")
+            or bool(getattr(model, "timed_out_", False))
+            or (time_limit is not None and record["seconds"] > time_limit)
+        )
+        records.append(record)
+    return {"records": records}
+
+
+def _grab_task(
+    key: dict, est, params, ks, B, y, train, test, time_limit, cache: bool
+) -> list[dict]:
+    # one cached unit per (C, fold): its fits share the first search
+    return _cached_records(
+        key, lambda: _grab_fit_scores(est, params, ks, B, y, train, test, time_limit), cache
+    )
+
+
+def _uses_shared_first_search(est, grid: dict) -> bool:
+    """Whether a method is GRAB (its WFIM search) over several ``max_terms``."""
+    return (
+        isinstance(est, CBMClassifier)
+        and est.search == "wfim"
+        and len(grid.get("max_terms", ())) > 1
     )
 
 
@@ -1211,6 +1257,11 @@ def _uses_path(est, grid: dict) -> bool:
     return isinstance(est, CBMClassifier) and len(grid.get("C", ())) > 1
 
 
+def _none_last(value):
+    """Sort key: ascending, None (unbounded, as ``max_terms=None``) last."""
+    return (value is None, 0 if value is None else value)
+
+
 def tuned_accuracy(
     name,
     methods: dict,
@@ -1250,6 +1301,8 @@ def tuned_accuracy(
     and every C is a cold fit on them (:func:`_lrfim_fit_scores`).
     Where PolySVC precomputes its kernel, the rows' dot products are computed once per fold
     and every (degree, gamma, C) kernel made from them (:func:`_svc_fit_scores`).
+    GRAB's first itemset search (at w = 0) is shared per (C, fold) by its ``max_terms``
+    where that is exact, the same fits (:func:`_grab_fit_scores`).
 
     ``grab_path=False`` (the default, the paper's protocol) fits every C cold. With
     ``grab_path=True``, GRAB's C grid is fitted per (other parameters, fold) as one
@@ -1268,7 +1321,7 @@ def tuned_accuracy(
         # (each ascending; a task's records come in the order of their product), then each
         # record put back in the place of its (combination, fold); ``along`` maps each
         # parameter to the name its values have in the cache key
-        values = {p: sorted(grid[p]) for p in along}
+        values = {p: sorted(grid[p], key=_none_last) for p in along}
         rest = {p: v for p, v in grid.items() if p not in along}
         others = [dict(o) for o in ParameterGrid(rest)]
         named = {along[p]: v for p, v in values.items()}
@@ -1341,6 +1394,18 @@ def tuned_accuracy(
                 est,
                 grid,
                 {"C": "Cs"},
+                combos,
+                splits,
+                fit_time_limit,
+            )
+        elif _uses_shared_first_search(est, grid):
+            results = _grouped_results(
+                base,
+                "table1grab",
+                _grab_task,
+                est,
+                grid,
+                {"max_terms": "max_terms"},
                 combos,
                 splits,
                 fit_time_limit,

@@ -6,13 +6,14 @@ frequent itemset mining", Data Mining and Knowledge Discovery 34.
 - :class:`CBMClassifier`  the learner (scikit-learn classifier)
 - :mod:`.wfim`            weighted frequent itemset mining, counting, expansion
 - :func:`graft`           the grafting loop (GRAB or naive grafting)
+- :class:`SharedFirstSearch`  its first search, shared by fits over a grid of max_terms
 - :class:`CellBinarizer`  the paper's 50 equal-width cells per quantitative attribute
 - :mod:`.baselines`       expansion + LIBLINEAR and LRFIM
 """
 
 from .binarize import CellBinarizer
 from .classifier import CBMClassifier
-from .grafting import GraftResult, graft
+from .grafting import GraftResult, SharedFirstSearch, graft
 from .wfim import (
     ExhaustiveSearch,
     Itemsets,
@@ -20,6 +21,7 @@ from .wfim import (
     TransactionMatrix,
     count_itemsets,
     expand,
+    first_searches,
     frequent_itemsets,
     itemset_keys,
     wfim,
@@ -31,11 +33,13 @@ __all__ = [
     "CellBinarizer",
     "graft",
     "GraftResult",
+    "SharedFirstSearch",
     "wfim",
     "count_itemsets",
     "frequent_itemsets",
     "expand",
     "TopKMiner",
+    "first_searches",
     "ExhaustiveSearch",
     "TransactionMatrix",
     "Itemsets",

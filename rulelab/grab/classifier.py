@@ -213,7 +213,22 @@ class CBMClassifier(RuleClassifierBase):
 
     # ------------------------------------------------------------------ fit
     @fit_context
-    def fit(self, X, y):
+    def fit(self, X, y, first_search=None):
+        """Learn the model by grafting (GRAB).
+
+        Parameters
+        ----------
+        X : array-like, sparse matrix or DataFrame of shape (n_samples, n_features)
+        y : array-like of shape (n_samples,), two classes
+        first_search : rulelab.grab.grafting.SharedFirstSearch, optional
+            The first itemset search shared with fits of other ``max_terms`` on the same
+            ``X`` and ``y`` with the same other parameters (a grid of ``max_terms``): the
+            same model as without it, with one search for all of them where that is exact.
+
+        Returns
+        -------
+        self
+        """
         frame = self._frame(X, fit=True)
         B, terms = binarize_frame(self, frame, lambda: CellBinarizer(n_bins=self.n_bins))
         max_terms = renamed(self, "degree", "max_terms")
@@ -239,6 +254,7 @@ class CBMClassifier(RuleClassifierBase):
             random_state=int(seed),
             verbose=self.verbose,
             init=init,
+            shared=first_search,
         )
         self.warm_started_ = init is not None
         nz = np.flatnonzero(res.coef)

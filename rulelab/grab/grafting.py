@@ -67,6 +67,7 @@ from .wfim import (
     TransactionMatrix,
     _item_codes,
     binary_csr,
+    first_searches,
     itemset_tuples,
 )
 
@@ -142,6 +143,43 @@ def _check_init(init, n_items: int, max_size: int | None) -> tuple:
     return itemsets, coef
 
 
+class SharedFirstSearch:
+    """GRAB's first search, shared by grafting runs that differ only in ``max_size``.
+
+    At w = 0 the transaction weights alpha_i = C loss'(0, y_i) do not depend on the size
+    limit, so runs over Phi(d, k) for several k with the same rows, labels, C, loss and
+    top K begin with the dynamic-threshold search of the same weights at every k. Passed to
+    each run (``graft(..., shared=...)``, ``CBMClassifier.fit(..., first_search=...)``),
+    the first run searches for every size of ``max_sizes`` at once
+    (:func:`rulelab.grab.wfim.first_searches`) and the later runs read their result: the
+    itemsets, values and V^0 of their own searches, hence the same runs. A size it cannot
+    serve exactly (the weights' sums are not exact in float64, as at C < 1; an output
+    cut at ``max_out``) and a run on other rows, weights or settings search on their own.
+
+    Parameters
+    ----------
+    max_sizes : list of int or None
+        The size limits of the runs that will share the search.
+    """
+
+    def __init__(self, max_sizes):
+        self.max_sizes = list(max_sizes)
+        self._problem = None
+        self._served = {}
+
+    def get(self, db: TransactionMatrix, weights, max_size, top_k: int, M: int, max_out: int):
+        """``(found, top, M_end)`` of ``TopKMiner(db, max_size, top_k, M, max_out)``'s
+        search for ``weights``, or None where the run must search on its own."""
+        weights = np.asarray(weights, dtype=np.float64)
+        problem = (db.csr.shape, db.csr.indptr, db.csr.indices, weights, (top_k, M, max_out))
+        if self._problem is None:
+            self._problem = tuple(np.array(a, copy=True) for a in problem)
+            self._served = first_searches(db, weights, self.max_sizes, top_k, M=M, max_out=max_out)
+        elif not all(np.array_equal(a, b) for a, b in zip(self._problem, problem)):
+            return None
+        return self._served.get(max_size)
+
+
 def graft(
     X,
     y,
@@ -161,6 +199,7 @@ def graft(
     random_state: int = 0,
     verbose: bool = False,
     init: tuple | None = None,
+    shared: SharedFirstSearch | None = None,
 ) -> GraftResult:
     """Run GRAB (``search="wfim"``), the paper's naive grafting over all of Phi(d, k)
     (``search="naive"``) or grafting over the occurring conjunctions (``"occurring"``).
@@ -193,6 +232,9 @@ def graft(
         (nothing violates at t = 0) the result is the cold one, w = 0. Otherwise grafting
         starts from ``init`` instead of the first search's top K and stops at the same
         criterion, so the result is a solution of the same problem to the same tolerance.
+    shared : SharedFirstSearch, optional
+        The first search (``search="wfim"``) shared with runs of other ``max_size`` on the
+        same problem; the run is the same as without it.
     """
     t_start = time.perf_counter()
     y = np.asarray(y, dtype=np.float64)
@@ -271,7 +313,13 @@ def graft(
     # t = 0: w = 0, nothing free
     t0 = time.perf_counter()
     alpha = cw * _cd.sample_grad(f, y, C, lid)
-    found, top = searcher.search(alpha, keys)
+    first = None
+    if shared is not None and search == "wfim":
+        first = shared.get(db, alpha, max_size, top_k, M, max_out)
+    if first is None:
+        found, top = searcher.search(alpha, keys)
+    else:
+        found, top, searcher.M = first  # as searcher.search would leave it
     t_mine = time.perf_counter() - t0
     V0 = _excess(found.values)
     V = V0

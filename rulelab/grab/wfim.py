@@ -16,6 +16,7 @@ Entry points
 :func:`frequent_itemsets`  the itemsets themselves (plain FIM, used by LRFIM)
 :func:`expand`          the explicit feature matrix of every occurring conjunction
 :class:`TopKMiner`      GRAB's top-K search with the dynamic threshold of Section 4
+:func:`first_searches`  that search for several size limits, from shared traversals
 :func:`wfim_bruteforce` the reference: every subset of size <= max_size checked directly
 
 Before the search, rows with zero weight are dropped (with the L2-hinge loss these are the
@@ -45,6 +46,8 @@ __all__ = [
     "frequent_itemsets",
     "expand",
     "TopKMiner",
+    "first_searches",
+    "exact_sums",
     "ExhaustiveSearch",
     "wfim_bruteforce",
     "itemset_keys",
@@ -608,6 +611,78 @@ class TopKMiner:
         return top, reached, total
 
 
+def exact_sums(weights) -> bool:
+    """Whether every sum of some of ``weights`` is exact in float64, whatever its order.
+
+    True when the weights are integer multiples of one power of two, 2**-s, and their
+    absolute values sum to less than 2**(52 - s): every partial sum is then such a multiple
+    below 2**52, which float64 holds exactly. GRAB's weights at w = 0 are, for C >= 1:
+    ``count * C / 2`` (logistic) or ``count * 2 C`` (L2-hinge) with C = 10^e.
+    """
+    w = np.asarray(weights, dtype=np.float64).ravel()
+    if not np.all(np.isfinite(w)):
+        return False
+    total = float(np.abs(w).sum())
+    for s in range(53):
+        scaled = w * 2.0**s  # exact: a power of two
+        if np.array_equal(scaled, np.rint(scaled)):
+            return total * 2.0**s < 2.0**52
+    return False
+
+
+def _unbounded_last(max_size):
+    return (max_size is None, 0 if max_size is None else int(max_size))
+
+
+def first_searches(X, weights, max_sizes, top_k: int, *, M: int = 10, max_out: int = 100_000):
+    """:meth:`TopKMiner.search` without exclusions for several size limits at once.
+
+    Returns ``{max_size: (found, top, M_end)}``: what ``TopKMiner(X, max_size, top_k, M,
+    max_out).search(weights)`` returns and the M it ends at, for every size of ``max_sizes``
+    this can serve exactly; a size left out needs its own search.
+
+    Each threshold 2**M of the dynamic-threshold ladder is searched once, at the largest
+    size still descending (that size's own WFIM call), and each smaller size reads its
+    itemsets from the output: those of at most its size. That is the smaller size's own
+    output only when every weighted frequency is exact (:func:`exact_sums`): the
+    traversal's order and its merging of transactions depend on the size limit, so with
+    rounded sums a value near the threshold could fall on the other side (it does on
+    Madelon at C = 0.1). With exact sums every bound, value and test is the exact one, so
+    the output of a complete call, cut to a size, is that size's complete output, and
+    V^0's sum over it (of multiples of the same power of two) is exact in any order. So
+    nothing is shared without exact sums, and a smaller size whose output a capped call
+    cut short (``max_out``) is left out.
+    """
+    sizes = sorted(dict.fromkeys(max_sizes), key=_unbounded_last)
+    if len(sizes) < 2 or not exact_sums(weights):
+        return {}
+    db = TransactionMatrix(X)
+    wpos, wneg = _weights(db, weights)
+    excl = np.zeros(0, dtype=np.uint64)
+    served = {}
+    M = int(M)
+    while sizes:
+        theta = float(2.0**M)
+        largest = sizes[-1]
+        out = _run(db, wpos, wneg, theta, largest, 1, int(max_out), True)
+        n_out, status, item_ptr = out[0], out[1], out[2]
+        lens = np.diff(item_ptr[: n_out + 1])
+        for size in list(sizes):
+            if size == largest:
+                which = None  # the largest size's own call
+            elif status != COMPLETE:
+                sizes.remove(size)  # its own call would have met other itemsets first
+                continue
+            else:
+                which = np.flatnonzero(lens <= size)
+            found, top = _select(out, excl, top_k, theta, which)
+            if len(top) >= top_k or M <= 0:  # TopKMiner.search's test
+                served[size] = (found, top, M)
+                sizes.remove(size)
+        M -= 1
+    return served
+
+
 class ExhaustiveSearch:
     """The naive feature search of Section 5.1: the gradient of every conjunction.
 
@@ -631,10 +706,14 @@ class ExhaustiveSearch:
         return _select(out, excl, self.top_k, 1.0)
 
 
-def _select(out, excl, top_k, theta):
+def _select(out, excl, top_k, theta, which=None):
+    """(found, top) of one WFIM call's output ``out``: everything it found outside the keys
+    ``excl`` (only the outputs ``which``, where given), and the ``top_k`` best of it."""
     n_out, status, item_ptr, flat, values, keys, _, _, items = out
     keys = keys[:n_out]
-    idx = np.flatnonzero(~np.isin(keys, excl)) if excl.size else np.arange(n_out)
+    idx = np.arange(n_out) if which is None else np.asarray(which, dtype=np.int64)
+    if excl.size:
+        idx = idx[~np.isin(keys[idx], excl)]
     vals = values[idx]
     found = Itemsets(None, vals, keys[idx], theta, status == COMPLETE)
     # largest |wfrq| first, ties broken by key, also at the K-th place: the selection must

@@ -9,7 +9,7 @@ from sklearn.base import clone
 
 from rulelab import CBMClassifier
 from rulelab.grab import graft
-from rulelab.grab.grafting import duality_gap
+from rulelab.grab.grafting import SharedFirstSearch, duality_gap
 
 
 def planted(seed=1, m=400, d=8):
@@ -153,3 +153,43 @@ def test_table1_fits_grab_as_cached_paths_with_the_rows_of_independent_fits(tmp_
     # row may sit at f = 0: equal objectives, a validation row or two apart (of 100)
     assert abs(path.cv_accuracy.iloc[0] - cold.cv_accuracy.iloc[0]) <= 2.0
     assert clone(methods["GRAB"][0]).get_params()["warm_start"] is False
+
+
+@pytest.mark.parametrize("loss", ["logistic", "l2hinge"])
+@pytest.mark.parametrize("C", [0.1, 1.0, 10.0])
+def test_a_shared_first_search_gives_the_models_of_separate_fits(loss, C):
+    X, y = planted(seed=3)
+    ks = [1, 2, 3, None]
+    shared = SharedFirstSearch(ks)
+    for k in ks:
+        est = CBMClassifier(max_terms=k, C=C, loss=loss, top_k=3)
+        alone, along = clone(est).fit(X, y), clone(est).fit(X, y, first_search=shared)
+        assert along.itemsets_ == alone.itemsets_ and np.array_equal(along.coef_, alone.coef_)
+        assert along.objective_ == alone.objective_ and along.n_iter_ == alone.n_iter_
+        assert along.result_.V0 == alone.result_.V0
+    assert (len(shared._served) == len(ks)) == (C >= 1)  # shared where sums are exact
+
+
+def test_a_shared_first_search_is_ignored_by_a_fit_on_other_rows():
+    X, y = planted(seed=3)
+    shared = SharedFirstSearch([1, 2])
+    CBMClassifier(max_terms=1, top_k=3).fit(X, y, first_search=shared)
+    est = CBMClassifier(max_terms=2, top_k=3)
+    alone, along = (
+        clone(est).fit(X[:300], y[:300]),
+        clone(est).fit(X[:300], y[:300], first_search=shared),
+    )
+    assert along.itemsets_ == alone.itemsets_ and np.array_equal(along.coef_, alone.coef_)
+
+
+def test_a_grab_task_scores_every_max_terms_as_independent_fits_do():
+    from repro.grab import experiments as ex
+
+    X, y, tr, te = _path_data()
+    est = CBMClassifier(top_k=5)
+    ks = [1, 2, 3, None]
+    for C in (0.1, 10.0):
+        task = ex._grab_fit_scores(est, {"C": C}, ks, X, y, tr, te, None)["records"]
+        alone = [ex._fit_score(est, {"C": C, "max_terms": k}, X, y, tr, te, None) for k in ks]
+        assert [r["score"] for r in task] == [r["score"] for r in alone]
+        assert all(not r["timed_out"] and not r["error"] for r in task)

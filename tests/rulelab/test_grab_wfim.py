@@ -6,7 +6,13 @@ import numpy as np
 import pytest
 
 from rulelab.grab import TopKMiner, count_itemsets, expand, frequent_itemsets, wfim, wfim_bruteforce
-from rulelab.grab.wfim import ExhaustiveSearch, TransactionMatrix, itemset_keys
+from rulelab.grab.wfim import (
+    ExhaustiveSearch,
+    TransactionMatrix,
+    exact_sums,
+    first_searches,
+    itemset_keys,
+)
 
 
 def random_case(seed):
@@ -231,3 +237,39 @@ def test_sparse_cells_equal_the_dense_float32_copy_made_sparse():
         assert np.array_equal(got.indptr, ref.indptr)
         assert np.array_equal(got.indices, ref.indices)
         assert np.array_equal(got.data, ref.data, equal_nan=True)
+
+
+def _half_integer_weights(seed):
+    # GRAB's weights at w = 0 for C >= 1: row counts times C / 2, of either sign
+    X, _, rng = random_case(seed)
+    w = rng.integers(-3, 4, size=len(X)) * 0.5
+    return X, w
+
+
+@pytest.mark.parametrize("seed", range(12))
+@pytest.mark.parametrize("top_k", [1, 4, 50])
+def test_first_searches_give_each_size_its_own_search_when_sums_are_exact(seed, top_k):
+    X, w = _half_integer_weights(seed)
+    sizes = [1, 2, 3, None]
+    served = first_searches(X, w, sizes, top_k, M=3)
+    assert set(served) == set(sizes)
+    for size in sizes:
+        miner = TopKMiner(X, size, top_k, M=3)
+        found, top = miner.search(w)
+        s_found, s_top, s_M = served[size]
+        assert s_M == miner.M and s_found.theta == found.theta
+        assert s_found.complete == found.complete
+        assert sorted(s_found.values) == sorted(found.values)
+        assert s_top.itemsets == top.itemsets and np.array_equal(s_top.values, top.values)
+
+
+def test_first_searches_share_nothing_when_sums_are_rounded():
+    X, w, _ = random_case(3)
+    assert not exact_sums(w) and first_searches(X, w, [1, 2, None], 5) == {}
+    assert exact_sums(np.array([0.5, -1.5, 3.0])) and not exact_sums(np.array([0.05, 0.1]))
+
+
+def test_first_searches_leave_out_a_smaller_size_a_capped_call_cut_short():
+    X, w = _half_integer_weights(1)
+    served = first_searches(X, w, [1, None], 100, M=0, max_out=1)
+    assert list(served) == [None] and not served[None][0].complete
