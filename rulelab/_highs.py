@@ -8,6 +8,14 @@ therefore constructs that first object once with file descriptor 1 pointed at th
 device, then returns models with ``output_flag`` off. After that first construction HiGHS
 prints only what its options allow, so a solver another library creates in the same
 process (cvxpy's HIGHS interface) is quiet too once :func:`absorb_banner` has run.
+
+HiGHS's branch and bound runs on one scheduler per process, whose number of workers is
+fixed by the first solve (by default from the machine's cores). A MILP stopped by a node or
+solution limit ends on a solution that depends on that number: on Musk the same
+column-generation integer program ended at 390.2 with two workers and at 405.4 with one.
+So the first construction also pins the scheduler to one worker (:func:`_one_worker`):
+every integer program gives the same rule set on every machine, and a unit timed on one
+core uses one core.
 """
 
 from __future__ import annotations
@@ -47,17 +55,34 @@ def absorb_banner() -> None:
         try:
             saved = os.dup(1)
         except OSError:
-            highspy.Highs()
+            first = highspy.Highs()
         else:
             devnull = os.open(os.devnull, os.O_WRONLY)
             try:
                 os.dup2(devnull, 1)
-                highspy.Highs()  # HiGHS flushes its log line itself
+                first = highspy.Highs()  # HiGHS flushes its log line itself
             finally:
                 os.dup2(saved, 1)
                 os.close(saved)
                 os.close(devnull)
+        _one_worker(highspy, first)
         _absorbed = True
+
+
+def _one_worker(highspy, h) -> None:
+    """Start HiGHS's scheduler with one worker by a one-variable integer solve on ``h``.
+
+    A scheduler started earlier with more workers (another library solved first) refuses a
+    model asking for one; it is then reset, which HiGHS allows between solves."""
+    import numpy as np
+
+    h.setOptionValue("output_flag", False)
+    h.setOptionValue("threads", 1)
+    h.addVars(1, np.zeros(1), np.ones(1))
+    h.changeColsIntegrality(1, np.zeros(1, np.int32), np.ones(1, np.uint8))
+    if h.run() != highspy.HighsStatus.kOk:
+        highspy.Highs.resetGlobalScheduler(True)
+        h.run()
 
 
 def quiet_highs(verbose: bool = False):
