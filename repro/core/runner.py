@@ -88,6 +88,16 @@ def _run_task(
     return record
 
 
+def _run_tasks(fits: list[tuple]) -> list[dict]:
+    """:func:`_run_task` for each of ``fits`` in turn, in this one process."""
+    return [_run_task(*fit) for fit in fits]
+
+
+def _order_in(together: Sequence[Sequence[str]], method: str) -> int:
+    """Where ``method`` stands in its group of ``together`` (0 outside every group)."""
+    return next((list(names).index(method) for names in together if method in names), 0)
+
+
 def _tuning_time(model) -> float:
     """Seconds of the fit spent choosing the learner's own parameters (an inner
     cross-validation; the learner's ``tuning_seconds_``), NaN for a learner that does not
@@ -116,6 +126,7 @@ def cross_validate(
     max_folds: int | None = None,
     progress: bool = True,
     tag: str = "",
+    together: Sequence[Sequence[str]] = (),
 ) -> pd.DataFrame:
     """Stratified k-fold test error of every method on every dataset.
 
@@ -141,6 +152,12 @@ def cross_validate(
         Show a tqdm progress bar over tasks.
     tag : str, default=""
         Extra text folded into the cache key (e.g. the data version).
+    together : sequence of sequences of method names, default=()
+        Methods whose fits on one (dataset, fold) run in one task, one after the other in
+        the order given, so that what their fits compute alike and keep in the process
+        (the two-level learners' set-covering starts, :mod:`rulelab.twolevel.starts`) is
+        computed once; each still has its own record, cache entry and ``fit_time`` (the
+        later ones' without what they found kept). The results are the same either way.
 
     Returns
     -------
@@ -150,7 +167,8 @@ def cross_validate(
         :func:`_limits_hit`), and ``cached`` (True where the record was read from the cache; its
         fit_time is then the time measured when it was computed, never the read).
     """
-    tasks, records = [], []
+    group_of = {m: g for g, names in enumerate(together) for m in names}
+    tasks, records = {}, []  # (dataset, group or method, fold) -> the fits of one task
     for dataset in datasets:
         X, y = loader(dataset)
         splitter = StratifiedKFold(n_splits=n_splits, shuffle=True, random_state=random_state)
@@ -175,17 +193,19 @@ def cross_validate(
                     if record is not None:
                         records.append({**record, "cached": True})
                         continue
-                tasks.append(
-                    delayed(_run_task)(dataset, method, estimator, fold, train, test, X, y, u)
-                )
+                fits = tasks.setdefault((dataset, group_of.get(method, method), fold), [])
+                fits.append((dataset, method, estimator, fold, train, test, X, y, u))
     if tasks:
+        # a task's fits in the order the methods were given: a group's in ``together``'s
+        for fits in tasks.values():
+            fits.sort(key=lambda f: _order_in(together, f[1]))
         runner = Parallel(n_jobs=n_jobs, return_as="generator_unordered")
-        results = runner(tasks)
+        results = runner(delayed(_run_tasks)(fits) for fits in tasks.values())
         if progress:
             from tqdm.auto import tqdm
 
             results = tqdm(results, total=len(tasks), desc="cross-validation", leave=False)
-        records.extend({**r, "cached": False} for r in results)
+        records.extend({**r, "cached": False} for done in results for r in done)
     order = {m: i for i, m in enumerate(methods)}
     frame = pd.DataFrame(records)
     frame = frame.sort_values(

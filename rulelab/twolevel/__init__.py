@@ -3,6 +3,7 @@ minimisation (Su, Wei, Varshney & Malioutov 2016).
 
 Modules: :mod:`~rulelab.twolevel.objective` (the regularised Hamming loss, eqs. 3-5),
 :mod:`~rulelab.twolevel.optimize` (set-cover initialisation, BCD, AM on a 0/1 design),
+:mod:`~rulelab.twolevel.starts` (the set-cover starts a process has computed, by content),
 :mod:`~rulelab.twolevel.estimator` (the scikit-learn classifier :class:`TwoLevelRules`).
 """
 

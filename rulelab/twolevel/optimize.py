@@ -33,6 +33,7 @@ from joblib import Parallel, delayed
 from .._highs import KeptModel
 from ..lp import learn_clause, solve_or_lp
 from .objective import clause_subobjective, clause_sums, hamming_objective
+from .starts import SETCOVER_STARTS
 
 __all__ = [
     "TwoLevelResult",
@@ -216,7 +217,10 @@ def init_weights(
     ``n_clauses`` clauses on the De Morgan dual of this CNF problem (the DNF problem on
     ``1 - X``, ``1 - y``); its AND-clause over terms S is this problem's OR-clause over
     the same columns, and the clauses it did not use start disabled. So BCD and AM start
-    at SC's rule and, as descent methods, never end above SC's objective.
+    at SC's rule and, as descent methods, never end above SC's objective. A start already
+    computed in this process from the same inputs (BCD's, for AM tuned on the same folds) is
+    taken from :data:`rulelab.twolevel.starts.SETCOVER_STARTS`, unless an LP time limit
+    makes the start depend on the clock.
     ``"random"``: every clause ORs one to three random terms. ``"empty"``: all-zero
     weights (every clause is the empty OR, always false).
     """
@@ -231,21 +235,33 @@ def init_weights(
         return W, 0
     if how != "setcover":
         raise ValueError(f"init must be 'setcover', 'random' or 'empty', not {how!r}")
-    from ..rulesets import SetCoverRules  # the baseline of Table 1, not a copy of it
-
     theta = float(cost[1]) if n_cols > 1 else 1.0
     W[:, 0] = True
     dual_y = 1 - np.asarray(y).astype(np.uint8)
     if dual_y.min() == dual_y.max():
         return W, 0  # one class: SC has nothing to cover
+    options = {k: lp_options.get(k) for k in ("exact", "solver", "time_limit", "screening")}
+    if options["time_limit"] is not None:
+        # a solve stopped by the clock is not a function of its inputs: nothing to share
+        return _setcover_start(Xa, dual_y, W, theta, options)
+    # BCD and AM tuned on the same folds meet the same starts (rulelab.twolevel.starts)
+    key = SETCOVER_STARTS.key(Xa, dual_y, n_clauses, theta, options)
+    return SETCOVER_STARTS.get(key, lambda: _setcover_start(Xa, dual_y, W, theta, options))
+
+
+def _setcover_start(Xa, dual_y, W, theta: float, options: dict) -> tuple[np.ndarray, int]:
+    """:func:`init_weights`' ``"setcover"`` start: SC's clauses in ``W`` (all disabled on
+    entry), and the LPs SC solved."""
+    from ..rulesets import SetCoverRules  # the baseline of Table 1, not a copy of it
+
     sc = SetCoverRules(
         complexity=theta if theta > 0 else 1e-12,
-        max_rules=n_clauses,
+        max_rules=W.shape[0],
         binarizer="passthrough",
-        exact=lp_options.get("exact", False),
-        solver=lp_options.get("solver", "highs"),
-        lp_time_limit=lp_options.get("time_limit"),
-        screening=lp_options.get("screening"),
+        exact=options["exact"] or False,
+        solver=options["solver"] or "highs",
+        lp_time_limit=options["time_limit"],
+        screening=options["screening"],
     )
     sc.fit(1 - Xa[:, 1:], dual_y)
     for r, lp in enumerate(sc.lps_):

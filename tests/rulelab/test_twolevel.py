@@ -8,6 +8,7 @@ import itertools
 import numpy as np
 import pandas as pd
 import pytest
+from sklearn.base import clone
 
 from rulelab import TwoLevelRules
 from rulelab._highs import KeptModel
@@ -16,6 +17,7 @@ from rulelab.rules import DNF, Clause, Term
 from rulelab.twolevel import format_rule
 from rulelab.twolevel.objective import augment, clause_costs, clause_sums, hamming_objective
 from rulelab.twolevel.optimize import am, assign_negatives, bcd, init_weights, lp_kwargs
+from rulelab.twolevel.starts import StartMemo
 from tests.conftest import load_or_skip
 
 
@@ -188,6 +190,58 @@ def test_kept_model_fit_equals_a_fit_passing_every_lp_anew(method, theta, seed):
     anew = fit(Xa, y, W0, cost, max_iter=10, lp_options=opts, keep_model=False)
     assert np.array_equal(kept.W, anew.W) and kept.objective_path == anew.objective_path
     assert (kept.n_iter, kept.n_lp) == (anew.n_iter, anew.n_lp)
+
+
+@pytest.fixture
+def starts(monkeypatch):
+    """An empty memo of set-covering starts in place of the process's."""
+    memo = StartMemo()
+    monkeypatch.setattr("rulelab.twolevel.optimize.SETCOVER_STARTS", memo)
+    return memo
+
+
+def fitted(model, X, y) -> tuple:
+    """What a kept start must not change: weights, objective path, iterations, LPs, rule."""
+    model.fit(X, y)
+    return (
+        model.weights_.tobytes(),
+        tuple(model.objective_path_),
+        model.n_iter_,
+        model.n_lp_,
+        str(model),
+    )
+
+
+@pytest.mark.parametrize("theta", [0.05, 0.5, 3.0])
+@pytest.mark.parametrize("seed", range(3))
+def test_kept_setcover_start_gives_the_fits_of_one_computed_anew(starts, theta, seed):
+    """BCD then AM with the same complexity on the same rows: AM takes BCD's set-covering
+    start from the memo and learns what it learns from a start computed anew, as does a
+    second BCD fit; a start is never handed to another complexity or other rows."""
+    rng = np.random.default_rng(seed)
+    X = with_negations(rng.integers(0, 2, size=(300, 8)))
+    y = (((X["x1"] & X["x2"]) | X["x5"]) ^ (rng.random(300) < 0.15)).astype(np.uint8)
+    bcd_, am_ = (TwoLevelRules(method=m, max_rules=4, complexity=theta) for m in ("bcd", "am"))
+    starts.maxsize = 0  # every fit computes its own start
+    anew = [fitted(m, X, y) for m in (bcd_, am_, bcd_)]
+    assert (starts.hits, len(starts)) == (0, 0)
+    starts.maxsize = 256
+    kept = [fitted(m, X, y) for m in (bcd_, am_, bcd_)]
+    assert (starts.hits, len(starts)) == (2, 1)
+    assert kept == anew
+    fitted(clone(am_).set_params(complexity=theta * 2), X, y)
+    fitted(am_, X.iloc[1:], y.iloc[1:])
+    assert (starts.hits, len(starts)) == (2, 3)
+
+
+def test_a_clock_limited_setcover_start_is_not_kept(starts):
+    """With an LP time limit the start depends on the clock, so each fit computes its own."""
+    rng = np.random.default_rng(0)
+    X = with_negations(rng.integers(0, 2, size=(100, 5)))
+    y = (X["x1"] | X["x3"]).astype(np.uint8)
+    for method in ("bcd", "am"):
+        TwoLevelRules(method=method, max_rules=3, lp_time_limit=60.0).fit(X, y)
+    assert (starts.hits, starts.misses, len(starts)) == (0, 0, 0)
 
 
 @pytest.mark.parametrize("method", ["bcd", "am"])
