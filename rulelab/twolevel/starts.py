@@ -10,12 +10,17 @@ design's bytes and shape, the labels, the clause count, theta, the LP options), 
 start found there is the one the computation would return: the same weights and the same
 count of LPs. A start is a few boolean rows (16 kB on Musk), so keeping dozens costs little;
 a fold of notebook 03 meets 13 per method.
+
+A start taken from the memo is not free work: :attr:`StartMemo.reused_seconds` adds up the
+seconds each one took when it was computed, so that a fit's time can be reported as the
+time it takes alone (``repro.core.runner`` charges them to the fit that took them).
 """
 
 from __future__ import annotations
 
 import hashlib
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable
 
@@ -37,13 +42,16 @@ class StartMemo:
     ----------
     hits, misses : int
         Starts found and computed since the memo was made or last cleared.
+    reused_seconds : float
+        The seconds the starts found had taken to compute, added up over the hits.
     """
 
     def __init__(self, maxsize: int = 64):
         self.maxsize = maxsize
-        self._kept: OrderedDict[bytes, tuple[np.ndarray, int]] = OrderedDict()
+        self._kept: OrderedDict[bytes, tuple[np.ndarray, int, float]] = OrderedDict()
         self._lock = threading.Lock()
         self.hits = self.misses = 0
+        self.reused_seconds = 0.0
 
     @staticmethod
     def key(Xa: np.ndarray, y: np.ndarray, n_clauses: int, theta: float, options: dict) -> bytes:
@@ -65,12 +73,15 @@ class StartMemo:
             if found is not None:
                 self._kept.move_to_end(key)
                 self.hits += 1
+                self.reused_seconds += found[2]
         if found is None:
-            found = compute()
+            t0 = time.perf_counter()
+            W, lps = compute()
+            found = (W, lps, time.perf_counter() - t0)
             with self._lock:
                 self.misses += 1
                 if self.maxsize > 0:
-                    self._kept[key] = (found[0].copy(), found[1])
+                    self._kept[key] = (W.copy(), lps, found[2])
                     while len(self._kept) > self.maxsize:
                         self._kept.popitem(last=False)
         return found[0].copy(), found[1]
@@ -80,6 +91,7 @@ class StartMemo:
         with self._lock:
             self._kept.clear()
             self.hits = self.misses = 0
+            self.reused_seconds = 0.0
 
     def __len__(self) -> int:
         return len(self._kept)
