@@ -27,42 +27,21 @@ from __future__ import annotations
 
 import argparse
 
-import numpy as np
 from sklearn.model_selection import StratifiedKFold, train_test_split
 
+import rulelab
+from benchmarks.library.bench_twolevel_kept import TWO, tuned
+from benchmarks.library.bench_twolevel_kept import summary as kept_summary
 from benchmarks.timing import cpu, ratio
-from repro.two_level.experiments import LARGE_DATASETS
 from repro.two_level.theta_search import ThetaSearchCV
 from rulelab import TwoLevelRules, load_dataset
 from rulelab.twolevel.starts import SETCOVER_STARTS
 
-TWO = dict(form="dnf", max_rules=5, max_iter=10, n_thresholds=10)
-GRID = [0.01, 0.1, 1.0, 10.0]
-
-
-def tuned(method: str, dataset: str) -> ThetaSearchCV:
-    """Notebook 03's FULL-run estimator for ``method`` on ``dataset``."""
-    return ThetaSearchCV(
-        TwoLevelRules(method=method, **TWO),
-        {"complexity": GRID},
-        cv=3,
-        max_samples=2000 if dataset in LARGE_DATASETS else None,
-        random_state=0,
-    )
-
 
 def summary(search: ThetaSearchCV, X_test, y_test) -> tuple:
-    """What must be equal between the two ways."""
-    best = search.best_estimator_
-    return (
-        search.best_params_,
-        tuple(np.round(search.cv_results_["mean_test_score"], 12)),
-        best.weights_.tobytes(),
-        tuple(best.objective_path_),
-        best.n_lp_,
-        str(best),
-        float(np.mean(search.predict(X_test) != y_test.to_numpy())),
-    )
+    """What must be equal between the two ways: what must be equal between two fits, and
+    the refit's LP count (a kept start carries the count of LPs it took)."""
+    return (*kept_summary(search, X_test, y_test), search.best_estimator_.n_lp_)
 
 
 def pair(dataset: str, fold, test, kept: int) -> tuple[list[float], list[tuple], int]:
@@ -72,7 +51,7 @@ def pair(dataset: str, fold, test, kept: int) -> tuple[list[float], list[tuple],
     SETCOVER_STARTS.maxsize = kept
     times, fits = [], []
     for method in ("bcd", "am"):
-        seconds, search = cpu(tuned(method, dataset).fit, *fold)
+        seconds, search = cpu(tuned(rulelab, method, dataset).fit, *fold)
         times.append(seconds)
         fits.append(summary(search, *test))
     return times, fits, SETCOVER_STARTS.hits

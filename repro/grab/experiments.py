@@ -651,6 +651,12 @@ def _fit_score(est, params: dict, B, y, train, test, time_limit, probe=None) -> 
         record = _fit_and_score_killed_at(time_limit, model, B, y, train, test, probe)
     else:
         record = _fit_and_score(model, B, y, train, test, probe)
+    return _mark_timed_out(record, model, time_limit)
+
+
+def _mark_timed_out(record: dict, model, time_limit) -> dict:
+    """``record`` with ``timed_out`` in place of ``killed``: the fit was killed, the model
+    says it stopped at its limit (``timed_out_``), or it took longer than ``time_limit``."""
     record["timed_out"] = (
         record.pop("killed")
         or bool(getattr(model, "timed_out_", False))
@@ -767,12 +773,7 @@ def _path_fit_scores(est, params: dict, Cs, B, y, train, test, time_limit) -> di
         record = _fit_and_score(model, B, y, train, test)
         if record["error"]:
             model = clone(model)  # no half-fitted state to start the next C from
-        record["timed_out"] = (
-            record.pop("killed")
-            or bool(getattr(model, "timed_out_", False))
-            or (time_limit is not None and record["seconds"] > time_limit)
-        )
-        records.append(record)
+        records.append(_mark_timed_out(record, model, time_limit))
     return {"records": records}
 
 
@@ -804,12 +805,7 @@ def _grab_fit_scores(est, params: dict, ks, B, y, train, test, time_limit) -> di
         if time_limit is not None:
             model.set_params(time_limit=time_limit)
         record = _fit_and_score(model, B, y, train, test, fit_params={"first_search": shared})
-        record["timed_out"] = (
-            record.pop("killed")
-            or bool(getattr(model, "timed_out_", False))
-            or (time_limit is not None and record["seconds"] > time_limit)
-        )
-        records.append(record)
+        records.append(_mark_timed_out(record, model, time_limit))
     return {"records": records}
 
 
