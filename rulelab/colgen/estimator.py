@@ -33,7 +33,7 @@ from ._inner_cv import (
 )
 from ._options import PRICING_METHODS, FitOptions
 from ._rows import BitMatrix, all_of
-from .multiclass import fit_ordered_rule_sets
+from .multiclass import CLASS_ORDERS, fit_ordered_rule_sets
 from .pricing import price_exact  # noqa: F401  (compiled on import of the estimator)
 from .solver import ColumnGenerationResult
 
@@ -60,6 +60,7 @@ FIT_CONSTRAINTS = {
     "integer_node_limit": [Interval(Integral, 0, None, closed="left"), None],
     "integer_solution_limit": [Interval(Integral, 1, None, closed="left"), None],
     "refine_cuts": ["boolean"],
+    "class_order": [StrOptions(set(CLASS_ORDERS))],
 }
 
 #: The search's parameters (``form="auto"`` is declared with the form above).
@@ -311,19 +312,19 @@ class ColumnGenerationRules(_ColumnGenerationBase):
     no tuning and learns what it always has; a fixed ``form`` and ``complexity`` skip it.
 
     **More than two classes** give an ordered list of per-class rule sets, RIPPER's
-    (Cohen 1995): the classes are taken from the least to the most frequent (by training
-    weight); each class but the last gets a DNF, learned by this same column generation
+    (Cohen 1995), in the order ``class_order`` names: by default from the class that rules
+    separate best from the others to the one they separate worst, RIPPER's own from the
+    least to the most frequent; each class but the last gets a DNF, learned by this same column generation
     (a clone with the same parameters, ``form="dnf"`` whatever ``form`` says, and, for
     ``complexity="auto"``, its own inner cross-validation, on the class's rows of the
     ``cv`` folds when they are given as index pairs) that separates it from the
     classes after it, on the training rows the earlier classes' rules left uncovered; the
-    most frequent class is the default (a clause's cost is then a fraction of the weight
+    last class is the default (a clause's cost is then a fraction of the weight
     of the rows its class is learned on). ``rules_`` is then a
     :class:`~rulelab.rules.DecisionList` read top to bottom, the first firing rule
     deciding, so every prediction has one reason, unlike one-vs-rest, whose per-class rule
-    sets overlap and vote. Why this order: the rare classes get rules of their own, the
-    most frequent class is stated by exclusion, and each per-class problem shrinks, as
-    the rows already decided are not learned again. A row of an earlier class that its
+    sets overlap and vote. Why a list: the default class is stated by exclusion, and each
+    per-class problem shrinks, as the rows already decided are not learned again. A row of an earlier class that its
     rules missed is left out of the later classes' problems: it is misclassified
     whatever they say, so it should not shape them. The forced DNF keeps each rule an
     ``IF clause THEN class`` line (a CNF has no first-firing clause to read). Each class's
@@ -444,6 +445,17 @@ class ColumnGenerationRules(_ColumnGenerationBase):
         more than two classes each class's rules are refined on its own problem (its rows
         left, against the classes after it) before the next class is learned, which then
         starts from the rows the refined rules leave.
+    class_order : {"difficulty", "frequency"}, default="difficulty"
+        The order of the classes in a list on more than two classes (two classes ignore
+        it). ``"difficulty"``: each class's DNF against all the others is first learned
+        cheaply (beam pricing, greedy rounding, at the clause cost or, for ``"auto"``, at
+        :data:`~rulelab.colgen.multiclass.DIFFICULTY_COMPLEXITY`) and scored by its
+        training objective (weighted errors plus the cost of its clauses and terms); the
+        classes go from the lowest score to the highest, and the class whose rules would
+        err most becomes the default, which needs none (``class_fits_["difficulty"]``). ``"frequency"``: RIPPER's, from the least to the
+        most frequent class by training weight. The default because on classes of equal
+        size RIPPER's order is arbitrary and may learn the hardest class first, against
+        every other class (``benchmarks/repro/bench_multiclass_lists.py`` compares both).
 
     Attributes
     ----------
@@ -544,6 +556,7 @@ class ColumnGenerationRules(_ColumnGenerationBase):
         random_state=None,
         binarize=None,
         refine_cuts: bool = True,
+        class_order: str = "difficulty",
     ):
         self.form = form
         self.complexity = complexity
@@ -570,6 +583,7 @@ class ColumnGenerationRules(_ColumnGenerationBase):
         self.random_state = random_state
         self.binarize = binarize
         self.refine_cuts = refine_cuts
+        self.class_order = class_order
 
     def _candidates(self) -> tuple[tuple, list]:
         forms = FORMS if self.form == "auto" else (self.form,)

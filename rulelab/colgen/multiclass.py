@@ -1,10 +1,12 @@
 """More than two classes for column generation: an ordered list of per-class rule sets.
 
-RIPPER's scheme (Cohen 1995): the classes are taken from the least to the most frequent;
-each class but the last gets a DNF that separates it from the classes after it, learned
-on the training rows the earlier classes' rules left uncovered, and the most frequent
-class is the default. The result is one :class:`~rulelab.rules.DecisionList` whose rules
-are read top to bottom, the first firing rule deciding.
+RIPPER's scheme (Cohen 1995): each class but the last gets a DNF that separates it from
+the classes after it, learned on the training rows the earlier classes' rules left
+uncovered, and the last class is the default. The result is one
+:class:`~rulelab.rules.DecisionList` whose rules are read top to bottom, the first firing
+rule deciding. The order is RIPPER's (from the least to the most frequent class,
+:func:`class_order`) or, by default, from the class that rules separate best to the one
+they separate worst (:func:`difficulty_order`).
 """
 
 from __future__ import annotations
@@ -20,7 +22,21 @@ from sklearn.base import clone
 from ..cuts import refine_cuts
 from ..rules import DNF, Clause, DecisionList
 
-__all__ = ["class_order", "fit_ordered_rule_sets"]
+__all__ = [
+    "CLASS_ORDERS",
+    "DIFFICULTY_COMPLEXITY",
+    "class_order",
+    "difficulty_order",
+    "fit_ordered_rule_sets",
+]
+
+CLASS_ORDERS = ("difficulty", "frequency")
+"""The orders of the classes in a list: :func:`difficulty_order` or :func:`class_order`."""
+
+DIFFICULTY_COMPLEXITY = 0.002
+"""The clause cost (a fraction of the training weight) of the one-vs-rest fits that
+:func:`difficulty_order` scores the classes by, when the estimator's own is ``"auto"``:
+the middle of :data:`~rulelab.colgen.COMPLEXITY_PATH`."""
 
 
 def class_order(y_index: np.ndarray, weight: np.ndarray, n_classes: int) -> np.ndarray:
@@ -28,6 +44,46 @@ def class_order(y_index: np.ndarray, weight: np.ndarray, n_classes: int) -> np.n
     to the class that comes first in ``classes_``)."""
     totals = np.bincount(y_index, weights=weight, minlength=n_classes)
     return np.argsort(totals, kind="stable")
+
+
+def difficulty_order(
+    template, A: np.ndarray, y_index: np.ndarray, weight: np.ndarray, n_classes: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Class indices from the class that rules separate best from all the others to the one
+    they separate worst, and each class's score.
+
+    Each class's DNF against all the other classes is learned once on all the training
+    rows, cheaply (the inner cross-validation's fit: beam pricing and greedy rounding, at
+    ``template``'s clause cost, or :data:`DIFFICULTY_COMPLEXITY` for ``"auto"``), and the
+    class is scored by that rule set's training objective: its weighted errors (missed rows
+    of the class, covered rows of the others at ``negative_weight``) plus the cost of its
+    clauses and terms, so that of two classes separated without error the one that needs
+    fewer and shorter rules comes first. A tie goes by RIPPER's order
+    (:func:`class_order`): the rarer class first.
+
+    Why: the last class is the default and needs no rule, so it should be the one whose
+    rules would err most; and a class learned early removes its rows from every later
+    problem, so the classes that rules describe well should go first. RIPPER's frequency
+    order (:func:`class_order`) does the same only when the rarest classes are also the
+    easiest; on classes of equal size it is arbitrary (ten digits: the hardest digit first).
+    """
+    from ._inner_cv import generator, solve
+    from ._options import FitOptions
+
+    options = FitOptions.of(template).inner()
+    complexity = template.complexity
+    complexity = DIFFICULTY_COMPLEXITY if complexity == "auto" else float(complexity)
+    design = np.asarray(A, dtype=bool)
+    scores = np.zeros(n_classes)
+    for k in range(n_classes):
+        target = y_index == k
+        result = solve(
+            generator(design, target, weight, "dnf", options), complexity, weight, options, None
+        )
+        scores[k] = result.objective
+    rank = np.empty(n_classes, dtype=np.int64)
+    rank[class_order(y_index, weight, n_classes)] = np.arange(n_classes)
+    return np.lexsort((rank, scores)), scores
 
 
 @dataclass
@@ -183,7 +239,10 @@ def fit_ordered_rule_sets(
     cv = template.cv
     # folds given as index pairs over the training rows are restricted to each class's rows
     splits = None if isinstance(cv, (str, Integral)) or hasattr(cv, "split") else list(cv)
-    order = class_order(y_index, weight, classes.size)
+    if template.class_order == "difficulty":
+        order, difficulty = difficulty_order(template, A, y_index, weight, classes.size)
+    else:
+        order, difficulty = class_order(y_index, weight, classes.size), None
     left = np.ones(y_index.size, dtype=bool)  # rows no earlier class's rule covers
     clauses, labels, rows = [], [], []
     for k in order[:-1]:
@@ -224,10 +283,24 @@ def fit_ordered_rule_sets(
             clauses.append(clause)
             labels.append(classes[k])
             left &= ~np.asarray(fires, dtype=bool)
-        rows.append({"class": classes[k], "n_rules": len(mine), **fit.summary})
+        rows.append(
+            {
+                "class": classes[k],
+                "n_rules": len(mine),
+                **({} if difficulty is None else {"difficulty": difficulty[k]}),
+                **fit.summary,
+            }
+        )
         if not left.any():
             break
+    last = order[-1]
     rows.append(
-        {"class": classes[order[-1]], "n_rules": 0, "rows": int(left.sum()), "note": "default"}
+        {
+            "class": classes[last],
+            "n_rules": 0,
+            **({} if difficulty is None else {"difficulty": difficulty[last]}),
+            "rows": int(left.sum()),
+            "note": "default",
+        }
     )
-    return (DecisionList(clauses, labels, default=classes[order[-1]]), pd.DataFrame(rows))
+    return (DecisionList(clauses, labels, default=classes[last]), pd.DataFrame(rows))

@@ -59,7 +59,7 @@ class ColumnGenerationRulesCV(_Base):
     term_cost, max_terms, negative_weight, columns_per_round, max_rounds, pricing, \
 screening, beam_width, exact_max_items, pricing_time_limit, exact_budget, \
 integer_node_limit, integer_solution_limit, integer_time_limit, n_thresholds, binarizer, \
-refine_cuts
+refine_cuts, class_order
         As for :class:`~rulelab.ColumnGenerationRules`, with the same defaults; they hold
         for every fit of the search and for the refit.
     time_limit : float, optional
@@ -123,6 +123,7 @@ proved_optimal_, itemsets_, history_, limits_hit_, class_fits_, classes_
         binarizer="auto",
         random_state=None,
         refine_cuts: bool = True,
+        class_order: str = "difficulty",
     ):
         self.form = form
         self.complexity_path = complexity_path
@@ -147,6 +148,7 @@ proved_optimal_, itemsets_, history_, limits_hit_, class_fits_, classes_
         self.binarizer = binarizer
         self.random_state = random_state
         self.refine_cuts = refine_cuts
+        self.class_order = class_order
 
     def _candidates(self) -> tuple[tuple, list]:
         forms = FORMS if self.form == "auto" else (self.form,)

@@ -1,5 +1,6 @@
-"""More than two classes: ColumnGenerationRules' ordered per-class rule sets (RIPPER's order)
-as a DecisionList with a default, and its exports; two classes exactly as before."""
+"""More than two classes: ColumnGenerationRules' ordered per-class rule sets (RIPPER's
+scheme, in the order of difficulty or of frequency) as a DecisionList with a default, and
+its exports; two classes exactly as before."""
 
 import sqlite3
 
@@ -83,7 +84,7 @@ def test_planted_thresholds_on_gaussian_features_are_recovered_exactly(seed):
 
 def test_classes_go_from_the_rarest_to_the_default_the_most_frequent():
     X, y = load_wine(return_X_y=True, as_frame=True)
-    model = fit(X, y)
+    model = fit(X, y, class_order="frequency")
     order = model.class_fits_["class"].tolist()
     counts = y.value_counts()
     assert order == sorted(counts.index, key=lambda c: counts[c])
@@ -92,6 +93,62 @@ def test_classes_go_from_the_rarest_to_the_default_the_most_frequent():
     first = model.class_fits_.iloc[0]
     assert first["rows"] == len(y) and first["positives"] == counts[order[0]]
     assert model.class_fits_.iloc[1]["rows"] < len(y)
+
+
+def two_rules_and_two_coins(n=3000, seed=0):
+    """P = b0 AND (b1 OR b2) and Q = NOT b0 AND (b1 OR b2), 3/8 of the rows each; the
+    rows where b1 and b2 are both 0 are R or S by a fair coin, 1/8 each, which no rule
+    can tell apart."""
+    rng = np.random.default_rng(seed)
+    X = pd.DataFrame(rng.integers(0, 2, size=(n, 8)), columns=[f"b{i}" for i in range(8)])
+    b0, either = X.b0.to_numpy(bool), (X.b1 | X.b2).to_numpy(bool)
+    coin = np.where(rng.random(n) < 0.5, "R", "S")
+    y = np.where(either, np.where(b0, "P", "Q"), coin)
+    return X, pd.Series(y, name="label")
+
+
+def test_classes_go_from_the_best_described_to_the_default_the_worst():
+    X, y = two_rules_and_two_coins()
+    model = fit(X, y)
+    fits = model.class_fits_
+    scores = fits.set_index("class")["difficulty"]
+    # P and Q each have a rule set that separates them from every other class without
+    # error (their scores are the cost of two short clauses); a coin class's best rule set
+    # misses its rows or covers the other coin's
+    from rulelab.colgen.multiclass import DIFFICULTY_COMPLEXITY
+
+    cost = DIFFICULTY_COMPLEXITY * len(y)  # a clause's, and each of its terms'
+    assert scores["P"] == pytest.approx(2 * 3 * cost) and scores["Q"] == pytest.approx(2 * 3 * cost)
+    assert min(scores["R"], scores["S"]) > len(y) / 16
+    # learned from the lowest score to the highest, the highest the default
+    assert fits["difficulty"].is_monotonic_increasing
+    assert model.rules_.default == fits["class"].iloc[-1]
+    assert scores[model.rules_.default] == scores.max()
+    assert set(fits["class"].iloc[:2]) == {"P", "Q"}
+    # the list loses only the coin flips between R and S: half of their quarter of the rows
+    X_test, y_test = two_rules_and_two_coins(seed=1)
+    assert np.mean(model.predict(X_test) != y_test) < 0.14
+
+
+def test_the_difficulty_score_is_the_one_vs_rest_rule_set_s_objective():
+    from rulelab.colgen.multiclass import difficulty_order
+
+    X, y = two_rules_and_two_coins(n=1500)
+    classes, y_index = np.unique(y, return_inverse=True)
+    A = np.asarray(FeatureBinarizer().fit_transform(X), dtype=bool)
+    template = ColumnGenerationRules(complexity=0.01)
+    order, scores = difficulty_order(template, A, y_index, np.ones(len(y)), classes.size)
+    assert sorted(order) == list(range(classes.size))
+    assert list(scores[order]) == sorted(scores)
+    # P and Q both score the cost of two clauses of two terms: a tie goes to the rarer, as
+    # in RIPPER's order
+    cost = 0.01 * len(y)
+    assert np.allclose(scores[:2], 2 * (cost + 2 * cost))
+    counts = y.value_counts()
+    assert list(classes[order[:2]]) == sorted(["P", "Q"], key=lambda c: (counts[c], c))
+    # a row's weight counts: doubling every weight doubles every score, not the order
+    again, doubled = difficulty_order(template, A, y_index, np.full(len(y), 2.0), classes.size)
+    assert list(again) == list(order) and np.allclose(doubled, 2 * scores)
 
 
 def test_ten_digits_of_noisy_segments_get_a_rule_list_not_if_true():
