@@ -21,6 +21,8 @@ from sklearn.base import clone
 
 from ..cuts import refine_cuts
 from ..rules import DNF, Clause, DecisionList
+from ._inner_cv import generator, solve
+from ._options import FitOptions
 
 __all__ = [
     "CLASS_ORDERS",
@@ -47,7 +49,12 @@ def class_order(y_index: np.ndarray, weight: np.ndarray, n_classes: int) -> np.n
 
 
 def difficulty_order(
-    template, A: np.ndarray, y_index: np.ndarray, weight: np.ndarray, n_classes: int
+    template,
+    A: np.ndarray,
+    y_index: np.ndarray,
+    weight: np.ndarray,
+    n_classes: int,
+    time_limit: float | None = None,
 ) -> tuple[np.ndarray, np.ndarray]:
     """Class indices from the class that rules separate best from all the others to the one
     they separate worst, and each class's score.
@@ -66,21 +73,19 @@ def difficulty_order(
     problem, so the classes that rules describe well should go first. RIPPER's frequency
     order (:func:`class_order`) does the same only when the rarest classes are also the
     easiest; on classes of equal size it is arbitrary (ten digits: the hardest digit first).
-    """
-    from ._inner_cv import generator, solve
-    from ._options import FitOptions
 
+    ``time_limit`` (seconds, None: no limit) is the whole list's: the scoring fits take at
+    most half of it, in equal shares.
+    """
     options = FitOptions.of(template).inner()
     complexity = template.complexity
     complexity = DIFFICULTY_COMPLEXITY if complexity == "auto" else float(complexity)
-    design = np.asarray(A, dtype=bool)
+    share = None if time_limit is None else time_limit / (2 * n_classes)
     scores = np.zeros(n_classes)
     for k in range(n_classes):
         target = y_index == k
-        result = solve(
-            generator(design, target, weight, "dnf", options), complexity, weight, options, None
-        )
-        scores[k] = result.objective
+        gen = generator(A, target, weight, "dnf", options)
+        scores[k] = solve(gen, complexity, weight, options, share).objective
     rank = np.empty(n_classes, dtype=np.int64)
     rank[class_order(y_index, weight, n_classes)] = np.arange(n_classes)
     return np.lexsort((rank, scores)), scores
@@ -200,7 +205,9 @@ def fit_ordered_rule_sets(
     Parameters
     ----------
     template : ColumnGenerationRules
-        Its parameters are used for every class's binary fit (``form`` forced to DNF).
+        Its parameters are used for every class's binary fit (``form`` forced to DNF), and
+        its ``class_order`` orders the classes (:func:`difficulty_order` or
+        :func:`class_order`).
     A : ndarray of shape (n_samples, n_items)
         The 0/1 design; ``terms[j]`` is the test column ``j`` stands for.
     y_index : ndarray of shape (n_samples,)
@@ -231,16 +238,16 @@ def fit_ordered_rule_sets(
         The rules, class by class in the order learned, with the most frequent class as
         ``default``.
     summary : DataFrame
-        One row per class in the order: rows it was learned on, its positives and
-        negatives there, its rules, and its binary fit's complexity, objective, bound and
-        the limits that bound it (``limits_hit``).
+        One row per class in the order: its ``difficulty`` score (for that order), rows
+        it was learned on, its positives and negatives there, its rules, and its binary
+        fit's complexity, objective, bound and the limits that bound it (``limits_hit``).
     """
     start = time.perf_counter()
     cv = template.cv
     # folds given as index pairs over the training rows are restricted to each class's rows
     splits = None if isinstance(cv, (str, Integral)) or hasattr(cv, "split") else list(cv)
     if template.class_order == "difficulty":
-        order, difficulty = difficulty_order(template, A, y_index, weight, classes.size)
+        order, difficulty = difficulty_order(template, A, y_index, weight, classes.size, time_limit)
     else:
         order, difficulty = class_order(y_index, weight, classes.size), None
     left = np.ones(y_index.size, dtype=bool)  # rows no earlier class's rule covers
